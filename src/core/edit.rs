@@ -1,0 +1,179 @@
+//! The edit model: what a model reply proposes, independent of the format it was written in.
+//!
+//! Parsers (`core::parse`) produce [`Edit`]s; the locator and applier consume them. Paths here are
+//! exactly as the reply wrote them (cleaned of markdown decoration, not yet resolved against the
+//! project): resolution is `core::paths`' job.
+
+use serde::Serialize;
+
+/// The reply format an edit was written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// `--- a/x` / `+++ b/x` / `@@` hunks.
+    Udiff,
+    /// `<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE` blocks (or ORIGINAL/UPDATED).
+    SearchReplace,
+    /// A whole file in a fenced block.
+    Whole,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Udiff => "udiff",
+            Format::SearchReplace => "search-replace",
+            Format::Whole => "whole",
+        }
+    }
+}
+
+/// The role of one line of a hunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LineKind {
+    /// Present before and after.
+    Context,
+    /// Present before only.
+    Remove,
+    /// Present after only.
+    Add,
+}
+
+/// One line of a hunk, without its line ending.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct HunkLine {
+    pub kind: LineKind,
+    pub text: String,
+}
+
+impl HunkLine {
+    pub fn new(kind: LineKind, text: impl Into<String>) -> Self {
+        HunkLine { kind, text: text.into() }
+    }
+}
+
+/// A change to part of a file, located by its old lines (context and removed).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Hunk {
+    pub lines: Vec<HunkLine>,
+    /// The 1-based old start line from an `@@ -l,n` header: a hint for choosing between equally
+    /// good candidates, never trusted alone.
+    pub old_start_hint: Option<usize>,
+}
+
+impl Hunk {
+    /// The old text's lines (context and removed), in order.
+    pub fn old_lines(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().filter(|l| l.kind != LineKind::Add).map(|l| l.text.as_str())
+    }
+
+    /// The new text's lines (context and added), in order.
+    pub fn new_lines(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text.as_str())
+    }
+
+    pub fn old_text(&self) -> String {
+        join_lines(self.old_lines())
+    }
+
+    pub fn new_text(&self) -> String {
+        join_lines(self.new_lines())
+    }
+
+    /// Build a hunk from an old and a new text (a SEARCH/REPLACE block) by diffing them, so that
+    /// lines the model did not mean to change become context.
+    pub fn from_old_new(old: &[String], new: &[String]) -> Hunk {
+        use similar::{Algorithm, DiffOp, capture_diff_slices};
+        let mut lines = Vec::with_capacity(old.len() + new.len());
+        for op in capture_diff_slices(Algorithm::Myers, old, new) {
+            match op {
+                DiffOp::Equal { old_index, len, .. } => {
+                    for l in &old[old_index..old_index + len] {
+                        lines.push(HunkLine::new(LineKind::Context, l.clone()));
+                    }
+                }
+                DiffOp::Delete { old_index, old_len, .. } => {
+                    for l in &old[old_index..old_index + old_len] {
+                        lines.push(HunkLine::new(LineKind::Remove, l.clone()));
+                    }
+                }
+                DiffOp::Insert { new_index, new_len, .. } => {
+                    for l in &new[new_index..new_index + new_len] {
+                        lines.push(HunkLine::new(LineKind::Add, l.clone()));
+                    }
+                }
+                DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                    for l in &old[old_index..old_index + old_len] {
+                        lines.push(HunkLine::new(LineKind::Remove, l.clone()));
+                    }
+                    for l in &new[new_index..new_index + new_len] {
+                        lines.push(HunkLine::new(LineKind::Add, l.clone()));
+                    }
+                }
+            }
+        }
+        Hunk { lines, old_start_hint: None }
+    }
+}
+
+fn join_lines<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    for l in lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// What an edit does to its file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Change {
+    /// Replace the hunk's old lines with its new lines, wherever they are found.
+    Modify { hunk: Hunk },
+    /// Create a file that does not exist yet (a diff from `/dev/null`, an empty SEARCH).
+    Create { content: String },
+    /// Replace the file's whole text; may contain lazy placeholders for unchanged code.
+    Replace { content: String },
+    /// Delete the file (a diff to `/dev/null`).
+    Delete,
+}
+
+/// Where a path came from; decides how freely it may be resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathSource {
+    /// A `---`/`+++` header.
+    DiffHeader,
+    /// A line holding only the path (possibly decorated) just before the block.
+    PathLine,
+    /// The fence's info string.
+    FenceInfo,
+    /// Inherited from the previous block (a SEARCH/REPLACE block without a path line).
+    Previous,
+    /// Mentioned in prose (`` `app.py` ``) since the previous block.
+    Prose,
+}
+
+/// One proposed edit to one file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Edit {
+    /// The path as written, cleaned of decoration, not yet resolved.
+    pub path: String,
+    pub path_source: PathSource,
+    pub format: Format,
+    pub change: Change,
+    /// 1-based line range of the reply this edit was read from (first, last).
+    pub reply_lines: (usize, usize),
+}
+
+/// A block the parser could not turn into an edit (a reply cut off mid-block, a block without
+/// a path): reported, so the user and the model can see it, and never applied.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Problem {
+    pub path: Option<String>,
+    pub format: Format,
+    pub reason: String,
+    pub reply_lines: (usize, usize),
+}

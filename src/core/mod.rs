@@ -1,0 +1,10 @@
+//! The pure core: parsing replies, locating hunks, applying them. No I/O, no async.
+
+pub mod edit;
+pub mod execute;
+pub mod locate;
+pub mod parse;
+pub mod paths;
+pub mod plan;
+pub mod resolve;
+pub mod text;

@@ -1,0 +1,7 @@
+//! redline: review the code edits a language model proposes, hunk by hunk, while it writes them.
+//!
+//! `core` is pure (no I/O, no async): parsing replies, locating and applying hunks. `shell` holds
+//! everything that touches the outside world: the file system, the command line.
+
+pub mod core;
+pub mod shell;

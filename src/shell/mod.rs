@@ -1,0 +1,1 @@
+//! The shell: command line, file system. Thin by design: decisions live in `core`.
