@@ -1,8 +1,217 @@
-//! Executing a plan (placeholder until the locator lands).
+//! Carrying out a plan on file contents: every edit in reply order, each file's edits seeing the
+//! ones before them, a refusal of one edit never stopping the others.
+
 use std::collections::BTreeMap;
 
-use crate::core::plan::{Outcome, Plan, Source};
+use crate::core::apply::apply_hunk;
+use crate::core::edit::{Change, Edit, Hunk};
+use crate::core::locate::{Refusal, locate};
+use crate::core::plan::{EditReport, FileWrite, Outcome, Plan, PlanItem, Source, Status};
+use crate::core::text::TextFile;
+use crate::core::whole;
 
-pub(crate) fn run(_plan: &Plan, _sources: &BTreeMap<String, Source>) -> Outcome {
-    Outcome { reports: Vec::new(), writes: Vec::new() }
+/// A file as the edits so far left it.
+struct Working {
+    existed: bool,
+    text: Option<TextFile>,
+    unusable: Option<String>,
+    dirty: bool,
+    /// (line, growth) of each hunk applied, to shift later hunks' line-number hints.
+    moves: Vec<(usize, isize)>,
+}
+
+pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
+    let mut files: BTreeMap<String, Working> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    let mut reports = Vec::new();
+    for item in &plan.items {
+        match item {
+            PlanItem::Problem(p) => reports.push(EditReport {
+                path: p.path.clone().unwrap_or_default(),
+                format: p.format,
+                status: Status::Refused,
+                strategy: None,
+                similarity: None,
+                lines: None,
+                reason: Some(p.reason.clone()),
+                reply_lines: p.reply_lines,
+            }),
+            PlanItem::Refused { edit, reason } => reports.push(refused(edit, edit.path.clone(), reason.clone())),
+            PlanItem::Edit { edit, path } => {
+                let w = files.entry(path.clone()).or_insert_with(|| {
+                    order.push(path.clone());
+                    working(sources.get(path))
+                });
+                reports.push(apply_edit(edit, path, w));
+            }
+        }
+    }
+    let mut writes = Vec::new();
+    for path in order {
+        let w = &files[&path];
+        if !w.dirty {
+            continue;
+        }
+        match &w.text {
+            Some(t) => writes.push(FileWrite::Write { path, text: t.render() }),
+            None if w.existed => writes.push(FileWrite::Delete { path }),
+            None => {}
+        }
+    }
+    Outcome { reports, writes }
+}
+
+fn working(source: Option<&Source>) -> Working {
+    let (existed, text, unusable) = match source {
+        Some(Source::Text(t)) => (true, Some(TextFile::parse(t)), None),
+        Some(Source::Unusable(why)) => (true, None, Some(why.clone())),
+        Some(Source::Missing) | None => (false, None, None),
+    };
+    Working { existed, text, unusable, dirty: false, moves: Vec::new() }
+}
+
+fn report(edit: &Edit, path: &str, status: Status, strategy: &str) -> EditReport {
+    EditReport {
+        path: path.to_string(),
+        format: edit.format,
+        status,
+        strategy: Some(strategy.to_string()),
+        similarity: None,
+        lines: None,
+        reason: None,
+        reply_lines: edit.reply_lines,
+    }
+}
+
+fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
+    EditReport {
+        path,
+        format: edit.format,
+        status: Status::Refused,
+        strategy: None,
+        similarity: None,
+        lines: None,
+        reason: Some(reason),
+        reply_lines: edit.reply_lines,
+    }
+}
+
+fn apply_edit(edit: &Edit, path: &str, w: &mut Working) -> EditReport {
+    if let Some(why) = &w.unusable {
+        return refused(edit, path.into(), format!("{path}: {why}"));
+    }
+    match &edit.change {
+        Change::Modify { hunk } => modify(edit, path, hunk, w),
+        Change::Create { content } => match &w.text {
+            Some(t) if !t.lines.iter().all(|l| l.trim().is_empty()) => {
+                if t.render() == *content {
+                    return report(edit, path, Status::Applied, "already-applied");
+                }
+                refused(
+                    edit,
+                    path.into(),
+                    format!("{path} already exists: an empty SEARCH (or a diff from /dev/null) would replace all of it; give the lines to change in SEARCH instead"),
+                )
+            }
+            _ => {
+                w.text = Some(TextFile::parse(content));
+                w.dirty = true;
+                report(edit, path, Status::Applied, "create")
+            }
+        },
+        Change::Replace { content } => replace(edit, path, content, w),
+        Change::Delete => {
+            if w.text.is_none() {
+                return refused(edit, path.into(), format!("{path}: cannot delete, no such file"));
+            }
+            w.text = None;
+            w.dirty = true;
+            report(edit, path, Status::Applied, "delete")
+        }
+    }
+}
+
+fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
+    let Some(text) = w.text.as_mut() else {
+        return refused(edit, path.into(), format!("{path}: no such file (the hunk changes existing lines)"));
+    };
+    let shift = hunk.old_start_hint.map_or(0, |h| w.moves.iter().filter(|(at, _)| *at < h).map(|(_, d)| d).sum());
+    match locate(hunk, &text.lines, shift) {
+        Ok(loc) => {
+            let first = (loc.start + 1, loc.end);
+            let grew = apply_hunk(text, hunk, &loc);
+            w.moves.push((loc.start + 1, grew));
+            w.dirty = true;
+            let mut r = report(edit, path, Status::Applied, loc.strategy.name());
+            r.similarity = Some(round(loc.similarity));
+            r.lines = Some(first);
+            if loc.by_hint {
+                r.reason = Some("chosen among equal candidates by the header's line number".into());
+            }
+            r
+        }
+        Err(refusal) => refusal_report(edit, path, &refusal),
+    }
+}
+
+fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {
+    let mut reason = format!("{path}: {}", refusal.message);
+    let mut r = refused(edit, path.into(), String::new());
+    if let Some(c) = &refusal.closest {
+        let lines: Vec<&str> = c.text.lines().collect();
+        let shown = lines.iter().take(12).copied().collect::<Vec<_>>().join("\n");
+        let more = if lines.len() > 12 { format!("\n... ({} more lines)", lines.len() - 12) } else { String::new() };
+        reason.push_str(&format!(
+            "\nclosest text in the file, lines {}-{} ({:.0}% similar):\n{shown}{more}",
+            c.first_line,
+            c.first_line + lines.len().max(1) - 1,
+            c.similarity * 100.0
+        ));
+        r.similarity = Some(round(c.similarity));
+        r.lines = Some((c.first_line, c.first_line + lines.len().max(1) - 1));
+    }
+    r.reason = Some(reason);
+    r
+}
+
+/// A listing that keeps less than this share of a file, without placeholders, and is much shorter
+/// than the file, is taken for an excerpt rather than the new whole file.
+const EXCERPT_SHARE: f64 = 0.5;
+
+fn replace(edit: &Edit, path: &str, content: &str, w: &mut Working) -> EditReport {
+    let Some(text) = w.text.as_mut() else {
+        if content.lines().any(|l| crate::core::elision::is_placeholder(l) && l.trim().trim_matches('.').trim() != "") {
+            return refused(edit, path.into(), format!("{path}: a new file cannot have `... unchanged code` placeholders: write it out whole"));
+        }
+        w.text = Some(TextFile::parse(content));
+        w.dirty = true;
+        return report(edit, path, Status::Applied, "create");
+    };
+    let merged = match whole::merge(text, content) {
+        Ok(m) => m,
+        Err(why) => return refused(edit, path.into(), format!("{path}: {why}")),
+    };
+    let orig_nonblank = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
+    let new_len = merged.lines.len();
+    if !merged.restored && orig_nonblank >= 20 && merged.kept_share < EXCERPT_SHARE && new_len * 2 < text.lines.len() {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
+                merged.kept_share * 100.0,
+                text.lines.len()
+            ),
+        );
+    }
+    let n = text.lines.len();
+    text.splice(0, n, merged.lines);
+    w.dirty = true;
+    let mut r = report(edit, path, Status::Applied, if merged.restored { "whole-merge" } else { "whole" });
+    r.lines = Some((1, n));
+    r
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }

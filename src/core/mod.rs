@@ -1,6 +1,9 @@
 //! The pure core: parsing replies, locating hunks, applying them. No I/O, no async.
 
+pub mod apply;
 pub mod edit;
+pub mod elision;
+pub mod indent;
 pub mod execute;
 pub mod locate;
 pub mod parse;
@@ -8,3 +11,4 @@ pub mod paths;
 pub mod plan;
 pub mod resolve;
 pub mod text;
+pub mod whole;

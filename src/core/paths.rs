@@ -1,1 +1,161 @@
-//! (in progress)
+//! Paths as models write them: cleaning decoration off a candidate line, and judging whether
+//! what is left looks like a path. Resolution against the project lives in `core::resolve`.
+
+/// Strip the decoration models put around a path on a line of its own:
+/// `**src/app.py**`, `` `src/app.py` ``, `./src/app.py`, `# src/app.py:`, `File: src/app.py`,
+/// `"src/app.py"`. Returns the bare candidate (possibly empty).
+pub fn clean_path_line(line: &str) -> String {
+    let mut s = line.trim();
+    // Leading markdown heading / list markers.
+    s = s.trim_start_matches('#').trim_start();
+    if let Some(rest) = s.strip_prefix("- ").or_else(|| s.strip_prefix("* ")) {
+        s = rest.trim_start();
+    }
+    let mut s = s.to_string();
+    loop {
+        let before = s.clone();
+        let t = s.trim().trim_end_matches(':').trim();
+        let t = t.trim_matches(|c| c == '*' || c == '`' || c == '"' || c == '\'' || c == '_');
+        let t = t.trim_end_matches(':').trim();
+        let lower = t.to_ascii_lowercase();
+        let mut t = t.to_string();
+        for prefix in ["file:", "filename:", "path:", "file path:", "in file", "file"] {
+            if lower.starts_with(prefix) && (prefix.ends_with(':') || lower[prefix.len()..].starts_with(' ')) {
+                t = t[prefix.len()..].trim().to_string();
+                break;
+            }
+        }
+        s = t;
+        if s == before {
+            break;
+        }
+    }
+    normalize_relative(&s)
+}
+
+/// `./a/b` → `a/b`, `a//b` → `a/b`, backslashes kept (they may be part of a real name).
+pub fn normalize_relative(path: &str) -> String {
+    let mut p = path.trim();
+    while let Some(rest) = p.strip_prefix("./") {
+        p = rest;
+    }
+    let mut out = String::with_capacity(p.len());
+    let mut prev_slash = false;
+    for c in p.chars() {
+        if c == '/' {
+            if prev_slash {
+                continue;
+            }
+            prev_slash = true;
+        } else {
+            prev_slash = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether a cleaned candidate looks like a path a model would name a file by (without knowing
+/// the project): no whitespace, no prose punctuation, and a `.` or `/` in it.
+pub fn looks_like_path(candidate: &str) -> bool {
+    if candidate.is_empty() || candidate.len() > 250 || candidate == "..." {
+        return false;
+    }
+    if candidate.chars().any(|c| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | ';' | '|' | '=' | '!' | '?' | '$'))
+    {
+        return false;
+    }
+    if candidate.starts_with('-') || candidate.ends_with('.') || candidate.ends_with('/') {
+        return false;
+    }
+    let has_letter = candidate.chars().any(|c| c.is_alphanumeric());
+    has_letter && (candidate.contains('.') || candidate.contains('/'))
+}
+
+/// The backticked or bolded path-like words of a prose line (`` `app.py` ``, `**app.py**`).
+pub fn prose_mentions(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for delim in ["`", "**"] {
+        let mut rest = line;
+        while let Some(start) = rest.find(delim) {
+            let after = &rest[start + delim.len()..];
+            let Some(end) = after.find(delim) else { break };
+            let word = normalize_relative(after[..end].trim().trim_end_matches([':', ',', ';', '.']));
+            if looks_like_path(&word) && !out.contains(&word) {
+                out.push(word);
+            }
+            rest = &after[end + delim.len()..];
+        }
+    }
+    out
+}
+
+/// Why a project-relative path must never be touched, if it must not.
+pub fn unsafe_reason(path: &str) -> Option<String> {
+    if path.is_empty() {
+        return Some("empty path".into());
+    }
+    if path.starts_with('/') || path.starts_with('\\') || path.get(1..3) == Some(":\\") || path.get(1..3) == Some(":/") {
+        return Some(format!("{path}: absolute paths are outside the project"));
+    }
+    let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    if parts.contains(&"..") {
+        return Some(format!("{path}: `..` leads outside the project"));
+    }
+    if parts.first() == Some(&".git") || parts.contains(&".git") {
+        return Some(format!("{path}: files under .git/ are never edited"));
+    }
+    if path.chars().any(|c| c == '\0' || c.is_control()) {
+        return Some(format!("{path:?}: control characters in the path"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleans_decorated_paths() {
+        for (line, want) in [
+            ("**src/app.py**", "src/app.py"),
+            ("`src/app.py`", "src/app.py"),
+            ("./src/app.py", "src/app.py"),
+            ("# src/app.py:", "src/app.py"),
+            ("### `src/app.py`", "src/app.py"),
+            ("File: src/kind.rs", "src/kind.rs"),
+            ("src/kv/value.rs:", "src/kv/value.rs"),
+            ("**File: `lib/x.js`**", "lib/x.js"),
+        ] {
+            assert_eq!(clean_path_line(line), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn judges_path_likeness() {
+        assert!(looks_like_path("src/app.py"));
+        assert!(looks_like_path("Makefile.am"));
+        assert!(!looks_like_path("Here is the code"));
+        assert!(!looks_like_path("foo()"));
+        assert!(!looks_like_path("..."));
+        assert!(!looks_like_path("python"));
+    }
+
+    #[test]
+    fn finds_prose_mentions() {
+        assert_eq!(prose_mentions("Here is the new `a.txt` and **b/c.rs**:"), vec!["a.txt", "b/c.rs"]);
+        assert!(prose_mentions("Call `foo()` then `bar`").is_empty());
+    }
+
+    #[test]
+    fn refuses_unsafe_paths() {
+        assert!(unsafe_reason("/etc/passwd").is_some());
+        assert!(unsafe_reason("../x").is_some());
+        assert!(unsafe_reason("a/../../x").is_some());
+        assert!(unsafe_reason(".git/config").is_some());
+        assert!(unsafe_reason("sub/.git/HEAD").is_some());
+        assert!(unsafe_reason("C:\\x").is_some());
+        assert!(unsafe_reason("src/app.py").is_none());
+        assert!(unsafe_reason(".github/workflows/ci.yml").is_none());
+    }
+}

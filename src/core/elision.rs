@@ -1,0 +1,130 @@
+//! Recognising the lines models write instead of code they did not want to repeat:
+//! `...`, `# ...`, `// ... existing code ...`, `# rest of the code here`, `/* other methods
+//! unchanged */`. Such a line stands for unchanged lines of the file.
+
+const LEADERS: &[&str] = &["<!--", "{/*", "/*", "//", "#", "--", ";;", ";", "%", "'", "\"\"\"", "*"];
+const CLOSERS: &[&str] = &["-->", "*/}", "*/", "\"\"\""];
+
+const PHRASES: &[&str] = &[
+    "rest of",
+    "remainder of",
+    "existing code",
+    "existing implementation",
+    "existing methods",
+    "existing functions",
+    "unchanged",
+    "remains the same",
+    "remain the same",
+    "stays the same",
+    "stay the same",
+    "same as before",
+    "as before",
+    "for brevity",
+    "omitted",
+    "no changes",
+    "previous code",
+    "other code",
+    "other methods",
+    "other functions",
+    "other imports",
+    "other fields",
+    "code here",
+    "code continues",
+    "and so on",
+];
+
+/// Whether this line is a placeholder for unchanged code.
+pub fn is_placeholder(line: &str) -> bool {
+    let t = line.trim();
+    if t.is_empty() || t.len() > 160 {
+        return false;
+    }
+    if only_dots(t) {
+        return true;
+    }
+    let (body, had_leader) = strip_comment(t);
+    let lower = body.to_lowercase();
+    let lower = lower.trim();
+    if lower.is_empty() {
+        return false;
+    }
+    if only_dots(lower) {
+        return had_leader;
+    }
+    let dotted = lower.starts_with("...") || lower.ends_with("...") || lower.starts_with('…') || lower.ends_with('…');
+    let phrase = PHRASES.iter().any(|p| lower.contains(p));
+    had_leader && (phrase || (dotted && lower.split_whitespace().count() <= 8))
+}
+
+fn only_dots(t: &str) -> bool {
+    let t = t.trim();
+    (t.len() >= 3 && t.chars().all(|c| c == '.')) || t == "…" || (t.chars().all(|c| c == '…' || c == '.') && t.contains('…'))
+}
+
+/// Strip comment markers from both ends; report whether there were any.
+fn strip_comment(t: &str) -> (&str, bool) {
+    let mut s = t;
+    let mut had = false;
+    loop {
+        let before = s;
+        for l in LEADERS {
+            if let Some(rest) = s.strip_prefix(l) {
+                s = rest.trim_start();
+                had = true;
+                break;
+            }
+        }
+        for l in CLOSERS {
+            if let Some(rest) = s.strip_suffix(l) {
+                s = rest.trim_end();
+                had = true;
+                break;
+            }
+        }
+        if s == before {
+            break;
+        }
+    }
+    (s.trim(), had)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognises_placeholders() {
+        for l in [
+            "...",
+            "    ...",
+            "# ...",
+            "// ... existing code ...",
+            "# ... rest of the code here (unchanged endpoints) ...",
+            "    // ... other methods unchanged ...",
+            "# Rest of code...",
+            "/* ... */",
+            "<!-- ... -->",
+            "-- ...",
+            "# rest of the file remains the same",
+            "    # ... (unchanged) ...",
+            "// …",
+        ] {
+            assert!(is_placeholder(l), "{l}");
+        }
+    }
+
+    #[test]
+    fn leaves_code_alone() {
+        for l in [
+            "x = 1",
+            "print('rest of the code')",
+            "# compute the total",
+            "return ...;",
+            "foo(...)",
+            "# TODO: handle errors",
+            "// see the docs for details",
+        ] {
+            assert!(!is_placeholder(l), "{l}");
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Aligning a pattern (a hunk's old lines) to a window of a file: a dynamic program over
+//! pattern × file lines, local in the file and global in the pattern.
+//!
+//! Moves, and why they cost what they cost:
+//! - match a pattern line with a file line: gains the line's weight, less for a fuzzy match, so
+//!   exact evidence always beats near misses;
+//! - skip a pattern line (it is not in the file: a copy error too far gone, a forgotten `+`, an
+//!   invented line): gains nothing;
+//! - skip a file line between matched lines (the model left out context): costs a little, so a
+//!   compact match beats one stitched together from far-apart lines;
+//! - a wildcard pattern line (`...`) absorbs any number of file lines for free.
+//!
+//! The alignment starts and ends anywhere in the window; file lines outside it are free.
+
+use super::lines::{LineInfo, Likeness, compare};
+
+/// A line of the pattern.
+#[derive(Debug, Clone)]
+pub struct PatLine<'a> {
+    pub info: LineInfo<'a>,
+    pub wildcard: bool,
+}
+
+/// What one pattern line aligned to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Slot {
+    Unmatched,
+    /// A file line (absolute index) and how alike they are.
+    Line(usize, Likeness),
+    /// A wildcard absorbing file lines `start..end` (absolute).
+    Wild(usize, usize),
+}
+
+/// The best alignment in a window.
+#[derive(Debug, Clone)]
+pub struct Alignment {
+    pub score: f64,
+    pub slots: Vec<Slot>,
+    /// Absolute file range from the first to past the last line the pattern touched.
+    pub span: (usize, usize),
+}
+
+const BLANK_GAIN: f64 = 0.02;
+
+fn gain(p: &PatLine, l: Likeness) -> Option<f64> {
+    let w = p.info.weight();
+    if p.info.is_blank() {
+        return matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing).then_some(BLANK_GAIN);
+    }
+    match l {
+        Likeness::Same | Likeness::Indent => Some(w),
+        Likeness::Spacing => Some(0.97 * w),
+        Likeness::Fuzzy(s) => Some(w * (0.2 + 0.6 * (s - super::lines::FUZZY_MIN) / (1.0 - super::lines::FUZZY_MIN))),
+        Likeness::Different => None,
+    }
+}
+
+fn gap_cost(f: &LineInfo) -> f64 {
+    if f.is_blank() { 0.05 } else { 0.25 * f.weight().max(0.4) }
+}
+
+const START: u8 = 0;
+const SKIP_PAT: u8 = 1;
+const MATCH: u8 = 2;
+const SKIP_FILE: u8 = 3;
+const ABSORB: u8 = 4;
+
+/// How forgiving fuzzy pairing is.
+#[derive(Debug, Clone, Copy)]
+pub struct Params {
+    /// Lowest similarity for pairing two different lines.
+    pub fuzzy_min: f64,
+    /// Shortest line (without whitespace) that may be paired fuzzily.
+    pub fuzzy_min_len: usize,
+}
+
+impl Params {
+    /// For hunks, whose paired lines keep the file's text: a wrong pairing costs little.
+    pub const HUNK: Params = Params { fuzzy_min: super::lines::FUZZY_MIN, fuzzy_min_len: 0 };
+    /// For whole-file listings, whose paired lines replace the original: pair only near-copies.
+    pub const LISTING: Params = Params { fuzzy_min: 0.85, fuzzy_min_len: 10 };
+}
+
+/// Align `pat` within `file[lo..hi]`. Returns `None` when nothing matched at all.
+pub fn align(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize) -> Option<Alignment> {
+    align_with(pat, file, lo, hi, Params::HUNK)
+}
+
+pub fn align_with(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, params: Params) -> Option<Alignment> {
+    let m = pat.len();
+    let n = hi.saturating_sub(lo);
+    if m == 0 || n == 0 {
+        return None;
+    }
+    let w = n + 1;
+    let mut score = vec![0f64; (m + 1) * w];
+    let mut back = vec![START; (m + 1) * w];
+    let mut likeness = vec![Likeness::Different; m * n];
+    for i in 1..=m {
+        let p = &pat[i - 1];
+        for j in 0..=n {
+            let idx = i * w + j;
+            // Skip the pattern line.
+            let mut best = score[(i - 1) * w + j];
+            let mut mv = SKIP_PAT;
+            if j > 0 {
+                let f = &file[lo + j - 1];
+                if p.wildcard {
+                    let s = score[i * w + j - 1];
+                    if s > best || (s == best && mv == SKIP_PAT && s > 0.0) {
+                        best = s;
+                        mv = ABSORB;
+                    }
+                } else {
+                    let l = match compare(&p.info, f) {
+                        Likeness::Fuzzy(s) if s < params.fuzzy_min || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len => {
+                            Likeness::Different
+                        }
+                        l => l,
+                    };
+                    likeness[(i - 1) * n + j - 1] = l;
+                    if let Some(g) = gain(p, l) {
+                        let s = score[(i - 1) * w + j - 1] + g;
+                        if s >= best {
+                            best = s;
+                            mv = MATCH;
+                        }
+                    }
+                }
+                let s = score[i * w + j - 1] - gap_cost(f);
+                if s > best {
+                    best = s;
+                    mv = SKIP_FILE;
+                }
+            }
+            score[idx] = best;
+            back[idx] = mv;
+        }
+    }
+    // Best end: the smallest file position reaching the top score.
+    let mut end_j = 0;
+    let mut top = f64::MIN;
+    for j in 0..=n {
+        let s = score[m * w + j];
+        if s > top + 1e-12 {
+            top = s;
+            end_j = j;
+        }
+    }
+    if top <= 0.0 {
+        return None;
+    }
+    let mut slots = vec![Slot::Unmatched; m];
+    let (mut i, mut j) = (m, end_j);
+    while i > 0 {
+        match back[i * w + j] {
+            MATCH => {
+                slots[i - 1] = Slot::Line(lo + j - 1, likeness[(i - 1) * n + j - 1]);
+                i -= 1;
+                j -= 1;
+            }
+            ABSORB => {
+                let end = lo + j;
+                while j > 0 && back[i * w + j] == ABSORB {
+                    j -= 1;
+                }
+                slots[i - 1] = Slot::Wild(lo + j, end);
+                i -= 1;
+            }
+            SKIP_FILE => j -= 1,
+            _ => i -= 1,
+        }
+    }
+    // Wildcards that absorbed nothing sit between their neighbours.
+    let mut span: Option<(usize, usize)> = None;
+    for s in &slots {
+        let (a, b) = match *s {
+            Slot::Line(f, _) => (f, f + 1),
+            Slot::Wild(a, b) if b > a => (a, b),
+            _ => continue,
+        };
+        span = Some(span.map_or((a, b), |(x, y)| (x.min(a), y.max(b))));
+    }
+    let span = span?;
+    Some(Alignment { score: top, slots, span })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pat<'a>(lines: &[&'a str]) -> Vec<PatLine<'a>> {
+        lines.iter().map(|l| PatLine { info: LineInfo::new(l), wildcard: l.trim() == "..." }).collect()
+    }
+
+    fn file<'a>(lines: &[&'a str]) -> Vec<LineInfo<'a>> {
+        lines.iter().map(|l| LineInfo::new(l)).collect()
+    }
+
+    #[test]
+    fn skips_missing_context_in_the_file() {
+        let f = file(&["def f():", "    \"\"\"Doc.\"\"\"", "    return 1", "", "x = 2"]);
+        let p = pat(&["def f():", "    return 1"]);
+        let a = align(&p, &f, 0, f.len()).unwrap();
+        assert!(matches!(a.slots[0], Slot::Line(0, _)));
+        assert!(matches!(a.slots[1], Slot::Line(2, _)));
+    }
+
+    #[test]
+    fn wildcard_absorbs_a_body() {
+        let f = file(&["def f():", "    a = 1", "    b = 2", "    return a + b"]);
+        let p = pat(&["def f():", "...", "    return a + b"]);
+        let a = align(&p, &f, 0, f.len()).unwrap();
+        assert_eq!(a.slots[1], Slot::Wild(1, 3));
+        assert_eq!(a.span, (0, 4));
+    }
+
+    #[test]
+    fn prefers_the_compact_match() {
+        let f = file(&["alpha()", "x", "y", "z", "beta()", "alpha()", "beta()"]);
+        let p = pat(&["alpha()", "beta()"]);
+        let a = align(&p, &f, 0, f.len()).unwrap();
+        assert_eq!(a.span, (5, 7));
+    }
+}

@@ -1,0 +1,167 @@
+//! Line normalisation and similarity: the vocabulary the locator compares lines with.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+/// What the locator knows about one line.
+#[derive(Debug, Clone)]
+pub struct LineInfo<'a> {
+    /// The text without trailing whitespace.
+    pub trimmed: &'a str,
+    /// Leading whitespace.
+    pub indent: &'a str,
+    /// Hash of the text with all whitespace removed.
+    pub key: u64,
+    /// Length of the text with all whitespace removed.
+    pub loose_len: usize,
+}
+
+impl<'a> LineInfo<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let trimmed = text.trim_end();
+        let body = trimmed.trim_start();
+        let indent = &trimmed[..trimmed.len() - body.len()];
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut loose_len = 0;
+        for c in body.chars().filter(|c| !c.is_whitespace()) {
+            c.hash(&mut h);
+            loose_len += 1;
+        }
+        LineInfo { trimmed, indent, key: h.finish(), loose_len }
+    }
+
+    pub fn is_blank(&self) -> bool {
+        self.loose_len == 0
+    }
+
+    pub fn body(&self) -> &'a str {
+        &self.trimmed[self.indent.len()..]
+    }
+
+    /// How much this line says about where it is: short lines (`}`, `)`) say little.
+    pub fn weight(&self) -> f64 {
+        if self.is_blank() { 0.0 } else { (0.25 + self.loose_len as f64 / 12.0).min(1.0) }
+    }
+}
+
+/// How two lines compare.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Likeness {
+    /// Identical but for trailing whitespace / line endings.
+    Same,
+    /// Identical but for leading whitespace.
+    Indent,
+    /// Identical but for whitespace inside the line.
+    Spacing,
+    /// Similar: a copy error, a renamed word. 0..1.
+    Fuzzy(f64),
+    Different,
+}
+
+impl Likeness {
+    pub fn similarity(self) -> f64 {
+        match self {
+            Likeness::Same | Likeness::Indent => 1.0,
+            Likeness::Spacing => 0.97,
+            Likeness::Fuzzy(s) => s,
+            Likeness::Different => 0.0,
+        }
+    }
+}
+
+/// Lowest similarity at which two different lines may be paired as a copy error.
+pub const FUZZY_MIN: f64 = 0.6;
+
+pub fn compare(a: &LineInfo, b: &LineInfo) -> Likeness {
+    if a.key == b.key && a.loose_len == b.loose_len {
+        if a.trimmed == b.trimmed {
+            return Likeness::Same;
+        }
+        if a.body() == b.body() {
+            return Likeness::Indent;
+        }
+        return Likeness::Spacing;
+    }
+    if a.is_blank() || b.is_blank() {
+        return Likeness::Different;
+    }
+    let (la, lb) = (a.loose_len as f64, b.loose_len as f64);
+    if la.min(lb) / la.max(lb) < FUZZY_MIN {
+        return Likeness::Different;
+    }
+    let s = ratio(a.body(), b.body());
+    if s >= FUZZY_MIN { Likeness::Fuzzy(s) } else { Likeness::Different }
+}
+
+/// Similarity of two strings ignoring whitespace: 1 - edit distance / longer length, on chars.
+/// Long lines are compared on their first 256 characters.
+pub fn ratio(a: &str, b: &str) -> f64 {
+    const CAP: usize = 256;
+    let a: Vec<char> = a.chars().filter(|c| !c.is_whitespace()).take(CAP).collect();
+    let b: Vec<char> = b.chars().filter(|c| !c.is_whitespace()).take(CAP).collect();
+    let longer = a.len().max(b.len());
+    if longer == 0 {
+        return 1.0;
+    }
+    1.0 - levenshtein(&a, &b) as f64 / longer as f64
+}
+
+fn levenshtein(a: &[char], b: &[char]) -> usize {
+    if a.is_empty() {
+        return b.len();
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == cb { prev } else { 1 + prev.min(cur).min(row[j]) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// Where each whitespace-insensitive line of a file occurs.
+pub struct FileIndex {
+    pub by_key: HashMap<u64, Vec<u32>>,
+}
+
+impl FileIndex {
+    pub fn new(lines: &[LineInfo]) -> Self {
+        let mut by_key: HashMap<u64, Vec<u32>> = HashMap::with_capacity(lines.len());
+        for (i, l) in lines.iter().enumerate() {
+            if !l.is_blank() {
+                by_key.entry(l.key).or_default().push(i as u32);
+            }
+        }
+        FileIndex { by_key }
+    }
+
+    pub fn occurrences(&self, key: u64) -> &[u32] {
+        self.by_key.get(&key).map_or(&[], |v| v.as_slice())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn likeness_levels() {
+        let c = |a: &str, b: &str| compare(&LineInfo::new(a), &LineInfo::new(b));
+        assert_eq!(c("  x = 1", "  x = 1  "), Likeness::Same);
+        assert_eq!(c("x = 1", "\tx = 1"), Likeness::Indent);
+        assert_eq!(c("x=1", "x = 1"), Likeness::Spacing);
+        assert!(matches!(c("def start_task():", "def create_task():"), Likeness::Fuzzy(_)));
+        assert_eq!(c("return None", "import os, sys, re"), Likeness::Different);
+    }
+
+    #[test]
+    fn ratio_bounds() {
+        assert_eq!(ratio("abc", "abc"), 1.0);
+        assert_eq!(ratio("abc", "xyz"), 0.0);
+        assert!((ratio("kitten", "sitting") - (1.0 - 3.0 / 7.0)).abs() < 1e-9);
+    }
+}

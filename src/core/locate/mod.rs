@@ -1,0 +1,482 @@
+//! Locating a hunk in a file by content.
+//!
+//! Candidates come from anchor lines: pattern lines that occur rarely in the file, compared
+//! without whitespace. Each anchor occurrence votes for where the pattern starts; nearby votes
+//! form a window, and [`align::align`] finds the best alignment inside each window, tolerating
+//! missing and invented lines, copy errors, indentation and whitespace changes, and `...`
+//! elisions. The best candidate wins only if it is clearly better than every other disjoint
+//! candidate: ambiguity is a refusal, never a guess (a header's line number may break a tie).
+//!
+//! What this module does not do: change text (see `core::apply`).
+
+pub mod align;
+pub mod lines;
+
+use serde::Serialize;
+
+use crate::core::edit::{Hunk, LineKind};
+use crate::core::elision::is_placeholder;
+use align::{Alignment, PatLine, Slot};
+use lines::{FileIndex, LineInfo, Likeness};
+
+/// How a hunk was located.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// Every old line found as written.
+    Exact,
+    /// Found but for trailing whitespace or spacing inside lines.
+    Whitespace,
+    /// Found but for leading whitespace (a shifted hunk, tabs for spaces).
+    Indentation,
+    /// Found with `...` standing for unchanged lines.
+    Elision,
+    /// Found with missing, extra or mistyped lines.
+    Fuzzy,
+}
+
+impl Strategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Exact => "exact",
+            Strategy::Whitespace => "whitespace",
+            Strategy::Indentation => "indentation",
+            Strategy::Elision => "elision",
+            Strategy::Fuzzy => "fuzzy",
+        }
+    }
+}
+
+/// What one hunk line became once located.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HunkSlot {
+    /// A context line found at this file line: the file's own text is kept.
+    Kept(usize, Likeness),
+    /// A removed line found at this file line.
+    Removed(usize, Likeness),
+    /// A `...` standing for file lines `start..end`, kept.
+    Elided(usize, usize),
+    /// An added line.
+    Add,
+    /// A context line not in the file, next to added lines: a forgotten `+`; added.
+    ForgottenAdd,
+    /// A context line not in the file (invented or mistyped beyond recognition): ignored.
+    Ignored,
+}
+
+/// A located hunk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    /// One slot per hunk line.
+    pub slots: Vec<HunkSlot>,
+    /// File lines `start..end` are rewritten (0-based, end exclusive).
+    pub start: usize,
+    pub end: usize,
+    pub similarity: f64,
+    pub strategy: Strategy,
+    /// Set when a header's line number chose between equal candidates.
+    pub by_hint: bool,
+}
+
+/// Why a hunk could not be located.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefusalKind {
+    /// Nothing in the file resembles the old text.
+    NotFound,
+    /// The best match is too weak to trust.
+    TooWeak,
+    /// Two or more places match equally well.
+    Ambiguous,
+    /// Lines the hunk removes are not in the file.
+    RemovedNotFound,
+    /// A `...` whose extent cannot be known, with new lines beside it.
+    UnanchoredElision,
+    /// The old text has nothing to search for.
+    EmptyOldText,
+}
+
+/// A refusal, with what a model needs to fix its edit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    pub message: String,
+    /// The closest text found: 1-based first line, the lines, and their similarity.
+    pub closest: Option<Closest>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Closest {
+    pub first_line: usize,
+    pub text: String,
+    pub similarity: f64,
+}
+
+/// Below this similarity a match is refused.
+pub const MIN_SIMILARITY: f64 = 0.5;
+/// Two candidates closer than this in score cannot be told apart.
+const AMBIGUITY_MARGIN: f64 = 0.15;
+/// An anchor line occurring more often than this says little about where the hunk is.
+const RARE: usize = 8;
+/// Window slack around anchor votes.
+const SLACK: usize = 6;
+
+/// Locate `hunk` in `file` (line texts). `hint_shift` is how far earlier hunks moved lines,
+/// applied to the header's line number.
+pub fn locate(hunk: &Hunk, file: &[String], hint_shift: isize) -> Result<Located, Refusal> {
+    let infos: Vec<LineInfo> = file.iter().map(|l| LineInfo::new(l)).collect();
+    locate_in(hunk, &infos, hint_shift)
+}
+
+pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Located, Refusal> {
+    // The pattern: old lines, with the hunk line each came from.
+    let mut pat = Vec::new();
+    let mut origin = Vec::new();
+    for (k, l) in hunk.lines.iter().enumerate() {
+        if l.kind == LineKind::Add {
+            continue;
+        }
+        pat.push(PatLine { info: LineInfo::new(&l.text), wildcard: is_placeholder(&l.text) });
+        origin.push(k);
+    }
+    let searched = hunk.old_text();
+    if pat.iter().all(|p| p.info.is_blank() || p.wildcard) {
+        return Err(Refusal {
+            kind: RefusalKind::EmptyOldText,
+            message: "the hunk's old text has no lines to search for (only blank lines or `...`): include the unchanged lines around the change".into(),
+            closest: None,
+        });
+    }
+    let index = FileIndex::new(file);
+    let windows = candidate_windows(&pat, file, &index);
+    let mut candidates: Vec<Alignment> = Vec::new();
+    for (lo, hi) in windows {
+        collect_candidates(&pat, file, lo, hi, &mut candidates);
+    }
+    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.span.0.cmp(&b.span.0)));
+    let Some(best) = candidates.first().cloned() else {
+        return Err(not_found(&pat, file, &searched));
+    };
+    let mut by_hint = false;
+    let rivals: Vec<&Alignment> =
+        candidates[1..].iter().filter(|c| c.score >= best.score - AMBIGUITY_MARGIN && disjoint(c.span, best.span)).collect();
+    let mut chosen = best.clone();
+    if !rivals.is_empty() {
+        let mut all = vec![&best];
+        all.extend(rivals.iter().copied());
+        match hint_pick(hunk.old_start_hint, hint_shift, &all) {
+            Some(pick) => {
+                chosen = pick.clone();
+                by_hint = true;
+            }
+            None => {
+                let mut places: Vec<usize> = all.iter().map(|c| c.span.0 + 1).collect();
+                places.sort_unstable();
+                places.dedup();
+                let sim = similarity(&pat, &chosen.slots, &[]);
+                return Err(Refusal {
+                    kind: RefusalKind::Ambiguous,
+                    message: format!(
+                        "the old text matches {} places equally well (lines {}): include more unchanged lines around the change so that exactly one place fits",
+                        places.len(),
+                        places.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                    closest: Some(closest_of(file, chosen.span, sim)),
+                });
+            }
+        }
+    }
+    finish(hunk, &pat, &origin, file, chosen, by_hint)
+}
+
+/// Turn the chosen alignment into per-hunk-line slots, judge it, and name the strategy.
+fn finish(hunk: &Hunk, pat: &[PatLine], origin: &[usize], file: &[LineInfo], a: Alignment, by_hint: bool) -> Result<Located, Refusal> {
+    let n = hunk.lines.len();
+    let mut slots = vec![HunkSlot::Add; n];
+    for (p, slot) in a.slots.iter().enumerate() {
+        let k = origin[p];
+        let remove = hunk.lines[k].kind == LineKind::Remove;
+        slots[k] = match (*slot, remove) {
+            (Slot::Line(f, l), false) => HunkSlot::Kept(f, l),
+            (Slot::Line(f, l), true) => HunkSlot::Removed(f, l),
+            (Slot::Wild(s, e), false) => HunkSlot::Elided(s, e),
+            (Slot::Wild(..), true) => {
+                return Err(Refusal {
+                    kind: RefusalKind::UnanchoredElision,
+                    message: "the hunk removes a `...` line: say exactly which lines to remove instead of eliding them".into(),
+                    closest: None,
+                });
+            }
+            (Slot::Unmatched, _) if pat[p].wildcard => HunkSlot::Elided(usize::MAX, usize::MAX),
+            (Slot::Unmatched, false) => HunkSlot::Ignored,
+            (Slot::Unmatched, true) => {
+                if pat[p].info.is_blank() {
+                    HunkSlot::Ignored
+                } else {
+                    let sim = similarity(pat, &a.slots, &[]);
+                    return Err(Refusal {
+                        kind: RefusalKind::RemovedNotFound,
+                        message: format!(
+                            "a line the hunk removes is not in the file near its other lines: {:?}",
+                            hunk.lines[k].text.trim()
+                        ),
+                        closest: Some(closest_of(file, a.span, sim)),
+                    });
+                }
+            }
+        };
+    }
+    mark_forgotten_adds(hunk, &mut slots);
+    resolve_empty_elisions(&mut slots)?;
+    let forgotten: Vec<usize> =
+        origin.iter().enumerate().filter(|(_, k)| slots[**k] == HunkSlot::ForgottenAdd).map(|(p, _)| p).collect();
+    let sim = similarity(pat, &a.slots, &forgotten);
+    if sim < MIN_SIMILARITY {
+        return Err(Refusal {
+            kind: RefusalKind::TooWeak,
+            message: format!(
+                "the old text is only {:.0}% similar to the closest lines in the file (at least {:.0}% needed): copy the lines to change exactly as they are",
+                sim * 100.0,
+                MIN_SIMILARITY * 100.0
+            ),
+            closest: Some(closest_of(file, a.span, sim)),
+        });
+    }
+    let strategy = strategy_of(&slots, a.span, hunk);
+    Ok(Located { slots, start: a.span.0, end: a.span.1, similarity: sim, strategy, by_hint })
+}
+
+/// Context lines not found in the file, in a run touching added lines, are lines whose `+` the
+/// model forgot: they are added, not searched for.
+fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
+    let n = slots.len();
+    let mut k = 0;
+    while k < n {
+        if slots[k] != HunkSlot::Ignored {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < n && slots[k] == HunkSlot::Ignored {
+            k += 1;
+        }
+        let touches_add = (start > 0 && hunk.lines[start - 1].kind == LineKind::Add) || (k < n && hunk.lines[k].kind == LineKind::Add);
+        let has_text = hunk.lines[start..k].iter().any(|l| !l.text.trim().is_empty());
+        if touches_add && has_text {
+            for s in &mut slots[start..k] {
+                *s = HunkSlot::ForgottenAdd;
+            }
+        }
+    }
+}
+
+/// A `...` that absorbed nothing: harmless unless new lines depend on where it ends.
+fn resolve_empty_elisions(slots: &mut [HunkSlot]) -> Result<(), Refusal> {
+    let n = slots.len();
+    for k in 0..n {
+        if slots[k] != HunkSlot::Elided(usize::MAX, usize::MAX) {
+            continue;
+        }
+        // Between anchors the DP would have absorbed the gap; an unresolved one is at an edge.
+        let before_anchor = slots[..k].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
+        let after_anchor = slots[k + 1..].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
+        let adds_after = slots[k + 1..].iter().take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..))).any(|s| {
+            matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd)
+        });
+        let adds_before = slots[..k].iter().rev().take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..))).any(|s| {
+            matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd)
+        });
+        if (!after_anchor && adds_after) || (!before_anchor && adds_before) {
+            return Err(Refusal {
+                kind: RefusalKind::UnanchoredElision,
+                message: "new lines sit next to a `...` at the edge of the hunk, so where they go is unknown: include the unchanged line they follow".into(),
+                closest: None,
+            });
+        }
+        slots[k] = HunkSlot::Ignored;
+    }
+    Ok(())
+}
+
+fn strategy_of(slots: &[HunkSlot], span: (usize, usize), hunk: &Hunk) -> Strategy {
+    let mut strategy = Strategy::Exact;
+    let mut covered = 0;
+    for (k, s) in slots.iter().enumerate() {
+        let rank = match s {
+            HunkSlot::Kept(_, l) | HunkSlot::Removed(_, l) => {
+                covered += 1;
+                match l {
+                    Likeness::Same if hunk.lines[k].text.len() == hunk.lines[k].text.trim_end().len() => 0,
+                    Likeness::Same | Likeness::Spacing => 1,
+                    Likeness::Indent => 2,
+                    Likeness::Fuzzy(_) | Likeness::Different => 4,
+                }
+            }
+            HunkSlot::Elided(s, e) => {
+                covered += e.saturating_sub(*s);
+                3
+            }
+            HunkSlot::Add => 0,
+            HunkSlot::ForgottenAdd | HunkSlot::Ignored => 4,
+        };
+        let st = [Strategy::Exact, Strategy::Whitespace, Strategy::Indentation, Strategy::Elision, Strategy::Fuzzy][rank];
+        if rank > rank_of(strategy) {
+            strategy = st;
+        }
+    }
+    if covered < span.1 - span.0 {
+        strategy = Strategy::Fuzzy;
+    }
+    strategy
+}
+
+fn rank_of(s: Strategy) -> usize {
+    match s {
+        Strategy::Exact => 0,
+        Strategy::Whitespace => 1,
+        Strategy::Indentation => 2,
+        Strategy::Elision => 3,
+        Strategy::Fuzzy => 4,
+    }
+}
+
+/// Weighted share of the pattern found in the file (lines in `skip` left out of the count).
+fn similarity(pat: &[PatLine], slots: &[Slot], skip: &[usize]) -> f64 {
+    let mut total = 0.0;
+    let mut found = 0.0;
+    for (p, line) in pat.iter().enumerate() {
+        if line.wildcard || skip.contains(&p) {
+            continue;
+        }
+        let w = line.info.weight();
+        total += w;
+        if let Slot::Line(_, l) = slots[p] {
+            found += w * l.similarity();
+        }
+    }
+    if total == 0.0 { 0.0 } else { found / total }
+}
+
+fn disjoint(a: (usize, usize), b: (usize, usize)) -> bool {
+    a.1 <= b.0 || b.1 <= a.0
+}
+
+/// Windows of the file worth aligning in: around the votes of rare anchor lines.
+fn candidate_windows(pat: &[PatLine], file: &[LineInfo], index: &FileIndex) -> Vec<(usize, usize)> {
+    let m = pat.len();
+    let has_wild = pat.iter().any(|p| p.wildcard);
+    let anchors: Vec<(usize, &[u32])> = pat
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.wildcard && !p.info.is_blank())
+        .map(|(i, p)| (i, index.occurrences(p.info.key)))
+        .filter(|(_, occ)| !occ.is_empty())
+        .collect();
+    let rare: Vec<&(usize, &[u32])> = anchors.iter().filter(|(_, occ)| occ.len() <= RARE).collect();
+    let chosen: Vec<&(usize, &[u32])> = if rare.is_empty() {
+        let fewest = anchors.iter().map(|(_, o)| o.len()).min().unwrap_or(0);
+        anchors.iter().filter(|(_, o)| o.len() == fewest).take(1).collect()
+    } else {
+        rare
+    };
+    let mut votes: Vec<isize> = Vec::new();
+    for (i, occ) in chosen {
+        for &j in occ.iter().take(4096) {
+            votes.push(j as isize - *i as isize);
+        }
+    }
+    if votes.is_empty() {
+        // No line found even loosely: look around the best fuzzy line, so a refusal can say what is closest.
+        return Vec::new();
+    }
+    votes.sort_unstable();
+    votes.dedup();
+    let merge = if has_wild { 400 } else { m as isize + SLACK as isize };
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    let mut lo = votes[0];
+    let mut hi = votes[0];
+    let push = |lo: isize, hi: isize, windows: &mut Vec<(usize, usize)>| {
+        let a = (lo - SLACK as isize - m as isize / 2).max(0) as usize;
+        let b = ((hi + m as isize + SLACK as isize + m as isize / 2).max(0) as usize).min(file.len());
+        if let Some(last) = windows.last_mut()
+            && a <= last.1
+        {
+            last.1 = last.1.max(b);
+            return;
+        }
+        if a < b {
+            windows.push((a, b));
+        }
+    };
+    for &d in &votes[1..] {
+        if d - hi <= merge {
+            hi = d;
+        } else {
+            push(lo, hi, &mut windows);
+            lo = d;
+            hi = d;
+        }
+    }
+    push(lo, hi, &mut windows);
+    windows
+}
+
+/// The best alignment in a window, and then the best ones left of and right of it, so that a
+/// second place equally good is seen.
+fn collect_candidates(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, out: &mut Vec<Alignment>) {
+    let Some(best) = align::align(pat, file, lo, hi) else { return };
+    let (s, e) = best.span;
+    out.push(best);
+    for (a, b) in [(lo, s), (e, hi)] {
+        if b > a
+            && let Some(other) = align::align(pat, file, a, b)
+        {
+            out.push(other);
+        }
+    }
+}
+
+fn hint_pick<'a>(hint: Option<usize>, shift: isize, cands: &[&'a Alignment]) -> Option<&'a Alignment> {
+    let hint = hint? as isize + shift - 1;
+    let near: Vec<&&Alignment> = cands.iter().filter(|c| (c.span.0 as isize - hint).abs() <= 3).collect();
+    if near.len() == 1 { Some(near[0]) } else { None }
+}
+
+fn closest_of(file: &[LineInfo], span: (usize, usize), similarity: f64) -> Closest {
+    let (s, e) = (span.0.min(file.len()), span.1.min(file.len()));
+    let text = file[s..e].iter().map(|l| format!("{}\n", l.trimmed)).collect();
+    Closest { first_line: s + 1, text, similarity }
+}
+
+/// Nothing anchored: find the single most similar file line to the most telling pattern line,
+/// so the refusal can point at it.
+fn not_found(pat: &[PatLine], file: &[LineInfo], searched: &str) -> Refusal {
+    let probe = pat.iter().filter(|p| !p.wildcard).max_by_key(|p| p.info.loose_len);
+    let mut closest = None;
+    if let Some(p) = probe {
+        let mut best = (0.0, 0);
+        for (j, f) in file.iter().enumerate().take(50_000) {
+            if f.is_blank() {
+                continue;
+            }
+            let s = lines::compare(&p.info, f).similarity();
+            if s > best.0 {
+                best = (s, j);
+            }
+        }
+        if best.0 > 0.0 {
+            let lo = best.1;
+            let hi = (lo + pat.len()).min(file.len());
+            closest = Some(closest_of(file, (lo, hi), best.0));
+        }
+    }
+    let first = searched.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    Refusal {
+        kind: RefusalKind::NotFound,
+        message: format!("the old text is not in the file (searched for {} lines starting with {:?})", pat.len(), first),
+        closest,
+    }
+}
+
+#[cfg(test)]
+mod tests;

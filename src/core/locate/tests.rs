@@ -1,0 +1,147 @@
+use super::*;
+use crate::core::apply::apply_hunk;
+use crate::core::edit::{Hunk, HunkLine, LineKind};
+use crate::core::text::TextFile;
+
+fn sr(old: &str, new: &str) -> Hunk {
+    let o: Vec<String> = old.lines().map(String::from).collect();
+    let n: Vec<String> = new.lines().map(String::from).collect();
+    Hunk::from_old_new(&o, &n)
+}
+
+fn udiff(body: &str) -> Hunk {
+    let lines = body
+        .lines()
+        .map(|l| match l.as_bytes().first() {
+            Some(b'+') => HunkLine::new(LineKind::Add, &l[1..]),
+            Some(b'-') => HunkLine::new(LineKind::Remove, &l[1..]),
+            Some(b' ') => HunkLine::new(LineKind::Context, &l[1..]),
+            _ => HunkLine::new(LineKind::Context, l),
+        })
+        .collect();
+    Hunk { lines, old_start_hint: None }
+}
+
+fn apply(text: &str, hunk: &Hunk) -> Result<(String, Located), Refusal> {
+    let mut f = TextFile::parse(text);
+    let loc = locate(hunk, &f.lines, 0)?;
+    apply_hunk(&mut f, hunk, &loc);
+    Ok((f.render(), loc))
+}
+
+const PY: &str = "import os\n\n\ndef create_task(title):\n    \"\"\"Make a task.\"\"\"\n    task = {\"title\": title}\n    tasks.append(task)\n    return task\n\n\ndef delete_task(task_id):\n    task = find(task_id)\n    tasks.remove(task)\n    return task\n";
+
+#[test]
+fn exact() {
+    let (out, loc) = apply(PY, &sr("    tasks.append(task)\n    return task\n", "    tasks.append(task)\n    log(task)\n    return task\n")).unwrap();
+    assert!(out.contains("tasks.append(task)\n    log(task)\n    return task\n\n\ndef delete"));
+    assert_eq!(loc.strategy, Strategy::Exact);
+}
+
+#[test]
+fn copy_error_keeps_the_files_line() {
+    let h = sr(
+        "def start_task(title):\n    \"\"\"Make a task.\"\"\"\n    task = {\"title\": title}\n",
+        "def start_task(title):\n    \"\"\"Make a task.\"\"\"\n    task = {\"title\": title, \"done\": False}\n",
+    );
+    let (out, loc) = apply(PY, &h).unwrap();
+    assert!(out.contains("def create_task(title):\n"));
+    assert!(out.contains("\"done\": False}"));
+    assert_eq!(loc.strategy, Strategy::Fuzzy);
+}
+
+#[test]
+fn dedented_hunk_is_reindented() {
+    let h = sr("task = {\"title\": title}\ntasks.append(task)\n", "task = {\"title\": title}\nif ok:\n    tasks.append(task)\n");
+    let (out, loc) = apply(PY, &h).unwrap();
+    assert!(out.contains("    task = {\"title\": title}\n    if ok:\n        tasks.append(task)\n"), "{out}");
+    assert_eq!(loc.strategy, Strategy::Indentation);
+}
+
+#[test]
+fn missing_docstring_context() {
+    let h = udiff("def create_task(title):\n-    task = {\"title\": title}\n+    task = {\"title\": title.strip()}\n");
+    let (out, _) = apply(PY, &h).unwrap();
+    assert!(out.contains("def create_task(title):\n    \"\"\"Make a task.\"\"\"\n    task = {\"title\": title.strip()}\n"), "{out}");
+}
+
+#[test]
+fn forgotten_plus() {
+    let h = udiff(" def delete_task(task_id):\n     task = find(task_id)\n+    if task is None:\n     return None\n     tasks.remove(task)\n");
+    let (out, loc) = apply(PY, &h).unwrap();
+    assert!(out.contains("    task = find(task_id)\n    if task is None:\n    return None\n    tasks.remove(task)\n"), "{out}");
+    assert!(loc.slots.contains(&HunkSlot::ForgottenAdd));
+}
+
+#[test]
+fn elision_in_old_text() {
+    let h = sr("def create_task(title):\n    ...\n    return task\n", "def create_task(title):\n    ...\n    print(task)\n    return task\n");
+    let (out, loc) = apply(PY, &h).unwrap();
+    assert!(out.contains("    tasks.append(task)\n    print(task)\n    return task\n\n\ndef delete"), "{out}");
+    assert_eq!(loc.strategy, Strategy::Elision);
+}
+
+#[test]
+fn ambiguous_is_refused() {
+    let text = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n";
+    let e = apply(text, &sr("    x = 1\n    return x\n", "    x = 2\n    return x\n")).unwrap_err();
+    assert_eq!(e.kind, RefusalKind::Ambiguous);
+    // Context that tells them apart resolves it.
+    let (out, _) = apply(text, &sr("def b():\n    x = 1\n", "def b():\n    x = 2\n")).unwrap();
+    assert!(out.ends_with("def b():\n    x = 2\n    return x\n"));
+}
+
+#[test]
+fn line_hint_breaks_a_tie() {
+    let text = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n";
+    let mut h = udiff("     x = 1\n-    return x\n+    return -x\n");
+    h.old_start_hint = Some(6);
+    let (out, loc) = apply(text, &h).unwrap();
+    assert!(loc.by_hint);
+    assert!(out.ends_with("def b():\n    x = 1\n    return -x\n"));
+}
+
+#[test]
+fn hallucinated_is_refused() {
+    let e = apply(PY, &sr("def update_task(task_id, **fields):\n    task.update(fields)\n    save_all()\n", "x\n")).unwrap_err();
+    assert!(matches!(e.kind, RefusalKind::NotFound | RefusalKind::TooWeak), "{e:?}");
+}
+
+#[test]
+fn weak_match_is_refused() {
+    let h = sr(
+        "def delete_task(task_id):\n    conn = db.connect()\n    conn.execute(\"DELETE FROM tasks\")\n    conn.commit()\n    conn.close()\n    notify_all()\n",
+        "def delete_task(task_id):\n    pass\n",
+    );
+    let e = apply(PY, &h).unwrap_err();
+    assert!(matches!(e.kind, RefusalKind::TooWeak | RefusalKind::RemovedNotFound), "{e:?}");
+    assert!(e.closest.is_some());
+}
+
+#[test]
+fn crlf_file_answered_in_lf() {
+    let text = PY.replace('\n', "\r\n");
+    let (out, _) = apply(&text, &sr("    tasks.append(task)\n", "    tasks.append(task)\n    log(task)\n")).unwrap();
+    assert!(out.contains("tasks.append(task)\r\n    log(task)\r\n"));
+    assert!(!out.replace("\r\n", "").contains('\n'));
+}
+
+#[test]
+fn tabs_file_answered_with_spaces() {
+    let text = "func f() {\n\tx := 1\n\treturn x\n}\n";
+    let (out, _) = apply(text, &sr("    x := 1\n    return x\n", "    x := 1\n    if x > 0 {\n        x++\n    }\n    return x\n")).unwrap();
+    assert_eq!(out, "func f() {\n\tx := 1\n\tif x > 0 {\n\t\tx++\n\t}\n\treturn x\n}\n");
+}
+
+#[test]
+fn removed_line_not_in_file_is_refused() {
+    let h = udiff(" def delete_task(task_id):\n     task = find(task_id)\n-    audit(task)\n-    notify(task)\n+    log(task)\n     tasks.remove(task)\n");
+    let e = apply(PY, &h).unwrap_err();
+    assert_eq!(e.kind, RefusalKind::RemovedNotFound);
+}
+
+#[test]
+fn trailing_elision_with_new_lines_after_is_refused() {
+    let h = sr("def create_task(title):\n    ...\n", "def create_task(title):\n    ...\n    print(1)\n");
+    assert_eq!(apply(PY, &h).unwrap_err().kind, RefusalKind::UnanchoredElision);
+}

@@ -1,0 +1,159 @@
+//! Recognising the marker lines of each format: fences, SEARCH/REPLACE markers, diff headers.
+
+/// A fence line: ```` ``` ```` or `~~~` (3 or more), at most 3 spaces of indentation, and its
+/// info string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FenceLine {
+    pub ch: char,
+    pub len: usize,
+    pub info: String,
+}
+
+pub fn fence_line(line: &str) -> Option<FenceLine> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = &line[indent..];
+    let ch = rest.chars().next()?;
+    if ch != '`' && ch != '~' {
+        return None;
+    }
+    let len = rest.chars().take_while(|c| *c == ch).count();
+    if len < 3 {
+        return None;
+    }
+    let info = rest[len..].trim();
+    if ch == '`' && info.contains('`') {
+        return None;
+    }
+    Some(FenceLine { ch, len, info: info.to_string() })
+}
+
+impl FenceLine {
+    /// Whether this line closes a fence opened by `open`.
+    pub fn closes(&self, open: &FenceLine) -> bool {
+        self.ch == open.ch && self.len >= open.len && self.info.is_empty()
+    }
+
+    /// A path named in the info string: ```` ```src/app.py ````, ```` ```python src/app.py ````,
+    /// ```` ```python title="src/app.py" ````, ```` ```rust:src/lib.rs ````.
+    pub fn info_path(&self) -> Option<String> {
+        let info = self.info.trim();
+        if info.is_empty() {
+            return None;
+        }
+        for key in ["title=", "file=", "filename=", "path="] {
+            if let Some(pos) = info.find(key) {
+                let v = info[pos + key.len()..].trim_start_matches(['"', '\'']);
+                let end = v.find(['"', '\'', ' ']).unwrap_or(v.len());
+                let cand = super::super::paths::normalize_relative(&v[..end]);
+                if super::super::paths::looks_like_path(&cand) {
+                    return Some(cand);
+                }
+            }
+        }
+        for word in info.split([' ', ':', ',']) {
+            let cand = super::super::paths::normalize_relative(word.trim_matches(['"', '\'', '{', '}']));
+            if super::super::paths::looks_like_path(&cand) {
+                return Some(cand);
+            }
+        }
+        None
+    }
+
+    /// The language word of the info string (`python` in ```` ```python title=x ````).
+    pub fn language(&self) -> &str {
+        self.info.split([' ', ':', ',', '{']).next().unwrap_or("")
+    }
+}
+
+/// Which SEARCH/REPLACE marker a line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SrMarker {
+    Head,
+    Divider,
+    Tail,
+}
+
+pub fn sr_marker(line: &str) -> Option<SrMarker> {
+    let t = line.trim();
+    let run = |c: char| t.chars().take_while(|x| *x == c).count();
+    let (c, n) = match t.chars().next()? {
+        '<' => ('<', run('<')),
+        '=' => ('=', run('=')),
+        '>' => ('>', run('>')),
+        _ => return None,
+    };
+    if !(5..=9).contains(&n) {
+        return None;
+    }
+    let word = t[n..].trim();
+    match c {
+        '<' if matches!(word, "SEARCH" | "SEARCH>" | "ORIGINAL" | "ORIGINAL>") => Some(SrMarker::Head),
+        '=' if word.is_empty() => Some(SrMarker::Divider),
+        '>' if matches!(word, "REPLACE" | "UPDATED") => Some(SrMarker::Tail),
+        _ => None,
+    }
+}
+
+/// The path of a `--- X` or `+++ X` header line, without a trailing timestamp.
+pub fn header_path(line: &str, prefix: &str) -> Option<String> {
+    let rest = line.strip_prefix(prefix)?;
+    let rest = rest.split('\t').next().unwrap_or(rest).trim_end();
+    let rest = rest.trim_matches('"');
+    if rest.is_empty() {
+        return None;
+    }
+    Some(rest.to_string())
+}
+
+/// The old-start hint of an `@@ -l,n +l,n @@` header, if it has numbers.
+pub fn hunk_header_hint(line: &str) -> Option<usize> {
+    let rest = line.strip_prefix("@@")?.trim_start();
+    let rest = rest.strip_prefix('-')?;
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+pub fn is_hunk_header(line: &str) -> bool {
+    line.starts_with("@@")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences() {
+        let f = fence_line("```python title=\"src/a.py\"").unwrap();
+        assert_eq!(f.info_path().as_deref(), Some("src/a.py"));
+        assert_eq!(f.language(), "python");
+        assert_eq!(fence_line("````").unwrap().len, 4);
+        assert!(fence_line("    ```").is_none());
+        assert_eq!(fence_line("```src/x.rs").unwrap().info_path().as_deref(), Some("src/x.rs"));
+        assert_eq!(fence_line("```python").unwrap().info_path(), None);
+        let open = fence_line("````").unwrap();
+        assert!(!fence_line("```").unwrap().closes(&open));
+        assert!(fence_line("`````").unwrap().closes(&open));
+    }
+
+    #[test]
+    fn sr_markers() {
+        assert_eq!(sr_marker("<<<<<<< SEARCH"), Some(SrMarker::Head));
+        assert_eq!(sr_marker("<<<<< ORIGINAL"), Some(SrMarker::Head));
+        assert_eq!(sr_marker("========="), Some(SrMarker::Divider));
+        assert_eq!(sr_marker(">>>>>>>>> REPLACE"), Some(SrMarker::Tail));
+        assert_eq!(sr_marker(">>>>>>> UPDATED "), Some(SrMarker::Tail));
+        assert_eq!(sr_marker("===="), None);
+        assert_eq!(sr_marker("=========== x"), None);
+        assert_eq!(sr_marker("<<<<<<< HEAD"), None);
+    }
+
+    #[test]
+    fn headers() {
+        assert_eq!(header_path("--- a/x.py\t2020-01-01", "--- ").as_deref(), Some("a/x.py"));
+        assert_eq!(hunk_header_hint("@@ -12,7 +12,8 @@ def f():"), Some(12));
+        assert_eq!(hunk_header_hint("@@ ... @@"), None);
+    }
+}

@@ -1,0 +1,722 @@
+//! Parsing model replies into edits, one line at a time.
+//!
+//! A reply is markdown prose with fenced blocks that may mix formats. The parser is a state
+//! machine fed whole lines ([`Parser::push_line`]); a finished edit is emitted as soon as the line
+//! that ends it arrives, so the same code serves complete replies and live streams (the stream
+//! module only frames chunks into lines). Nothing is re-read: cost is linear in the reply.
+//!
+//! States and their transitions:
+//!
+//! | state            | line                                  | goes to                          |
+//! |------------------|---------------------------------------|----------------------------------|
+//! | prose            | fence opener                          | fence body                       |
+//! | prose, body      | `<<<<<<< SEARCH` / `ORIGINAL`         | search/replace block             |
+//! | prose, body      | `diff --git`, `--- x` + `+++ y`       | unified diff                     |
+//! | body             | `@@` (first thing in the fence)       | unified diff (headerless)        |
+//! | body             | its closing fence                     | prose; whole-file edit if named  |
+//! | search/replace   | `>>>>>>> REPLACE` / `UPDATED`         | where it started (prose or body) |
+//! | unified diff     | closing fence / prose line (unfenced) | prose                            |
+//!
+//! What this module does not do: decide whether a path exists (that is `core::resolve`), or
+//! where an edit goes in its file (`core::locate`).
+
+pub mod markers;
+
+use std::collections::HashSet;
+
+use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource, Problem};
+use crate::core::paths::{clean_path_line, looks_like_path, normalize_relative, prose_mentions};
+use markers::{FenceLine, SrMarker, fence_line, header_path, hunk_header_hint, is_hunk_header, sr_marker};
+
+/// What the parser reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    Edit(Edit),
+    Problem(Problem),
+}
+
+/// Parser settings.
+#[derive(Debug, Clone, Default)]
+pub struct ParseOptions {
+    /// Parse only this format (others are left as prose).
+    pub only: Option<Format>,
+    /// Project paths the reply may name; lets a path line without `.` or `/` (`Makefile`) count.
+    pub known_paths: Vec<String>,
+}
+
+/// Parse a complete reply.
+pub fn parse_reply(reply: &str, options: ParseOptions) -> Vec<Event> {
+    let mut parser = Parser::new(options);
+    let mut events = Vec::new();
+    for line in reply.lines() {
+        events.extend(parser.push_line(line));
+    }
+    events.extend(parser.finish());
+    events
+}
+
+#[derive(Debug, Clone)]
+struct Recent {
+    text: String,
+    fence: Option<FenceLine>,
+}
+
+#[derive(Debug)]
+struct OpenFence {
+    open: FenceLine,
+    start: usize,
+    path: Option<(String, PathSource)>,
+    prose_path: Option<String>,
+    body: Vec<String>,
+    nested: Vec<FenceLine>,
+    had_edits: bool,
+}
+
+#[derive(Debug)]
+struct SrBlock {
+    path: Option<(String, PathSource)>,
+    start: usize,
+    search: Vec<String>,
+    replace: Vec<String>,
+    in_replace: bool,
+}
+
+#[derive(Debug)]
+struct DiffFile {
+    path: Option<(String, PathSource)>,
+    is_new: bool,
+    is_delete: bool,
+    start: usize,
+    created: Vec<String>,
+}
+
+#[derive(Debug)]
+struct HunkAcc {
+    lines: Vec<HunkLine>,
+    hint: Option<usize>,
+    start: usize,
+    /// Trailing lines that were empty in the reply (not even a space): dropped if the hunk ends.
+    trailing_empty: usize,
+}
+
+#[derive(Debug)]
+struct DiffBlock {
+    fenced: bool,
+    file: Option<DiffFile>,
+    hunk: Option<HunkAcc>,
+    pending_minus: Option<String>,
+    /// Empty lines held in an unfenced diff: context if the diff goes on, its end if not.
+    held_empty: usize,
+}
+
+#[derive(Debug)]
+enum Mode {
+    Text,
+    Sr(SrBlock),
+    Diff(DiffBlock),
+}
+
+/// The line-at-a-time reply parser.
+#[derive(Debug)]
+pub struct Parser {
+    only: Option<Format>,
+    known: HashSet<String>,
+    line_no: usize,
+    recent: Vec<Recent>,
+    prose_paths: Vec<String>,
+    last_path: Option<String>,
+    pending_header: Option<String>,
+    fence: Option<OpenFence>,
+    mode: Mode,
+    out: Vec<Event>,
+}
+
+const RECENT: usize = 4;
+const SHELL_LANGUAGES: &[&str] =
+    &["bash", "sh", "shell", "console", "cmd", "batch", "powershell", "ps1", "zsh", "fish", "terminal", "text"];
+
+impl Parser {
+    pub fn new(options: ParseOptions) -> Parser {
+        let mut known = HashSet::new();
+        for p in &options.known_paths {
+            known.insert(p.clone());
+            if let Some(base) = p.rsplit('/').next() {
+                known.insert(base.to_string());
+            }
+        }
+        Parser {
+            only: options.only,
+            known,
+            line_no: 0,
+            recent: Vec::new(),
+            prose_paths: Vec::new(),
+            last_path: None,
+            pending_header: None,
+            fence: None,
+            mode: Mode::Text,
+            out: Vec::new(),
+        }
+    }
+
+    fn allows(&self, f: Format) -> bool {
+        self.only.is_none_or(|o| o == f)
+    }
+
+    /// Feed one line (without its `\n`; a trailing `\r` is ignored).
+    pub fn push_line(&mut self, line: &str) -> Vec<Event> {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        self.line_no += 1;
+        self.dispatch(line);
+        std::mem::take(&mut self.out)
+    }
+
+    /// The reply ended: report what was left unfinished.
+    pub fn finish(&mut self) -> Vec<Event> {
+        if let Some(header) = self.pending_header.take() {
+            self.prose_line(&header);
+        }
+        match std::mem::replace(&mut self.mode, Mode::Text) {
+            Mode::Text => {}
+            Mode::Sr(block) => {
+                let reason = if block.in_replace {
+                    "the reply ended inside a SEARCH/REPLACE block: expected `>>>>>>> REPLACE`"
+                } else {
+                    "the reply ended inside a SEARCH/REPLACE block: expected `=======` and `>>>>>>> REPLACE`"
+                };
+                self.problem(block.path.map(|p| p.0), Format::SearchReplace, reason, block.start);
+            }
+            Mode::Diff(mut block) => {
+                if block.fenced {
+                    // The fence never closed: the last hunk may be cut off, so it is not applied.
+                    if let Some(h) = block.hunk.take()
+                        && h.lines.iter().any(|l| l.kind != LineKind::Context)
+                    {
+                        let path = block.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
+                        self.problem(path, Format::Udiff, "the reply ended inside a fenced diff: its last hunk may be cut off", h.start);
+                    }
+                }
+                self.finish_diff(&mut block);
+            }
+        }
+        if let Some(fence) = self.fence.take()
+            && !fence.had_edits
+            && let Some((path, _)) = fence.path
+            && self.allows(Format::Whole)
+        {
+            self.problem(Some(path), Format::Whole, "the reply ended inside a whole-file block: it may be cut off", fence.start);
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    fn dispatch(&mut self, line: &str) {
+        match &mut self.mode {
+            Mode::Sr(_) => self.sr_line(line),
+            Mode::Diff(_) => self.diff_line(line),
+            Mode::Text => self.text_line(line),
+        }
+    }
+
+    fn remember(&mut self, line: &str, fence: Option<FenceLine>) {
+        if self.recent.len() == RECENT {
+            self.recent.remove(0);
+        }
+        self.recent.push(Recent { text: line.to_string(), fence });
+    }
+
+    fn problem(&mut self, path: Option<String>, format: Format, reason: &str, start: usize) {
+        self.out.push(Event::Problem(Problem {
+            path,
+            format,
+            reason: reason.to_string(),
+            reply_lines: (start, self.line_no),
+        }));
+    }
+
+    fn emit(&mut self, path: String, source: PathSource, format: Format, change: Change, start: usize, end: usize) {
+        self.last_path = Some(path.clone());
+        self.out.push(Event::Edit(Edit { path, path_source: source, format, change, reply_lines: (start, end) }));
+    }
+
+    // ---- prose and fence bodies ----
+
+    fn text_line(&mut self, line: &str) {
+        if let Some(header) = self.pending_header.take() {
+            if line.starts_with("+++ ") && self.allows(Format::Udiff) {
+                self.start_diff(false);
+                self.diff_header(&header, line);
+                return;
+            }
+            self.prose_line(&header);
+        }
+        if self.fence.is_some() {
+            self.body_line(line);
+        } else {
+            self.prose_or_open(line);
+        }
+    }
+
+    fn prose_or_open(&mut self, line: &str) {
+        if let Some(f) = fence_line(line) {
+            let path = match f.info_path() {
+                Some(p) => Some((p, PathSource::FenceInfo)),
+                None => self.path_line_before_fence(),
+            };
+            let prose_path = self.prose_paths.last().cloned();
+            self.prose_paths.clear();
+            self.fence = Some(OpenFence {
+                open: f.clone(),
+                start: self.line_no,
+                path,
+                prose_path,
+                body: Vec::new(),
+                nested: Vec::new(),
+                had_edits: false,
+            });
+            self.remember(line, Some(f));
+            return;
+        }
+        if self.starts_block(line, false) {
+            return;
+        }
+        if line.starts_with("--- ") && self.allows(Format::Udiff) {
+            self.pending_header = Some(line.to_string());
+            return;
+        }
+        self.prose_line(line);
+    }
+
+    fn prose_line(&mut self, line: &str) {
+        for p in prose_mentions(line) {
+            self.prose_paths.retain(|q| *q != p);
+            self.prose_paths.push(p);
+        }
+        self.remember(line, None);
+    }
+
+    /// Start a SEARCH/REPLACE block or a `diff --git` diff on this line, if it opens one.
+    fn starts_block(&mut self, line: &str, fenced: bool) -> bool {
+        if sr_marker(line) == Some(SrMarker::Head) && self.allows(Format::SearchReplace) {
+            let path = self.sr_path();
+            if let Some(f) = self.fence.as_mut() {
+                f.had_edits = true;
+            }
+            self.mode = Mode::Sr(SrBlock { path, start: self.line_no, search: Vec::new(), replace: Vec::new(), in_replace: false });
+            return true;
+        }
+        if line.starts_with("diff --git ") && self.allows(Format::Udiff) {
+            self.start_diff(fenced);
+            self.diff_line(line);
+            return true;
+        }
+        false
+    }
+
+    fn body_line(&mut self, line: &str) {
+        let fence = self.fence.as_mut().expect("body_line runs inside a fence");
+        if let Some(f) = fence_line(line) {
+            if let Some(inner) = fence.nested.last() {
+                if f.closes(inner) {
+                    fence.nested.pop();
+                    fence.body.push(line.to_string());
+                    self.remember(line, Some(f));
+                    return;
+                }
+            } else if f.closes(&fence.open) {
+                self.close_fence();
+                self.remember(line, Some(f));
+                return;
+            }
+            if !f.info.is_empty() && !fence.body.is_empty() {
+                // An opener inside a listing: a nested fence, closed by a bare fence line later.
+                fence.nested.push(f.clone());
+                fence.body.push(line.to_string());
+                self.remember(line, Some(f));
+                return;
+            }
+        }
+        if self.starts_block(line, true) {
+            return;
+        }
+        let udiff_allowed = self.allows(Format::Udiff);
+        let fence = self.fence.as_mut().expect("inside a fence");
+        let body_empty = fence.body.iter().all(|l| l.trim().is_empty());
+        let diffish = matches!(fence.open.language(), "diff" | "patch" | "udiff");
+        if udiff_allowed && (line.starts_with("--- ") || is_hunk_header(line)) && (body_empty || diffish) {
+            self.start_diff(true);
+            self.diff_line(line);
+            return;
+        }
+        fence.body.push(line.to_string());
+        self.remember(line, None);
+    }
+
+    fn close_fence(&mut self) {
+        let Some(fence) = self.fence.take() else { return };
+        if fence.had_edits || !self.allows(Format::Whole) {
+            return;
+        }
+        let path = match fence.path {
+            Some(p) => Some(p),
+            None if !SHELL_LANGUAGES.contains(&fence.open.language()) => fence.prose_path.map(|p| (p, PathSource::Prose)),
+            None => None,
+        };
+        let Some((path, source)) = path else { return };
+        let mut content = String::new();
+        for l in &fence.body {
+            content.push_str(l);
+            content.push('\n');
+        }
+        self.emit(path, source, Format::Whole, Change::Replace { content }, fence.start, self.line_no);
+    }
+
+    /// A path written alone on the line just before a fence (one blank line allowed between).
+    fn path_line_before_fence(&self) -> Option<(String, PathSource)> {
+        let mut blanks = 0;
+        for r in self.recent.iter().rev() {
+            if r.fence.is_some() {
+                return None;
+            }
+            if r.text.trim().is_empty() {
+                blanks += 1;
+                if blanks > 1 {
+                    return None;
+                }
+                continue;
+            }
+            let cand = clean_path_line(&r.text);
+            return self.is_path_candidate(&cand, false).then_some((cand, PathSource::PathLine));
+        }
+        None
+    }
+
+    fn is_path_candidate(&self, cand: &str, lenient: bool) -> bool {
+        if looks_like_path(cand) || self.known.contains(cand) {
+            return true;
+        }
+        // Right before a SEARCH marker, any single word may be a (mangled) file name.
+        lenient
+            && !cand.is_empty()
+            && cand.len() <= 250
+            && cand.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '\\'))
+            && cand.chars().any(|c| c.is_alphanumeric())
+    }
+
+    /// The path of a SEARCH/REPLACE block: up to 3 lines back, through fence lines; then the
+    /// enclosing fence's path; then the previous block's.
+    fn sr_path(&self) -> Option<(String, PathSource)> {
+        for r in self.recent.iter().rev().take(3) {
+            if let Some(f) = &r.fence {
+                if let Some(p) = f.info_path() {
+                    return Some((p, PathSource::FenceInfo));
+                }
+                continue;
+            }
+            let cand = clean_path_line(&r.text);
+            if self.is_path_candidate(&cand, true) && sr_marker(&r.text).is_none() {
+                return Some((cand, PathSource::PathLine));
+            }
+            break;
+        }
+        if let Some(p) = self.fence.as_ref().and_then(|f| f.path.clone()) {
+            return Some(p);
+        }
+        self.last_path.clone().map(|p| (p, PathSource::Previous))
+    }
+
+    // ---- SEARCH/REPLACE ----
+
+    fn sr_line(&mut self, line: &str) {
+        let Mode::Sr(block) = &mut self.mode else { return };
+        match sr_marker(line) {
+            Some(SrMarker::Divider) if !block.in_replace => block.in_replace = true,
+            Some(SrMarker::Tail) => {
+                let Mode::Sr(block) = std::mem::replace(&mut self.mode, Mode::Text) else { return };
+                self.finish_sr(block);
+                self.remember(line, None);
+            }
+            _ if block.in_replace => block.replace.push(line.to_string()),
+            _ => block.search.push(line.to_string()),
+        }
+    }
+
+    fn finish_sr(&mut self, block: SrBlock) {
+        if !block.in_replace {
+            self.problem(block.path.map(|p| p.0), Format::SearchReplace, "SEARCH/REPLACE block without `=======` between the old and new text", block.start);
+            return;
+        }
+        let Some((path, source)) = block.path else {
+            self.problem(None, Format::SearchReplace, "SEARCH/REPLACE block without a file path: put the path alone on the line before the block", block.start);
+            return;
+        };
+        let (search, replace) = strip_quoted_wrapping(block.search, block.replace, &path);
+        if search.iter().all(|l| l.trim().is_empty()) {
+            if replace.iter().all(|l| l.trim().is_empty()) {
+                self.problem(Some(path), Format::SearchReplace, "empty SEARCH and REPLACE: nothing to do", block.start);
+                return;
+            }
+            let content = replace.iter().map(|l| format!("{l}\n")).collect();
+            self.emit(path, source, Format::SearchReplace, Change::Create { content }, block.start, self.line_no);
+            return;
+        }
+        let hunk = Hunk::from_old_new(&search, &replace);
+        self.emit(path, source, Format::SearchReplace, Change::Modify { hunk }, block.start, self.line_no);
+    }
+
+    // ---- unified diff ----
+
+    fn start_diff(&mut self, fenced: bool) {
+        if let Some(f) = self.fence.as_mut() {
+            f.had_edits = true;
+        }
+        self.mode = Mode::Diff(DiffBlock { fenced, file: None, hunk: None, pending_minus: None, held_empty: 0 });
+    }
+
+    fn with_diff<R>(&mut self, f: impl FnOnce(&mut Self, &mut DiffBlock) -> R) -> R {
+        let Mode::Diff(mut block) = std::mem::replace(&mut self.mode, Mode::Text) else {
+            unreachable!("with_diff runs in diff mode")
+        };
+        let r = f(self, &mut block);
+        if matches!(self.mode, Mode::Text) && !block.ended() {
+            self.mode = Mode::Diff(block);
+        }
+        r
+    }
+
+    fn diff_line(&mut self, line: &str) {
+        let reprocess = self.with_diff(|p, b| p.diff_line_in(b, line));
+        if reprocess {
+            self.text_line(line);
+        }
+    }
+
+    /// Returns true when the line is not part of the diff and must be read as prose.
+    fn diff_line_in(&mut self, b: &mut DiffBlock, line: &str) -> bool {
+        if b.fenced
+            && let Some(f) = fence_line(line)
+            && self.fence.as_ref().is_some_and(|open| f.closes(&open.open))
+        {
+            self.finish_diff(b);
+            b.end();
+            self.fence = None;
+            self.remember(line, Some(f));
+            return false;
+        }
+        if let Some(minus) = b.pending_minus.take() {
+            if line.starts_with("+++ ") {
+                self.finish_file(b);
+                self.diff_header_in(b, &minus, line);
+                return false;
+            }
+            self.hunk_line(b, &minus);
+        }
+        if let Some(rest) = line.strip_prefix("diff --git ") {
+            self.finish_file(b);
+            let path = rest.split(" b/").last().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+            b.file = Some(DiffFile {
+                path: path.map(|p| (p, PathSource::DiffHeader)),
+                is_new: false,
+                is_delete: false,
+                start: self.line_no,
+                created: Vec::new(),
+            });
+            return false;
+        }
+        if line.starts_with("--- ") {
+            b.pending_minus = Some(line.to_string());
+            return false;
+        }
+        if b.hunk.is_none() && is_metadata(line) {
+            if let Some(file) = b.file.as_mut() {
+                file.is_new |= line.starts_with("new file mode");
+                file.is_delete |= line.starts_with("deleted file mode");
+            }
+            return false;
+        }
+        if is_hunk_header(line) {
+            self.flush_held(b);
+            self.finish_hunk(b);
+            b.hunk = Some(HunkAcc { lines: Vec::new(), hint: hunk_header_hint(line), start: self.line_no, trailing_empty: 0 });
+            return false;
+        }
+        if line.starts_with('\\') {
+            return false;
+        }
+        if line.is_empty() {
+            if b.fenced {
+                if let Some(h) = b.hunk.as_mut() {
+                    h.lines.push(HunkLine::new(LineKind::Context, ""));
+                    h.trailing_empty += 1;
+                }
+            } else {
+                b.held_empty += 1;
+            }
+            return false;
+        }
+        let hunkish = matches!(line.as_bytes()[0], b' ' | b'-' | b'+');
+        if !hunkish && !b.fenced {
+            self.finish_diff(b);
+            b.end();
+            return true;
+        }
+        self.hunk_line(b, line);
+        false
+    }
+
+    fn flush_held(&mut self, b: &mut DiffBlock) {
+        if b.held_empty > 0 {
+            if let Some(h) = b.hunk.as_mut() {
+                for _ in 0..b.held_empty {
+                    h.lines.push(HunkLine::new(LineKind::Context, ""));
+                }
+                h.trailing_empty += b.held_empty;
+            }
+            b.held_empty = 0;
+        }
+    }
+
+    fn hunk_line(&mut self, b: &mut DiffBlock, line: &str) {
+        self.flush_held(b);
+        if b.hunk.is_none() {
+            b.hunk = Some(HunkAcc { lines: Vec::new(), hint: None, start: self.line_no, trailing_empty: 0 });
+        }
+        let h = b.hunk.as_mut().expect("just set");
+        let (kind, text) = match line.as_bytes().first() {
+            Some(b' ') => (LineKind::Context, &line[1..]),
+            Some(b'-') => (LineKind::Remove, &line[1..]),
+            Some(b'+') => (LineKind::Add, &line[1..]),
+            // A line that lost its prefix inside a fenced diff: unchanged text.
+            _ => (LineKind::Context, line),
+        };
+        h.lines.push(HunkLine::new(kind, text));
+        h.trailing_empty = 0;
+    }
+
+    fn diff_header(&mut self, minus: &str, plus: &str) {
+        self.with_diff(|p, b| p.diff_header_in(b, minus, plus));
+    }
+
+    fn diff_header_in(&mut self, b: &mut DiffBlock, minus: &str, plus: &str) {
+        let old = header_path(minus, "--- ");
+        let new = header_path(plus, "+++ ");
+        let is_new = old.as_deref() == Some("/dev/null");
+        let is_delete = new.as_deref() == Some("/dev/null");
+        let git_prefixed = b.file.as_ref().is_some_and(|f| f.path.is_some());
+        let strip = |p: &str, prefix: &str| -> String {
+            match p.strip_prefix(prefix) {
+                Some(rest) if !rest.is_empty() => rest.to_string(),
+                _ => p.to_string(),
+            }
+        };
+        let old_a = old.as_deref().is_some_and(|o| o.starts_with("a/"));
+        let new_b = new.as_deref().is_some_and(|n| n.starts_with("b/"));
+        let prefixed = git_prefixed || (old_a && (new_b || is_delete)) || (is_new && new_b);
+        let chosen = if is_delete { old } else { new.or(old) };
+        let path = chosen.map(|p| {
+            let p = if prefixed { strip(&strip(&p, "a/"), "b/") } else { p };
+            normalize_relative(&p)
+        });
+        let start = b.file.as_ref().map_or(self.line_no - 1, |f| f.start);
+        let (was_new, was_delete) = b.file.as_ref().map_or((false, false), |f| (f.is_new, f.is_delete));
+        b.file = Some(DiffFile {
+            path: path.map(|p| (p, PathSource::DiffHeader)),
+            is_new: is_new || was_new,
+            is_delete: is_delete || was_delete,
+            start,
+            created: Vec::new(),
+        });
+    }
+
+    fn finish_hunk(&mut self, b: &mut DiffBlock) {
+        let Some(mut h) = b.hunk.take() else { return };
+        for _ in 0..h.trailing_empty {
+            h.lines.pop();
+        }
+        if !h.lines.iter().any(|l| l.kind != LineKind::Context) {
+            return;
+        }
+        if let Some(file) = b.file.as_mut() {
+            if file.is_new {
+                file.created.extend(h.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text.clone()));
+                return;
+            }
+            if file.is_delete {
+                return;
+            }
+        }
+        let path = b.file.as_ref().and_then(|f| f.path.clone()).or_else(|| self.fence.as_ref().and_then(|f| f.path.clone())).or_else(|| {
+            self.fence.as_ref().and_then(|f| f.prose_path.clone()).map(|p| (p, PathSource::Prose))
+        });
+        let Some((path, source)) = path else {
+            self.problem(None, Format::Udiff, "diff hunk without a file: add `--- a/path` and `+++ b/path` headers", h.start);
+            return;
+        };
+        let end = self.line_no.saturating_sub(1).max(h.start);
+        let hunk = Hunk { lines: h.lines, old_start_hint: h.hint };
+        self.emit(path, source, Format::Udiff, Change::Modify { hunk }, h.start, end);
+    }
+
+    fn finish_file(&mut self, b: &mut DiffBlock) {
+        self.finish_hunk(b);
+        let Some(file) = b.file.take() else { return };
+        let Some((path, source)) = file.path else { return };
+        let end = self.line_no.saturating_sub(1).max(file.start);
+        if file.is_delete {
+            self.emit(path, source, Format::Udiff, Change::Delete, file.start, end);
+        } else if file.is_new {
+            let content = file.created.iter().map(|l| format!("{l}\n")).collect();
+            self.emit(path, source, Format::Udiff, Change::Create { content }, file.start, end);
+        }
+    }
+
+    fn finish_diff(&mut self, b: &mut DiffBlock) {
+        if let Some(minus) = b.pending_minus.take() {
+            self.hunk_line(b, &minus);
+        }
+        b.held_empty = 0;
+        self.finish_file(b);
+    }
+}
+
+impl DiffBlock {
+    fn end(&mut self) {
+        self.fenced = false;
+        self.file = None;
+        self.hunk = None;
+        self.pending_minus = None;
+        self.held_empty = usize::MAX;
+    }
+    fn ended(&self) -> bool {
+        self.held_empty == usize::MAX
+    }
+}
+
+fn is_metadata(line: &str) -> bool {
+    ["index ", "new file mode", "deleted file mode", "old mode", "new mode", "similarity index", "dissimilarity index", "rename from", "rename to", "copy from", "copy to", "Binary files"]
+        .iter()
+        .any(|p| line.starts_with(p))
+}
+
+/// Models sometimes wrap SEARCH and REPLACE each in their own fence, or repeat the file name as
+/// their first line: drop that wrapping when both sides have it.
+fn strip_quoted_wrapping(mut search: Vec<String>, mut replace: Vec<String>, path: &str) -> (Vec<String>, Vec<String>) {
+    let base = path.rsplit('/').next().unwrap_or(path);
+    let names_file = |l: &String| {
+        let c = clean_path_line(l);
+        !c.is_empty() && (c == path || c == base)
+    };
+    if search.first().is_some_and(names_file) && replace.first().is_some_and(names_file) {
+        search.remove(0);
+        replace.remove(0);
+    }
+    let fenced = |v: &Vec<String>| v.len() >= 2 && fence_line(&v[0]).is_some() && fence_line(&v[v.len() - 1]).is_some();
+    if fenced(&search) && fenced(&replace) {
+        search.remove(0);
+        search.pop();
+        replace.remove(0);
+        replace.pop();
+    }
+    (search, replace)
+}
+
+#[cfg(test)]
+mod tests;

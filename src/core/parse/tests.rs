@@ -1,0 +1,178 @@
+use super::*;
+
+fn edits(reply: &str) -> Vec<Edit> {
+    parse_reply(reply, ParseOptions::default())
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Edit(e) => Some(e),
+            Event::Problem(_) => None,
+        })
+        .collect()
+}
+
+fn problems(reply: &str) -> Vec<Problem> {
+    parse_reply(reply, ParseOptions::default())
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Problem(p) => Some(p),
+            Event::Edit(_) => None,
+        })
+        .collect()
+}
+
+fn hunk(e: &Edit) -> &Hunk {
+    match &e.change {
+        Change::Modify { hunk } => hunk,
+        other => panic!("not a hunk: {other:?}"),
+    }
+}
+
+#[test]
+fn search_replace_with_path_line_and_fence() {
+    let r = "Change it:\n\nsrc/app.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].path, "src/app.py");
+    assert_eq!(hunk(&e[0]).old_text(), "x = 1\n");
+    assert_eq!(hunk(&e[0]).new_text(), "x = 2\n");
+}
+
+#[test]
+fn divider_inside_replacement_does_not_cut_it() {
+    let r = "doc.rst\n```\n<<<<<<< SEARCH\nTitle\n=======\nTitle\n=======\n\nmore\n>>>>>>> REPLACE\n```\n";
+    let e = edits(r);
+    assert_eq!(hunk(&e[0]).new_text(), "Title\n=======\n\nmore\n");
+}
+
+#[test]
+fn block_without_path_inherits_the_previous_one() {
+    let r = "a.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 2);
+    assert_eq!(e[1].path, "a.py");
+    assert_eq!(e[1].path_source, PathSource::PathLine, "the fence's own path line");
+}
+
+#[test]
+fn original_updated_and_long_markers() {
+    let r = "x.py\n<<<<<<<<< ORIGINAL\na\n=========\nb\n>>>>>>>>> UPDATED\n";
+    assert_eq!(edits(r).len(), 1);
+}
+
+#[test]
+fn empty_search_creates() {
+    let r = "new.py\n```\n<<<<<<< SEARCH\n=======\nprint(1)\n>>>>>>> REPLACE\n```\n";
+    assert!(matches!(&edits(r)[0].change, Change::Create { content } if content == "print(1)\n"));
+}
+
+#[test]
+fn unclosed_block_is_a_problem_not_an_edit() {
+    let r = "x.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n";
+    assert!(edits(r).is_empty());
+    assert_eq!(problems(r).len(), 1);
+}
+
+#[test]
+fn missing_path_is_a_problem() {
+    let r = "Here:\n\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n";
+    assert!(edits(r).is_empty());
+    assert!(problems(r)[0].reason.contains("path"));
+}
+
+#[test]
+fn fenced_udiff_with_prefixes_and_hints() {
+    let r = "```diff\n--- a/src/x.py\n+++ b/src/x.py\n@@ -3,2 +3,2 @@\n a\n-b\n+c\n@@ -10,1 +10,2 @@\n d\n+e\n```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 2);
+    assert_eq!(e[0].path, "src/x.py");
+    assert_eq!(hunk(&e[0]).old_start_hint, Some(3));
+    assert_eq!(hunk(&e[1]).new_text(), "d\ne\n");
+}
+
+#[test]
+fn unfenced_udiff_ends_at_prose() {
+    let r = "Here:\n--- x.py\n+++ x.py\n@@\n a\n-b\n+c\n\nThat is all.\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    assert_eq!(hunk(&e[0]).lines.len(), 3);
+}
+
+#[test]
+fn removal_of_a_line_starting_with_dashes_is_not_a_header() {
+    let r = "```diff\n--- q.sql\n+++ q.sql\n@@\n--- old comment\n+-- new comment\n select 1;\n```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    assert_eq!(hunk(&e[0]).old_text(), "-- old comment\nselect 1;\n");
+}
+
+#[test]
+fn dev_null_creates_and_deletes() {
+    let r = "```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 2);
+    assert!(matches!(&e[0].change, Change::Create { content } if content == "one\ntwo\n"));
+    assert_eq!(e[0].path, "new.txt");
+    assert_eq!(e[1].change, Change::Delete);
+    assert_eq!(e[1].path, "old.txt");
+}
+
+#[test]
+fn git_diff_headers() {
+    let r = "diff --git a/x.rs b/x.rs\nindex 123..456 100644\n--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-a\n+b\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].path, "x.rs");
+}
+
+#[test]
+fn whole_file_with_path_line_and_extra_example_block() {
+    let r = "src/a.py\n```python\nprint(1)\n```\n\nRun it:\n\n```bash\npython src/a.py\n```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    assert!(matches!(&e[0].change, Change::Replace { content } if content == "print(1)\n"));
+}
+
+#[test]
+fn whole_file_named_in_prose() {
+    let r = "Here is the new `a.txt`:\n\n```\nafter\n```\n";
+    let e = edits(r);
+    assert_eq!(e[0].path, "a.txt");
+    assert_eq!(e[0].path_source, PathSource::Prose);
+}
+
+#[test]
+fn nested_fences_inside_a_listing() {
+    let r = "README.md\n```markdown\n# T\n```bash\nls\n```\nend\n```\n";
+    let e = edits(r);
+    assert!(matches!(&e[0].change, Change::Replace { content } if content == "# T\n```bash\nls\n```\nend\n"));
+    let r = "README.md\n````\n```\nx\n```\n````\n";
+    assert!(matches!(&edits(r)[0].change, Change::Replace { content } if content == "```\nx\n```\n"));
+}
+
+#[test]
+fn path_in_fence_info() {
+    let r = "```python title=\"src/b.py\"\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n";
+    assert_eq!(edits(r)[0].path, "src/b.py");
+}
+
+#[test]
+fn cut_off_fenced_diff_does_not_apply_its_last_hunk() {
+    let r = "```diff\n--- a/x\n+++ b/x\n@@\n a\n-b\n+c\n@@\n d\n-e\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    assert_eq!(problems(r).len(), 1);
+}
+
+#[test]
+fn splitting_lines_anywhere_gives_the_same_events() {
+    let r = "a.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n```diff\n--- a/b.py\n+++ b/b.py\n@@\n x\n-y\n+z\n```\n";
+    let whole = parse_reply(r, ParseOptions::default());
+    let mut p = Parser::new(ParseOptions::default());
+    let mut got = Vec::new();
+    for l in r.lines() {
+        got.extend(p.push_line(l));
+    }
+    got.extend(p.finish());
+    assert_eq!(whole, got);
+    assert_eq!(whole.len(), 2);
+}

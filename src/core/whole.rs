@@ -1,0 +1,215 @@
+//! Whole-file replies: replacing a file's text, and restoring the code a lazy listing left out
+//! (`# ... rest of the code here ...`).
+//!
+//! A placeholder stands for the original lines between the anchored lines around it. Anchors are
+//! runs of lines the listing shares with the original, found by a patience diff; inside each gap
+//! between anchors, the aligner pairs modified lines with their originals and lets placeholders
+//! absorb the rest. New lines between two placeholders with nothing anchored between them could go
+//! anywhere: that is refused, as is a listing that would silently drop most of the file.
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use crate::core::elision::is_placeholder;
+use crate::core::locate::align::{self, PatLine, Slot};
+use crate::core::locate::lines::{LineInfo, Likeness};
+use crate::core::text::{NewLine, TextFile};
+
+/// A whole-file merge's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WholeMerge {
+    pub lines: Vec<NewLine>,
+    /// Whether placeholders were restored from the original.
+    pub restored: bool,
+    /// Share of the original's non-blank lines that the listing kept verbatim.
+    pub kept_share: f64,
+}
+
+/// Merge a whole-file listing into the original text.
+pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
+    let resp: Vec<&str> = listing.lines().collect();
+    let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
+    let resp_info: Vec<LineInfo> = resp.iter().map(|l| LineInfo::new(l)).collect();
+    let wild: Vec<bool> = resp.iter().map(|l| is_placeholder(l)).collect();
+    let orig_keys: Vec<u64> = orig_info.iter().map(|l| l.key).collect();
+    let resp_keys: Vec<u64> =
+        resp_info.iter().enumerate().map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { l.key }).collect();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for op in capture_diff_slices(Algorithm::Patience, &orig_keys, &resp_keys) {
+        if let DiffOp::Equal { old_index, new_index, len } = op {
+            for k in 0..len {
+                pairs.push((old_index + k, new_index + k));
+            }
+        }
+    }
+    let kept_nonblank = pairs.iter().filter(|(o, _)| !orig_info[*o].is_blank()).count();
+    let orig_nonblank = orig_info.iter().filter(|l| !l.is_blank()).count().max(1);
+    let kept_share = kept_nonblank as f64 / orig_nonblank as f64;
+
+    if !wild.contains(&true) {
+        let lines = resp.iter().map(|l| NewLine::added(*l)).collect();
+        return Ok(WholeMerge { lines, restored: false, kept_share });
+    }
+
+    let anchors = trusted_anchors(&pairs, &orig_info);
+    let mut out = Vec::new();
+    let (mut o_pos, mut r_pos) = (0usize, 0usize);
+    for run in anchors.iter().chain(std::iter::once(&(original.lines.len(), resp.len(), 0))) {
+        let (o_start, r_start, len) = *run;
+        merge_gap(original, &orig_info, &resp, &resp_info, &wild, (o_pos, o_start), (r_pos, r_start), &mut out)?;
+        for k in 0..len {
+            out.push(NewLine::kept(original.lines[o_start + k].clone(), original.eols[o_start + k]));
+        }
+        o_pos = o_start + len;
+        r_pos = r_start + len;
+    }
+    Ok(WholeMerge { lines: out, restored: true, kept_share })
+}
+
+/// Runs of equal lines worth trusting as anchors: a line unique in the original, or three or
+/// more non-blank lines together. `(orig start, listing start, len)`.
+fn trusted_anchors(pairs: &[(usize, usize)], orig: &[LineInfo]) -> Vec<(usize, usize, usize)> {
+    let mut counts = std::collections::HashMap::new();
+    for l in orig {
+        *counts.entry(l.key).or_insert(0usize) += 1;
+    }
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for &(o, r) in pairs {
+        match runs.last_mut() {
+            Some((lo, lr, len)) if *lo + *len == o && *lr + *len == r => *len += 1,
+            _ => runs.push((o, r, 1)),
+        }
+    }
+    runs.retain(|&(o, _, len)| {
+        let lines = &orig[o..o + len];
+        let unique = lines.iter().any(|l| !l.is_blank() && l.loose_len >= 4 && counts[&l.key] == 1);
+        let solid = lines.iter().filter(|l| !l.is_blank()).count() >= 3;
+        unique || solid
+    });
+    runs
+}
+
+/// Merge one gap between anchors: listing lines `r` against original lines `o`.
+#[allow(clippy::too_many_arguments)]
+fn merge_gap(
+    original: &TextFile,
+    orig_info: &[LineInfo],
+    resp: &[&str],
+    resp_info: &[LineInfo],
+    wild: &[bool],
+    o: (usize, usize),
+    r: (usize, usize),
+    out: &mut Vec<NewLine>,
+) -> Result<(), String> {
+    let listing = r.0..r.1;
+    if !wild[listing.clone()].contains(&true) {
+        for i in listing {
+            out.push(NewLine::added(resp[i]));
+        }
+        return Ok(());
+    }
+    let pat: Vec<PatLine> = listing.clone().map(|i| PatLine { info: resp_info[i].clone(), wildcard: wild[i] }).collect();
+    let slots = if o.1 > o.0 { align::align_with(&pat, orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots) } else { None };
+    let slots = slots.unwrap_or_else(|| vec![Slot::Unmatched; pat.len()]);
+    // Placeholders take the original lines between what is anchored around them.
+    let anchored = |s: &Slot| matches!(s, Slot::Line(_, Likeness::Same | Likeness::Indent | Likeness::Spacing));
+    let mut last_wild: Option<usize> = None;
+    let mut new_since_wild = false;
+    for (k, s) in slots.iter().enumerate() {
+        if pat[k].wildcard {
+            if let Some(w) = last_wild
+                && new_since_wild
+            {
+                return Err(format!(
+                    "new lines sit between two placeholders (reply lines {} and {}) with no unchanged line between them, so where they go is unknown",
+                    w + 1,
+                    r.0 + k + 1
+                ));
+            }
+            last_wild = Some(r.0 + k);
+            new_since_wild = false;
+        } else if anchored(s) && !pat[k].info.is_blank() {
+            last_wild = None;
+            new_since_wild = false;
+        } else if !pat[k].info.is_blank() {
+            new_since_wild = true;
+        }
+    }
+    // Emit: matched lines as the listing wrote them, placeholders as the original's lines
+    // between their neighbours.
+    let mut o_pos = o.0;
+    for (k, s) in slots.iter().enumerate() {
+        let i = r.0 + k;
+        match *s {
+            Slot::Line(f, _) => {
+                o_pos = f + 1;
+                out.push(NewLine::added(resp[i]));
+            }
+            Slot::Wild(_, e) => {
+                let next = slots[k + 1..].iter().find_map(|s| match s {
+                    Slot::Line(f, _) => Some(*f),
+                    Slot::Wild(a, _) => Some(*a),
+                    Slot::Unmatched => None,
+                });
+                let end = next.unwrap_or(o.1).max(e).max(o_pos);
+                for f in o_pos..end {
+                    out.push(NewLine::kept(original.lines[f].clone(), original.eols[f]));
+                }
+                o_pos = end;
+            }
+            Slot::Unmatched if pat[k].wildcard => {
+                // A placeholder that absorbed nothing: everything up to its next neighbour.
+                let next = slots[k + 1..].iter().find_map(|s| match s {
+                    Slot::Line(f, _) => Some(*f),
+                    Slot::Wild(a, _) => Some(*a),
+                    Slot::Unmatched => None,
+                });
+                let end = next.unwrap_or(o.1).max(o_pos);
+                for f in o_pos..end {
+                    out.push(NewLine::kept(original.lines[f].clone(), original.eols[f]));
+                }
+                o_pos = end;
+            }
+            Slot::Unmatched => out.push(NewLine::added(resp[i])),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(orig: &str, listing: &str) -> Result<String, String> {
+        let mut f = TextFile::parse(orig);
+        let m = merge(&f, listing)?;
+        let n = f.lines.len();
+        f.splice(0, n, m.lines);
+        Ok(f.render())
+    }
+
+    const ORIG: &str = "import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n";
+
+    #[test]
+    fn restores_a_middle_placeholder() {
+        let l = "import os\n\ndef a():\n    return 10\n\n# ... rest of the code unchanged ...\n\ndef c():\n    return 3\n";
+        assert_eq!(render(ORIG, l).unwrap(), "import os\n\ndef a():\n    return 10\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n");
+    }
+
+    #[test]
+    fn restores_a_trailing_placeholder() {
+        let l = "import os\nimport sys\n\ndef a():\n    return 1\n\n# ... rest of the file ...\n";
+        let out = render(ORIG, l).unwrap();
+        assert_eq!(out, "import os\nimport sys\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n");
+    }
+
+    #[test]
+    fn refuses_new_code_between_placeholders() {
+        let l = "# ... previous code ...\n\ndef d():\n    return 4\n\n# ... existing code ...\n";
+        assert!(render(ORIG, l).is_err());
+    }
+
+    #[test]
+    fn plain_listing_replaces() {
+        assert_eq!(render("a\nb\n", "x\ny\n").unwrap(), "x\ny\n");
+    }
+}
