@@ -248,8 +248,10 @@ pub fn human_line(report: &EditReport) -> String {
                     _ => fields.push(strategy.clone()),
                 }
             }
-            if let Some((first, last)) = report.lines {
-                fields.push(format!("lines {first}-{last}"));
+            match report.lines {
+                Some((first, last)) if first == last => fields.push(format!("line {first}")),
+                Some((first, last)) => fields.push(format!("lines {first}-{last}")),
+                None => {}
             }
             fields.extend(report.reason.clone());
         }
@@ -312,6 +314,10 @@ mod tests {
         r.strategy = Some("exact".into());
         r.similarity = Some(1.0);
         assert_eq!(human_line(&r), "applied  src/app.py  exact  lines 12-19");
+        r.lines = Some((4, 4));
+        r.strategy = None;
+        r.reason = Some("created".into());
+        assert_eq!(human_line(&r), "applied  src/app.py  line 4  created");
         let mut r = report(Status::Refused);
         r.reason = Some("SEARCH text not found".into());
         assert_eq!(human_line(&r), "refused  src/app.py  SEARCH text not found");
