@@ -350,7 +350,8 @@ fn read_exact_len(path: &Path, len: usize) -> io::Result<Option<Vec<u8>>> {
 
 /// Replace (or create) `target` with `bytes`: a temporary file in the same folder, synced, then
 /// renamed over the target. An existing file's permissions carry over; a new file gets the
-/// permissions a new file normally gets (umask applies); missing folders are created. The
+/// permissions a new file normally gets (umask applies); missing folders are created (and removed
+/// again if the write fails). The
 /// temporary file is removed on every failure.
 fn atomic_write(target: &Path, bytes: &[u8]) -> Result<(), WriteFailure> {
     let io = |action| move |source| WriteFailure::Io { action, source };
@@ -365,9 +366,36 @@ fn atomic_write(target: &Path, bytes: &[u8]) -> Result<(), WriteFailure> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(source) => return Err(WriteFailure::Io { action: "reading permissions", source }),
     };
-    if existing.is_none() {
-        fs::create_dir_all(dir).map_err(io("creating the folder"))?;
+    let created = if existing.is_none() {
+        create_folders(dir).map_err(io("creating the folder"))?
+    } else {
+        Vec::new()
+    };
+    let result = write_and_rename(target, dir, bytes, existing);
+    if result.is_err() {
+        // Leave no empty folders behind either; `remove_dir` only removes empty ones.
+        for folder in created.iter().rev() {
+            let _ = fs::remove_dir(folder);
+        }
     }
+    result
+}
+
+/// Create `dir` and its missing ancestors; returns the folders created, outermost first.
+fn create_folders(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let missing: Vec<PathBuf> =
+        dir.ancestors().take_while(|a| !a.exists()).map(Path::to_path_buf).collect();
+    fs::create_dir_all(dir)?;
+    Ok(missing.into_iter().rev().collect())
+}
+
+fn write_and_rename(
+    target: &Path,
+    dir: &Path,
+    bytes: &[u8],
+    existing: Option<fs::Permissions>,
+) -> Result<(), WriteFailure> {
+    let io = |action| move |source| WriteFailure::Io { action, source };
     let mut builder = tempfile::Builder::new();
     builder.prefix(".redline-").suffix(".tmp");
     #[cfg(unix)]
@@ -639,6 +667,15 @@ mod tests {
         assert!(matches!(err, WriteFailure::Io { .. }), "{err}");
         assert_eq!(names_in(dir.path()), ["taken"]);
         assert_eq!(fs::read_to_string(target.join("inner.txt")).expect("read"), "keep\n");
+    }
+
+    #[test]
+    fn create_folders_reports_what_it_made_outermost_first() {
+        // What a failed write removes again.
+        let (dir, _ws) = project(&[("a/keep.txt", b"")]);
+        let made = create_folders(&dir.path().join("a/b/c")).expect("create");
+        assert_eq!(made, [dir.path().join("a/b"), dir.path().join("a/b/c")]);
+        assert!(create_folders(&dir.path().join("a/b/c")).expect("again").is_empty());
     }
 
     #[test]
