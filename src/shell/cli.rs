@@ -143,18 +143,17 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
     let workspace = Workspace::open(&args.root)?;
     let files = workspace.list_files();
     let plan = plan::plan(&reply, args.format.into(), &files);
-    if plan.is_empty() {
+    let sources: BTreeMap<String, Source> =
+        plan.paths_to_read().into_iter().map(|p| (p.clone(), workspace.read_source(&p))).collect();
+    let outcome = plan::execute(&plan, &sources);
+    let mut reports = outcome.reports;
+    if plan.is_empty() || reports.is_empty() {
         if args.json {
             print_json(&[], args.dry_run)?;
         }
         eprintln!("redline: no edits found in the reply");
         return Ok(Exit::Refused);
     }
-
-    let sources: BTreeMap<String, Source> =
-        plan.paths_to_read().into_iter().map(|p| (p.clone(), workspace.read_source(&p))).collect();
-    let outcome = plan::execute(&plan, &sources);
-    let mut reports = outcome.reports;
 
     let mut io_failed = false;
     if !args.dry_run {
@@ -174,7 +173,7 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
     }
     Ok(if io_failed {
         Exit::Error
-    } else if reports.is_empty() || reports.iter().any(|r| r.status == Status::Refused) {
+    } else if reports.iter().any(|r| r.status == Status::Refused) {
         Exit::Refused
     } else {
         Exit::Applied

@@ -351,8 +351,7 @@ fn read_exact_len(path: &Path, len: usize) -> io::Result<Option<Vec<u8>>> {
 /// Replace (or create) `target` with `bytes`: a temporary file in the same folder, synced, then
 /// renamed over the target. An existing file's permissions carry over; a new file gets the
 /// permissions a new file normally gets (umask applies); missing folders are created (and removed
-/// again if the write fails). The
-/// temporary file is removed on every failure.
+/// again if the write fails). The temporary file is removed on every failure.
 fn atomic_write(target: &Path, bytes: &[u8]) -> Result<(), WriteFailure> {
     let io = |action| move |source| WriteFailure::Io { action, source };
     let Some(dir) = target.parent() else {
