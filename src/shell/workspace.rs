@@ -353,7 +353,6 @@ fn read_exact_len(path: &Path, len: usize) -> io::Result<Option<Vec<u8>>> {
 /// permissions a new file normally gets (umask applies); missing folders are created (and removed
 /// again if the write fails). The temporary file is removed on every failure.
 fn atomic_write(target: &Path, bytes: &[u8]) -> Result<(), WriteFailure> {
-    let io = |action| move |source| WriteFailure::Io { action, source };
     let Some(dir) = target.parent() else {
         return Err(WriteFailure::Io {
             action: "finding the folder",
@@ -366,7 +365,7 @@ fn atomic_write(target: &Path, bytes: &[u8]) -> Result<(), WriteFailure> {
         Err(source) => return Err(WriteFailure::Io { action: "reading permissions", source }),
     };
     let created = if existing.is_none() {
-        create_folders(dir).map_err(io("creating the folder"))?
+        create_folders(dir).map_err(io_failure("creating the folder"))?
     } else {
         Vec::new()
     };
@@ -394,7 +393,6 @@ fn write_and_rename(
     bytes: &[u8],
     existing: Option<fs::Permissions>,
 ) -> Result<(), WriteFailure> {
-    let io = |action| move |source| WriteFailure::Io { action, source };
     let mut builder = tempfile::Builder::new();
     builder.prefix(".redline-").suffix(".tmp");
     #[cfg(unix)]
@@ -402,16 +400,21 @@ fn write_and_rename(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    let mut temp = builder.tempfile_in(dir).map_err(io("creating a temporary file"))?;
-    temp.write_all(bytes).map_err(io("writing"))?;
+    let mut temp = builder.tempfile_in(dir).map_err(io_failure("creating a temporary file"))?;
+    temp.write_all(bytes).map_err(io_failure("writing"))?;
     if let Some(permissions) = existing {
-        temp.as_file().set_permissions(permissions).map_err(io("setting permissions"))?;
+        temp.as_file().set_permissions(permissions).map_err(io_failure("setting permissions"))?;
     }
-    temp.as_file().sync_all().map_err(io("syncing"))?;
+    temp.as_file().sync_all().map_err(io_failure("syncing"))?;
     // On failure the error owns the temporary file, and dropping it deletes it.
     temp.persist(target).map_err(|e| WriteFailure::Io { action: "replacing", source: e.error })?;
     sync_dir(dir);
     Ok(())
+}
+
+/// `map_err` adapter: an I/O error while doing `action`.
+fn io_failure(action: &'static str) -> impl FnOnce(io::Error) -> WriteFailure {
+    move |source| WriteFailure::Io { action, source }
 }
 
 /// Make a rename or delete durable. Best effort: not every platform can sync a folder, and the
