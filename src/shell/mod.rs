@@ -1,1 +1,7 @@
-//! The shell: command line, file system. Thin by design: decisions live in `core`.
+//! The shell: everything that touches the outside world (the command line, the file system).
+//!
+//! Thin by design: decisions about replies and edits live in `core`; the shell reads what the
+//! core asks for, hands it over, and carries out what the core decided.
+
+pub mod cli;
+pub mod workspace;

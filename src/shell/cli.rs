@@ -1,0 +1,342 @@
+//! The command line: parsing arguments, running a subcommand, printing its report, choosing the
+//! exit status. This is the binary's edge, so errors here are `anyhow` with context.
+//!
+//! Each subcommand is one variant of [`Command`] with its own `Args` struct and its own function;
+//! new ones (the review screen, `parse`, `ask`, `replay`, ...) slot in beside `apply`.
+//!
+//! Not for: deciding anything about replies or edits (`core`), or touching files directly
+//! (`shell::workspace`).
+
+use std::collections::BTreeMap;
+use std::io::{self, IsTerminal, Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde::Serialize;
+
+use crate::core::edit::Format;
+use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
+use crate::shell::workspace::Workspace;
+
+/// Review the code edits a language model proposes, hunk by hunk.
+#[derive(Debug, Parser)]
+#[command(name = "redline", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Apply every edit in a model reply to the project, without review.
+    ///
+    /// Exit status: 0 when every edit applied, 1 when at least one was refused (the others are
+    /// still applied), 2 on a usage or I/O error.
+    Apply(ApplyArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ApplyArgs {
+    /// The project folder.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Which reply formats to look for.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// Report what would happen; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the report as JSON on standard output.
+    #[arg(long)]
+    pub json: bool,
+    /// The reply to apply; `-` or nothing reads standard input.
+    #[arg(value_name = "REPLY_FILE")]
+    pub reply: Option<PathBuf>,
+}
+
+/// `--format`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Auto,
+    Udiff,
+    SearchReplace,
+    Whole,
+}
+
+impl From<FormatArg> for FormatChoice {
+    fn from(arg: FormatArg) -> Self {
+        match arg {
+            FormatArg::Auto => FormatChoice::Auto,
+            FormatArg::Udiff => FormatChoice::Only(Format::Udiff),
+            FormatArg::SearchReplace => FormatChoice::Only(Format::SearchReplace),
+            FormatArg::Whole => FormatChoice::Only(Format::Whole),
+        }
+    }
+}
+
+/// How a run ended; the process exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Every edit applied.
+    Applied = 0,
+    /// At least one edit was refused (or there were none).
+    Refused = 1,
+    /// A usage or I/O error, or an internal error.
+    Error = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> Self {
+        ExitCode::from(exit as u8)
+    }
+}
+
+/// `redline apply --json`'s output.
+#[derive(Debug, Serialize)]
+pub struct ApplyJson<'a> {
+    pub edits: &'a [EditReport],
+    pub applied: usize,
+    pub refused: usize,
+    pub dry_run: bool,
+}
+
+/// The whole program: parse the arguments, run, turn the result (or a panic) into an exit status.
+pub fn main() -> ExitCode {
+    install_panic_hook();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // Help and version go to stdout with status 0; usage errors to stderr with 2.
+            let _ = err.print();
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
+        }
+    };
+    match panic::catch_unwind(AssertUnwindSafe(|| run(cli))) {
+        Ok(exit) => exit.into(),
+        Err(_) => Exit::Error.into(),
+    }
+}
+
+/// Run a parsed command line.
+pub fn run(cli: Cli) -> Exit {
+    match cli.command {
+        Command::Apply(args) => apply(&args),
+    }
+}
+
+/// `redline apply`: errors are printed here and become [`Exit::Error`].
+pub fn apply(args: &ApplyArgs) -> Exit {
+    match try_apply(args) {
+        Ok(exit) => exit,
+        Err(err) => {
+            eprintln!("redline: error: {err:#}");
+            Exit::Error
+        }
+    }
+}
+
+fn try_apply(args: &ApplyArgs) -> Result<Exit> {
+    let reply = read_reply(args.reply.as_deref())?;
+    let workspace = Workspace::open(&args.root)?;
+    let files = workspace.list_files();
+    let plan = plan::plan(&reply, args.format.into(), &files);
+    let sources: BTreeMap<String, Source> =
+        plan.paths_to_read().into_iter().map(|p| (p.clone(), workspace.read_source(&p))).collect();
+    let outcome = plan::execute(&plan, &sources);
+    let mut reports = outcome.reports;
+    if plan.is_empty() || reports.is_empty() {
+        if args.json {
+            print_json(&[], args.dry_run)?;
+        }
+        eprintln!("redline: no edits found in the reply");
+        return Ok(Exit::Refused);
+    }
+
+    let mut io_failed = false;
+    if !args.dry_run {
+        for write in &outcome.writes {
+            if let Err(err) = workspace.write(write, sources.get(write.path())) {
+                io_failed |= err.is_io();
+                eprintln!("redline: {}: {err}", if err.is_io() { "error" } else { "refused" });
+                refuse_applied(&mut reports, write.path(), &err.failure.to_string());
+            }
+        }
+    }
+
+    if args.json {
+        print_json(&reports, args.dry_run)?;
+    } else {
+        print_human(&reports, args.dry_run);
+    }
+    Ok(if io_failed {
+        Exit::Error
+    } else if reports.iter().any(|r| r.status == Status::Refused) {
+        Exit::Refused
+    } else {
+        Exit::Applied
+    })
+}
+
+/// The reply's text, from a file or standard input.
+fn read_reply(path: Option<&std::path::Path>) -> Result<String> {
+    let bytes = match path {
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::read(p).with_context(|| format!("cannot read the reply {}", p.display()))?
+        }
+        _ => {
+            let mut stdin = io::stdin().lock();
+            if stdin.is_terminal() {
+                eprintln!("redline: reading the reply from standard input (end it with Ctrl-D)");
+            }
+            let mut bytes = Vec::new();
+            stdin.read_to_end(&mut bytes).context("cannot read the reply from standard input")?;
+            bytes
+        }
+    };
+    let name = path.map_or("standard input".to_string(), |p| p.display().to_string());
+    String::from_utf8(bytes).with_context(|| format!("the reply {name} is not UTF-8 text"))
+}
+
+/// The edits to a file that could not be written were not applied after all.
+fn refuse_applied(reports: &mut [EditReport], path: &str, reason: &str) {
+    for report in reports.iter_mut().filter(|r| r.path == path && r.status == Status::Applied) {
+        report.status = Status::Refused;
+        report.reason = Some(reason.to_string());
+    }
+}
+
+fn counts(reports: &[EditReport]) -> (usize, usize) {
+    let applied = reports.iter().filter(|r| r.status == Status::Applied).count();
+    (applied, reports.len() - applied)
+}
+
+fn print_json(reports: &[EditReport], dry_run: bool) -> Result<()> {
+    let (applied, refused) = counts(reports);
+    let json = ApplyJson { edits: reports, applied, refused, dry_run };
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &json).context("cannot write the JSON report")?;
+    writeln!(out).context("cannot write the JSON report")?;
+    Ok(())
+}
+
+fn print_human(reports: &[EditReport], dry_run: bool) {
+    for report in reports {
+        eprintln!("{}", human_line(report));
+    }
+    let (applied, refused) = counts(reports);
+    let note = if dry_run { " (dry run: nothing written)" } else { "" };
+    eprintln!("{applied} applied, {refused} refused{note}");
+}
+
+/// `applied  src/app.py  fuzzy 93%  lines 12-19` or `refused  src/app.py  <reason>`.
+pub fn human_line(report: &EditReport) -> String {
+    let mut fields = Vec::new();
+    match report.status {
+        Status::Applied => {
+            fields.push("applied".to_string());
+            fields.push(report.path.clone());
+            if let Some(strategy) = &report.strategy {
+                match report.similarity {
+                    Some(s) if s < 1.0 => {
+                        // Rounded down, so that a near miss never reads as 100%.
+                        fields.push(format!("{strategy} {}%", (s * 100.0).floor() as u32));
+                    }
+                    _ => fields.push(strategy.clone()),
+                }
+            }
+            match report.lines {
+                Some((first, last)) if first == last => fields.push(format!("line {first}")),
+                Some((first, last)) => fields.push(format!("lines {first}-{last}")),
+                None => {}
+            }
+            fields.extend(report.reason.clone());
+        }
+        Status::Refused => {
+            fields.push("refused".to_string());
+            fields.push(report.path.clone());
+            fields.push(report.reason.clone().unwrap_or_else(|| "refused".to_string()));
+        }
+    }
+    fields.join("  ")
+}
+
+/// A panic prints one clean message (not a backtrace dump); `main` turns it into status 2.
+fn install_panic_hook() {
+    panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line()));
+        eprintln!(
+            "redline: internal error: {message}{}\nThis is a bug in redline; nothing more was written.",
+            place.unwrap_or_default()
+        );
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn report(status: Status) -> EditReport {
+        EditReport {
+            path: "src/app.py".into(),
+            format: Format::SearchReplace,
+            status,
+            strategy: None,
+            similarity: None,
+            lines: None,
+            reason: None,
+            reply_lines: (1, 7),
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn human_lines() {
+        let mut r = report(Status::Applied);
+        r.strategy = Some("fuzzy".into());
+        r.similarity = Some(0.939);
+        r.lines = Some((12, 19));
+        assert_eq!(human_line(&r), "applied  src/app.py  fuzzy 93%  lines 12-19");
+        r.strategy = Some("exact".into());
+        r.similarity = Some(1.0);
+        assert_eq!(human_line(&r), "applied  src/app.py  exact  lines 12-19");
+        r.lines = Some((4, 4));
+        r.strategy = None;
+        r.reason = Some("created".into());
+        assert_eq!(human_line(&r), "applied  src/app.py  line 4  created");
+        let mut r = report(Status::Refused);
+        r.reason = Some("SEARCH text not found".into());
+        assert_eq!(human_line(&r), "refused  src/app.py  SEARCH text not found");
+    }
+
+    #[test]
+    fn a_write_failure_turns_applied_into_refused() {
+        let mut reports = vec![report(Status::Applied), report(Status::Refused)];
+        reports[1].reason = Some("not found".into());
+        refuse_applied(&mut reports, "src/app.py", "disk full");
+        assert_eq!(reports[0].status, Status::Refused);
+        assert_eq!(reports[0].reason.as_deref(), Some("disk full"));
+        assert_eq!(reports[1].reason.as_deref(), Some("not found"));
+    }
+
+    #[test]
+    fn format_names() {
+        let parsed = Cli::try_parse_from(["redline", "apply", "--format", "search-replace"]);
+        let Ok(Cli { command: Command::Apply(args) }) = parsed else { panic!("parse") };
+        assert_eq!(FormatChoice::from(args.format), FormatChoice::Only(Format::SearchReplace));
+        assert!(args.reply.is_none());
+    }
+}
