@@ -60,6 +60,10 @@ pub struct Hunk {
     /// The 1-based old start line from an `@@ -l,n` header: a hint for choosing between equally
     /// good candidates, never trusted alone.
     pub old_start_hint: Option<usize>,
+    /// Whether the model marked each line itself (`+`, `-`, space), as in a diff. Only then can a
+    /// context line be a new line whose `+` was forgotten; a SEARCH/REPLACE block's context is
+    /// derived, not written.
+    pub marked: bool,
 }
 
 impl Hunk {
@@ -113,7 +117,7 @@ impl Hunk {
                 }
             }
         }
-        Hunk { lines, old_start_hint: None }
+        Hunk { lines, old_start_hint: None, marked: false }
     }
 }
 

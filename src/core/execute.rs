@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use crate::core::apply::apply_hunk;
 use crate::core::edit::{Change, Edit, Hunk};
-use crate::core::locate::{Refusal, locate};
+use crate::core::locate::lines::LineInfo;
+use crate::core::locate::{Located, Refusal, Strategy, locate_parts};
 use crate::core::plan::{EditReport, FileWrite, Outcome, Plan, PlanItem, Source, Status};
 use crate::core::text::TextFile;
 use crate::core::whole;
@@ -136,22 +137,40 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
         return refused(edit, path.into(), format!("{path}: no such file (the hunk changes existing lines)"));
     };
     let shift = hunk.old_start_hint.map_or(0, |h| w.moves.iter().filter(|(at, _)| *at < h).map(|(_, d)| d).sum());
-    match locate(hunk, &text.lines, shift) {
-        Ok(loc) => {
-            let first = (loc.start + 1, loc.end);
-            let grew = apply_hunk(text, hunk, &loc);
-            w.moves.push((loc.start + 1, grew));
-            w.dirty = true;
-            let mut r = report(edit, path, Status::Applied, loc.strategy.name());
-            r.similarity = Some(round(loc.similarity));
-            r.lines = Some(first);
-            if loc.by_hint {
-                r.reason = Some("chosen among equal candidates by the header's line number".into());
-            }
-            r
-        }
-        Err(refusal) => refusal_report(edit, path, &refusal),
+    let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
+    let parts = match locate_parts(hunk, &infos, shift) {
+        Ok(parts) => parts,
+        Err(refusal) => return refusal_report(edit, path, &refusal),
+    };
+    drop(infos);
+    let first = parts.iter().map(|(_, l)| l.start).min().unwrap_or(0);
+    let last = parts.iter().map(|(_, l)| l.end).max().unwrap_or(0);
+    let similarity = parts.iter().map(|(_, l)| l.similarity).fold(1.0, f64::min);
+    let strategy = parts.iter().map(|(_, l)| l.strategy).max_by_key(|s| s.rank()).unwrap_or(Strategy::Exact);
+    let by_hint = parts.iter().any(|(_, l)| l.by_hint);
+    let count = parts.len();
+    // Apply bottom-up so that earlier parts' line numbers stay valid.
+    let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
+    ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
+    for (h, loc) in ordered {
+        let grew = apply_hunk(text, h, loc);
+        w.moves.push((loc.start + 1, grew));
     }
+    w.dirty = true;
+    let mut r = report(edit, path, Status::Applied, strategy.name());
+    r.similarity = Some(round(similarity));
+    r.lines = Some((first + 1, last));
+    let mut notes = Vec::new();
+    if count > 1 {
+        notes.push(format!("applied as {count} separate hunks (changes fused without a new @@ header)"));
+    }
+    if by_hint {
+        notes.push("chosen among equal candidates by the header's line number".to_string());
+    }
+    if !notes.is_empty() {
+        r.reason = Some(notes.join("; "));
+    }
+    r
 }
 
 fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {

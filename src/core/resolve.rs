@@ -152,7 +152,7 @@ mod tests {
     }
 
     fn modify() -> Change {
-        Change::Modify { hunk: Hunk { lines: vec![], old_start_hint: None } }
+        Change::Modify { hunk: Hunk { lines: vec![], old_start_hint: None, marked: false } }
     }
 
     #[test]

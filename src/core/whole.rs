@@ -7,6 +7,8 @@
 //! absorb the rest. New lines between two placeholders with nothing anchored between them could go
 //! anywhere: that is refused, as is a listing that would silently drop most of the file.
 
+use std::collections::HashMap;
+
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::elision::is_placeholder;
@@ -50,12 +52,17 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
         return Ok(WholeMerge { lines, restored: false, kept_share });
     }
 
-    let anchors = trusted_anchors(&pairs, &orig_info);
+    let mut counts = HashMap::new();
+    for l in &orig_info {
+        *counts.entry(l.key).or_insert(0usize) += 1;
+    }
+    let anchors = trusted_anchors(&pairs, &orig_info, &counts);
     let mut out = Vec::new();
     let (mut o_pos, mut r_pos) = (0usize, 0usize);
     for run in anchors.iter().chain(std::iter::once(&(original.lines.len(), resp.len(), 0))) {
         let (o_start, r_start, len) = *run;
-        merge_gap(original, &orig_info, &resp, &resp_info, &wild, (o_pos, o_start), (r_pos, r_start), &mut out)?;
+        let gap = Gap { orig: (o_pos, o_start), listing: (r_pos, r_start) };
+        merge_gap(original, &orig_info, &counts, &resp, &resp_info, &wild, gap, &mut out)?;
         for k in 0..len {
             out.push(NewLine::kept(original.lines[o_start + k].clone(), original.eols[o_start + k]));
         }
@@ -67,11 +74,7 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
 
 /// Runs of equal lines worth trusting as anchors: a line unique in the original, or three or
 /// more non-blank lines together. `(orig start, listing start, len)`.
-fn trusted_anchors(pairs: &[(usize, usize)], orig: &[LineInfo]) -> Vec<(usize, usize, usize)> {
-    let mut counts = std::collections::HashMap::new();
-    for l in orig {
-        *counts.entry(l.key).or_insert(0usize) += 1;
-    }
+fn trusted_anchors(pairs: &[(usize, usize)], orig: &[LineInfo], counts: &HashMap<u64, usize>) -> Vec<(usize, usize, usize)> {
     let mut runs: Vec<(usize, usize, usize)> = Vec::new();
     for &(o, r) in pairs {
         match runs.last_mut() {
@@ -79,27 +82,38 @@ fn trusted_anchors(pairs: &[(usize, usize)], orig: &[LineInfo]) -> Vec<(usize, u
             _ => runs.push((o, r, 1)),
         }
     }
-    runs.retain(|&(o, _, len)| {
-        let lines = &orig[o..o + len];
-        let unique = lines.iter().any(|l| !l.is_blank() && l.loose_len >= 4 && counts[&l.key] == 1);
-        let solid = lines.iter().filter(|l| !l.is_blank()).count() >= 3;
-        unique || solid
-    });
+    runs.retain(|&(o, _, len)| telling(&orig[o..o + len], counts));
     runs
 }
 
-/// Merge one gap between anchors: listing lines `r` against original lines `o`.
+/// Whether a run of lines pins down a place: one of them is unique in the original and not
+/// trivially short, or three or more non-blank lines stand together.
+fn telling(lines: &[LineInfo], counts: &HashMap<u64, usize>) -> bool {
+    let unique = lines.iter().any(|l| !l.is_blank() && l.loose_len >= 4 && counts.get(&l.key) == Some(&1));
+    let solid = lines.iter().filter(|l| !l.is_blank()).count() >= 3;
+    unique || solid
+}
+
+/// The stretch between two anchors: original lines `orig.0..orig.1`, listing lines
+/// `listing.0..listing.1`.
+struct Gap {
+    orig: (usize, usize),
+    listing: (usize, usize),
+}
+
+/// Merge one gap between anchors.
 #[allow(clippy::too_many_arguments)]
 fn merge_gap(
     original: &TextFile,
     orig_info: &[LineInfo],
+    counts: &HashMap<u64, usize>,
     resp: &[&str],
     resp_info: &[LineInfo],
     wild: &[bool],
-    o: (usize, usize),
-    r: (usize, usize),
+    gap: Gap,
     out: &mut Vec<NewLine>,
 ) -> Result<(), String> {
+    let (o, r) = (gap.orig, gap.listing);
     let listing = r.0..r.1;
     if !wild[listing.clone()].contains(&true) {
         for i in listing {
@@ -110,11 +124,31 @@ fn merge_gap(
     let pat: Vec<PatLine> = listing.clone().map(|i| PatLine { info: resp_info[i].clone(), wildcard: wild[i] }).collect();
     let slots = if o.1 > o.0 { align::align_with(&pat, orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots) } else { None };
     let slots = slots.unwrap_or_else(|| vec![Slot::Unmatched; pat.len()]);
-    // Placeholders take the original lines between what is anchored around them.
-    let anchored = |s: &Slot| matches!(s, Slot::Line(_, Likeness::Same | Likeness::Indent | Likeness::Spacing));
+    // Placeholders take the original lines between what is anchored around them; an anchor is a
+    // run of exactly matched lines that pins down a place.
+    let exact = |s: &Slot| matches!(s, Slot::Line(_, Likeness::Same | Likeness::Indent | Likeness::Spacing));
+    let mut anchored = vec![false; slots.len()];
+    let mut k = 0;
+    while k < slots.len() {
+        if !exact(&slots[k]) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < slots.len() && exact(&slots[k]) {
+            k += 1;
+        }
+        let lines: Vec<LineInfo> = slots[start..k]
+            .iter()
+            .filter_map(|s| if let Slot::Line(f, _) = s { Some(orig_info[*f].clone()) } else { None })
+            .collect();
+        if telling(&lines, counts) {
+            anchored[start..k].iter_mut().for_each(|a| *a = true);
+        }
+    }
     let mut last_wild: Option<usize> = None;
     let mut new_since_wild = false;
-    for (k, s) in slots.iter().enumerate() {
+    for k in 0..slots.len() {
         if pat[k].wildcard {
             if let Some(w) = last_wild
                 && new_since_wild
@@ -127,7 +161,7 @@ fn merge_gap(
             }
             last_wild = Some(r.0 + k);
             new_since_wild = false;
-        } else if anchored(s) && !pat[k].info.is_blank() {
+        } else if anchored[k] && !pat[k].info.is_blank() {
             last_wild = None;
             new_since_wild = false;
         } else if !pat[k].info.is_blank() {

@@ -11,6 +11,9 @@
 
 pub mod align;
 pub mod lines;
+mod split;
+
+pub use split::locate_parts;
 
 use serde::Serialize;
 
@@ -246,9 +249,13 @@ fn finish(hunk: &Hunk, pat: &[PatLine], origin: &[usize], file: &[LineInfo], a: 
     Ok(Located { slots, start: a.span.0, end: a.span.1, similarity: sim, strategy, by_hint })
 }
 
-/// Context lines not found in the file, in a run touching added lines, are lines whose `+` the
-/// model forgot: they are added, not searched for.
+/// In a diff, context lines not found in the file, in a run touching changed lines, are lines
+/// whose `+` the model forgot: they are added, not searched for. (They count half against the
+/// similarity, since invented context looks the same.)
 fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
+    if !hunk.marked {
+        return;
+    }
     let n = slots.len();
     let mut k = 0;
     while k < n {
@@ -260,7 +267,7 @@ fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
         while k < n && slots[k] == HunkSlot::Ignored {
             k += 1;
         }
-        let touches_add = (start > 0 && hunk.lines[start - 1].kind == LineKind::Add) || (k < n && hunk.lines[k].kind == LineKind::Add);
+        let touches_add = (start > 0 && hunk.lines[start - 1].kind != LineKind::Context) || (k < n && hunk.lines[k].kind != LineKind::Context);
         let has_text = hunk.lines[start..k].iter().any(|l| !l.text.trim().is_empty());
         if touches_add && has_text {
             for s in &mut slots[start..k] {
@@ -331,24 +338,35 @@ fn strategy_of(slots: &[HunkSlot], span: (usize, usize), hunk: &Hunk) -> Strateg
 }
 
 fn rank_of(s: Strategy) -> usize {
-    match s {
+    s.rank()
+}
+
+impl Strategy {
+    /// How forgiving the strategy is, from exact (0) to fuzzy.
+    pub fn rank(self) -> usize {
+        match self {
         Strategy::Exact => 0,
         Strategy::Whitespace => 1,
         Strategy::Indentation => 2,
         Strategy::Elision => 3,
         Strategy::Fuzzy => 4,
+        }
     }
 }
 
-/// Weighted share of the pattern found in the file (lines in `skip` left out of the count).
-fn similarity(pat: &[PatLine], slots: &[Slot], skip: &[usize]) -> f64 {
+/// Weighted share of the pattern found in the file (lines in `half` count half).
+fn similarity(pat: &[PatLine], slots: &[Slot], half: &[usize]) -> f64 {
     let mut total = 0.0;
     let mut found = 0.0;
     for (p, line) in pat.iter().enumerate() {
-        if line.wildcard || skip.contains(&p) {
+        if line.wildcard {
             continue;
         }
         let w = line.info.weight();
+        if half.contains(&p) {
+            total += w / 2.0;
+            continue;
+        }
         total += w;
         if let Slot::Line(_, l) = slots[p] {
             found += w * l.similarity();

@@ -651,7 +651,7 @@ impl Parser {
             return;
         };
         let end = self.line_no.saturating_sub(1).max(h.start);
-        let hunk = Hunk { lines: h.lines, old_start_hint: h.hint };
+        let hunk = Hunk { lines: h.lines, old_start_hint: h.hint, marked: true };
         self.emit(path, source, Format::Udiff, Change::Modify { hunk }, h.start, end);
     }
 

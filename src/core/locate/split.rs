@@ -1,0 +1,85 @@
+//! Hunks fused without a new `@@`: when a hunk fits its file only imperfectly, try it as two or
+//! more hunks cut inside the unchanged lines between its changes, and take the cut whose parts
+//! each fit cleanly.
+
+use super::{HunkSlot, Located, Refusal, locate_in};
+use crate::core::edit::{Hunk, LineKind};
+use crate::core::locate::lines::LineInfo;
+
+/// Most parts a hunk is cut into.
+const MAX_PARTS: usize = 4;
+/// Most locate calls spent looking for a cut.
+const BUDGET: usize = 64;
+
+/// Locate a hunk, cutting it into parts where that fits better. Parts come in hunk order, each
+/// located against the same, unchanged text.
+pub fn locate_parts(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Vec<(Hunk, Located)>, Refusal> {
+    let whole = locate_in(hunk, file, hint_shift);
+    if whole.as_ref().is_ok_and(clean) {
+        return whole.map(|l| vec![(hunk.clone(), l)]);
+    }
+    let mut budget = BUDGET;
+    match cut(hunk, file, hint_shift, MAX_PARTS, &mut budget) {
+        Some(parts) if parts.len() > 1 => Ok(parts),
+        _ => whole.map(|l| vec![(hunk.clone(), l)]),
+    }
+}
+
+/// A located hunk whose every old line was found, without invented or forgotten lines.
+fn clean(l: &Located) -> bool {
+    l.slots.iter().all(|s| !matches!(s, HunkSlot::Ignored | HunkSlot::ForgottenAdd))
+}
+
+fn cut(hunk: &Hunk, file: &[LineInfo], shift: isize, parts_left: usize, budget: &mut usize) -> Option<Vec<(Hunk, Located)>> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    if let Ok(l) = locate_in(hunk, file, shift)
+        && clean(&l)
+    {
+        return Some(vec![(hunk.clone(), l)]);
+    }
+    if parts_left < 2 {
+        return None;
+    }
+    let lines = &hunk.lines;
+    let first_change = lines.iter().position(|l| l.kind != LineKind::Context)?;
+    // Cut points: inside a run of context lines that has changes on both sides.
+    let mut best: Option<Vec<(Hunk, Located)>> = None;
+    let mut k = first_change + 1;
+    while k < lines.len() {
+        if lines[k].kind != LineKind::Context {
+            k += 1;
+            continue;
+        }
+        let run_end = (k..lines.len()).find(|&j| lines[j].kind != LineKind::Context).unwrap_or(lines.len());
+        if run_end == lines.len() {
+            break;
+        }
+        for at in k..=run_end {
+            let head = Hunk { lines: lines[..at].to_vec(), old_start_hint: hunk.old_start_hint, marked: hunk.marked };
+            let tail = Hunk { lines: lines[at..].to_vec(), old_start_hint: None, marked: hunk.marked };
+            if *budget == 0 {
+                return best;
+            }
+            *budget -= 1;
+            let Ok(head_loc) = locate_in(&head, file, shift) else { continue };
+            if !clean(&head_loc) {
+                continue;
+            }
+            let Some(rest) = cut(&tail, file, shift, parts_left - 1, budget) else { continue };
+            let overlaps = rest.iter().any(|(_, l)| l.start < head_loc.end && head_loc.start < l.end);
+            if overlaps {
+                continue;
+            }
+            let mut parts = vec![(head, head_loc)];
+            parts.extend(rest);
+            if best.as_ref().is_none_or(|b| parts.len() < b.len()) {
+                best = Some(parts);
+            }
+        }
+        k = run_end + 1;
+    }
+    best
+}
