@@ -25,7 +25,7 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
     };
     let mut out = Vec::new();
     let mut pos = loc.start;
-    for (line, slot) in hunk.lines.iter().zip(&loc.slots) {
+    for (k, (line, slot)) in hunk.lines.iter().zip(&loc.slots).enumerate() {
         match *slot {
             HunkSlot::Kept(f, _) => {
                 keep(&mut out, pos, f + 1, file);
@@ -39,7 +39,16 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
                 keep(&mut out, pos, e.max(pos), file);
                 pos = e.max(pos);
             }
-            HunkSlot::Add | HunkSlot::ForgottenAdd => out.push(NewLine::added(indent.apply(line.text.trim_end()))),
+            HunkSlot::Add | HunkSlot::ForgottenAdd => {
+                // Lines the model left out that close the construct before (a docstring's `"""`,
+                // a `}`) stay with it: new lines go after them.
+                let next = next_anchor(&loc.slots[k..]).unwrap_or(loc.end);
+                while pos < next && is_closer(&file.lines[pos]) {
+                    keep(&mut out, pos, pos + 1, file);
+                    pos += 1;
+                }
+                out.push(NewLine::added(indent.apply(&line.text)));
+            }
             HunkSlot::Ignored => {}
         }
     }
@@ -47,4 +56,20 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
     let grew = out.len() as isize - (loc.end - loc.start) as isize;
     file.splice(loc.start, loc.end, out);
     grew
+}
+
+/// The first file line the following slots are anchored at.
+fn next_anchor(slots: &[HunkSlot]) -> Option<usize> {
+    slots.iter().find_map(|s| match s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
+        HunkSlot::Elided(s, _) if *s != usize::MAX => Some(*s),
+        _ => None,
+    })
+}
+
+/// A line that only closes a construct: `}`, `)`, `"""`, `end`, `*/`.
+fn is_closer(line: &str) -> bool {
+    let t = line.trim();
+    matches!(t, "\"\"\"" | "'''" | "end" | "fi" | "done" | "esac" | "*/" | "-->")
+        || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))
 }

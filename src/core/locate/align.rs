@@ -56,7 +56,7 @@ fn gain(p: &PatLine, l: Likeness) -> Option<f64> {
 }
 
 fn gap_cost(f: &LineInfo) -> f64 {
-    if f.is_blank() { 0.05 } else { 0.25 * f.weight().max(0.4) }
+    if f.is_blank() { 0.05 } else { 0.45 * f.weight().max(0.4) }
 }
 
 const START: u8 = 0;
