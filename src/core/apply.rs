@@ -25,8 +25,10 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
     };
     let mut out = Vec::new();
     let mut pos = loc.start;
-    for (k, (line, slot)) in hunk.lines.iter().zip(&loc.slots).enumerate() {
-        match *slot {
+    let slots = &loc.slots;
+    let mut k = 0;
+    while k < slots.len() {
+        match slots[k] {
             HunkSlot::Kept(f, _) => {
                 keep(&mut out, pos, f + 1, file);
                 pos = f + 1;
@@ -39,18 +41,34 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
                 keep(&mut out, pos, e.max(pos), file);
                 pos = e.max(pos);
             }
-            HunkSlot::Add | HunkSlot::ForgottenAdd => {
-                // Lines the model left out that close the construct before (a docstring's `"""`,
-                // a `}`) stay with it: new lines go after them.
-                let next = next_anchor(&loc.slots[k..]).unwrap_or(loc.end);
-                while pos < next && is_closer(&file.lines[pos]) {
-                    keep(&mut out, pos, pos + 1, file);
-                    pos += 1;
-                }
-                out.push(NewLine::added(indent.apply(&line.text)));
-            }
             HunkSlot::Ignored => {}
+            HunkSlot::Add | HunkSlot::ForgottenAdd => {
+                let run_end = (k..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
+                let added: Vec<&str> = (k..run_end).map(|j| hunk.lines[j].text.as_str()).collect();
+                let after_removal = k > 0 && slots[k - 1..k].iter().any(|s| matches!(s, HunkSlot::Removed(..)));
+                if !after_removal {
+                    // Lines the model left out between the line these follow and the next one
+                    // (a docstring's closing quotes, a comment, an attribute) stay before them:
+                    // the model wrote the new lines right before that next line. Blank lines it
+                    // left out stay after them, as separators.
+                    let next = next_anchor(&slots[run_end..]).unwrap_or(pos).max(pos);
+                    let split = (pos..next).rev().find(|&f| !file.lines[f].trim().is_empty()).map_or(pos, |f| f + 1);
+                    keep(&mut out, pos, split, file);
+                    for l in &added {
+                        out.push(NewLine::added(indent.apply(l)));
+                    }
+                    keep(&mut out, split, next, file);
+                    pos = next;
+                } else {
+                    for l in &added {
+                        out.push(NewLine::added(indent.apply(l)));
+                    }
+                }
+                k = run_end;
+                continue;
+            }
         }
+        k += 1;
     }
     keep(&mut out, pos, loc.end, file);
     let grew = out.len() as isize - (loc.end - loc.start) as isize;
@@ -67,9 +85,6 @@ fn next_anchor(slots: &[HunkSlot]) -> Option<usize> {
     })
 }
 
-/// A line that only closes a construct: `}`, `)`, `"""`, `end`, `*/`.
-fn is_closer(line: &str) -> bool {
-    let t = line.trim();
-    matches!(t, "\"\"\"" | "'''" | "end" | "fi" | "done" | "esac" | "*/" | "-->")
-        || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))
+fn is_added(s: HunkSlot) -> bool {
+    matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd)
 }
