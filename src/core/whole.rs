@@ -82,16 +82,33 @@ fn trusted_anchors(pairs: &[(usize, usize)], orig: &[LineInfo], counts: &HashMap
             _ => runs.push((o, r, 1)),
         }
     }
-    runs.retain(|&(o, _, len)| telling(&orig[o..o + len], counts));
+    runs.retain(|&(o, _, len)| telling(&(o..o + len).collect::<Vec<_>>(), orig, counts));
     runs
 }
 
-/// Whether a run of lines pins down a place: one of them is unique in the original and not
-/// trivially short, or three or more non-blank lines stand together.
-fn telling(lines: &[LineInfo], counts: &HashMap<u64, usize>) -> bool {
-    let unique = lines.iter().any(|l| !l.is_blank() && l.loose_len >= 4 && counts.get(&l.key) == Some(&1));
-    let solid = lines.iter().filter(|l| !l.is_blank()).count() >= 3;
-    unique || solid
+/// Whether a run of original lines pins down a place: it holds a line that is not trivially
+/// short, and the run occurs only once in the original.
+fn telling(run: &[usize], orig: &[LineInfo], counts: &HashMap<u64, usize>) -> bool {
+    let Some(&first) = run.first() else { return false };
+    if !run.iter().any(|&i| !orig[i].is_blank() && orig[i].loose_len >= 4) {
+        return false;
+    }
+    if run.iter().any(|&i| counts.get(&orig[i].key) == Some(&1) && orig[i].loose_len >= 4) {
+        return true;
+    }
+    // Count where the whole run occurs, by its lines' keys.
+    let keys: Vec<u64> = run.iter().map(|&i| orig[i].key).collect();
+    let len = keys.len();
+    let mut seen = 0;
+    for start in 0..orig.len().saturating_sub(len - 1) {
+        if orig[start].key == orig[first].key && (0..len).all(|k| orig[start + k].key == keys[k]) {
+            seen += 1;
+            if seen > 1 {
+                return false;
+            }
+        }
+    }
+    seen == 1
 }
 
 /// The stretch between two anchors: original lines `orig.0..orig.1`, listing lines
@@ -138,11 +155,9 @@ fn merge_gap(
         while k < slots.len() && exact(&slots[k]) {
             k += 1;
         }
-        let lines: Vec<LineInfo> = slots[start..k]
-            .iter()
-            .filter_map(|s| if let Slot::Line(f, _) = s { Some(orig_info[*f].clone()) } else { None })
-            .collect();
-        if telling(&lines, counts) {
+        let run: Vec<usize> = slots[start..k].iter().filter_map(|s| if let Slot::Line(f, _) = s { Some(*f) } else { None }).collect();
+        let contiguous = run.windows(2).all(|w| w[1] == w[0] + 1);
+        if contiguous && telling(&run, orig_info, counts) {
             anchored[start..k].iter_mut().for_each(|a| *a = true);
         }
     }

@@ -78,7 +78,7 @@ impl Params {
     /// For hunks, whose paired lines keep the file's text: a wrong pairing costs little.
     pub const HUNK: Params = Params { fuzzy_min: super::lines::FUZZY_MIN, fuzzy_min_len: 0 };
     /// For whole-file listings, whose paired lines replace the original: pair only near-copies.
-    pub const LISTING: Params = Params { fuzzy_min: 0.85, fuzzy_min_len: 10 };
+    pub const LISTING: Params = Params { fuzzy_min: 0.7, fuzzy_min_len: 8 };
 }
 
 /// Align `pat` within `file[lo..hi]`. Returns `None` when nothing matched at all.
