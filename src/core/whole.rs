@@ -32,9 +32,10 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
     let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
     let resp_info: Vec<LineInfo> = resp.iter().map(|l| LineInfo::new(l)).collect();
     let wild: Vec<bool> = resp.iter().map(|l| is_placeholder(l)).collect();
-    let orig_keys: Vec<u64> = orig_info.iter().map(|l| l.key).collect();
+    // Anchors are unchanged lines: compared with their indentation, without trailing whitespace.
+    let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
     let resp_keys: Vec<u64> =
-        resp_info.iter().enumerate().map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { l.key }).collect();
+        resp_info.iter().enumerate().map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) }).collect();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     for op in capture_diff_slices(Algorithm::Patience, &orig_keys, &resp_keys) {
         if let DiffOp::Equal { old_index, new_index, len } = op {
@@ -70,6 +71,13 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
         r_pos = r_start + len;
     }
     Ok(WholeMerge { lines: out, restored: true, kept_share })
+}
+
+fn exact_key(l: &LineInfo) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    l.trimmed.hash(&mut h);
+    h.finish()
 }
 
 /// Runs of equal lines worth trusting as anchors: a line unique in the original, or three or
@@ -143,7 +151,7 @@ fn merge_gap(
     let slots = slots.unwrap_or_else(|| vec![Slot::Unmatched; pat.len()]);
     // Placeholders take the original lines between what is anchored around them; an anchor is a
     // run of exactly matched lines that pins down a place.
-    let exact = |s: &Slot| matches!(s, Slot::Line(_, Likeness::Same | Likeness::Indent | Likeness::Spacing));
+    let exact = |s: &Slot| matches!(s, Slot::Line(_, Likeness::Same));
     let mut anchored = vec![false; slots.len()];
     let mut k = 0;
     while k < slots.len() {
