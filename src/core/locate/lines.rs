@@ -14,7 +14,12 @@ pub struct LineInfo<'a> {
     pub key: u64,
     /// Length of the text with all whitespace removed.
     pub loose_len: usize,
+    /// The first [`CAP`] characters of the text with all whitespace removed, for fuzzy compares.
+    pub loose: Box<[char]>,
 }
+
+/// Fuzzy comparison looks at this many characters of a line at most.
+pub const CAP: usize = 256;
 
 impl<'a> LineInfo<'a> {
     pub fn new(text: &'a str) -> Self {
@@ -23,11 +28,15 @@ impl<'a> LineInfo<'a> {
         let indent = &trimmed[..trimmed.len() - body.len()];
         let mut h = std::collections::hash_map::DefaultHasher::new();
         let mut loose_len = 0;
+        let mut loose = Vec::new();
         for c in body.chars().filter(|c| !c.is_whitespace()) {
             c.hash(&mut h);
             loose_len += 1;
+            if loose.len() < CAP {
+                loose.push(c);
+            }
         }
-        LineInfo { trimmed, indent, key: h.finish(), loose_len }
+        LineInfo { trimmed, indent, key: h.finish(), loose_len, loose: loose.into_boxed_slice() }
     }
 
     pub fn is_blank(&self) -> bool {
@@ -89,27 +98,74 @@ pub fn compare(a: &LineInfo, b: &LineInfo) -> Likeness {
     if la.min(lb) / la.max(lb) < FUZZY_MIN {
         return Likeness::Different;
     }
-    let s = ratio(a.body(), b.body());
+    let s = ratio_chars(&a.loose, &b.loose);
     if s >= FUZZY_MIN { Likeness::Fuzzy(s) } else { Likeness::Different }
 }
 
 /// Similarity of two strings ignoring whitespace: 1 - edit distance / longer length, on chars.
-/// Long lines are compared on their first 256 characters.
+/// Long strings are compared on their first [`CAP`] characters.
 pub fn ratio(a: &str, b: &str) -> f64 {
-    const CAP: usize = 256;
     let a: Vec<char> = a.chars().filter(|c| !c.is_whitespace()).take(CAP).collect();
     let b: Vec<char> = b.chars().filter(|c| !c.is_whitespace()).take(CAP).collect();
+    ratio_chars(&a, &b)
+}
+
+pub fn ratio_chars(a: &[char], b: &[char]) -> f64 {
     let longer = a.len().max(b.len());
     if longer == 0 {
         return 1.0;
     }
-    1.0 - levenshtein(&a, &b) as f64 / longer as f64
+    1.0 - levenshtein(a, b) as f64 / longer as f64
 }
 
-fn levenshtein(a: &[char], b: &[char]) -> usize {
+/// Edit distance; bit-parallel (Myers) when the shorter string fits in a machine word.
+pub fn levenshtein(a: &[char], b: &[char]) -> usize {
+    let (a, b) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if a.is_empty() {
         return b.len();
     }
+    if a.len() <= 64 { myers(a, b) } else { levenshtein_dp(a, b) }
+}
+
+/// Myers' bit-vector edit distance, `a` at most 64 characters.
+fn myers(a: &[char], b: &[char]) -> usize {
+    let m = a.len();
+    let mut ascii = [0u64; 128];
+    let mut other: Vec<(char, u64)> = Vec::new();
+    for (i, &c) in a.iter().enumerate() {
+        if (c as u32) < 128 {
+            ascii[c as usize] |= 1 << i;
+        } else if let Some(e) = other.iter_mut().find(|e| e.0 == c) {
+            e.1 |= 1 << i;
+        } else {
+            other.push((c, 1 << i));
+        }
+    }
+    let last = 1u64 << (m - 1);
+    let mut pv = if m == 64 { !0u64 } else { (1u64 << m) - 1 };
+    let mut mv = 0u64;
+    let mut score = m;
+    for &c in b {
+        let eq = if (c as u32) < 128 { ascii[c as usize] } else { other.iter().find(|e| e.0 == c).map_or(0, |e| e.1) };
+        let xv = eq | mv;
+        let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+        let mut ph = mv | !(xh | pv);
+        let mut mh = pv & xh;
+        if ph & last != 0 {
+            score += 1;
+        }
+        if mh & last != 0 {
+            score -= 1;
+        }
+        ph = (ph << 1) | 1;
+        mh <<= 1;
+        pv = mh | !(xv | ph);
+        mv = ph & xv;
+    }
+    score
+}
+
+fn levenshtein_dp(a: &[char], b: &[char]) -> usize {
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
         let mut prev = row[0];
@@ -156,6 +212,19 @@ mod tests {
         assert_eq!(c("x=1", "x = 1"), Likeness::Spacing);
         assert!(matches!(c("def start_task():", "def create_task():"), Likeness::Fuzzy(_)));
         assert_eq!(c("return None", "import os, sys, re"), Likeness::Different);
+    }
+
+    #[test]
+    fn bit_parallel_distance_agrees_with_the_table() {
+        let words = ["", "a", "kitten", "sitting", "café au lait", "flaw", "lawn", "x".repeat(64).as_str().to_owned().leak(), "abcdefghij"];
+        for a in words {
+            for b in words {
+                let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+                let (s, l) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+                let want = if s.is_empty() { l.len() } else { levenshtein_dp(s, l) };
+                assert_eq!(levenshtein(&a, &b), want, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
