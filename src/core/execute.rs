@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use crate::core::apply::apply_hunk;
 use crate::core::edit::{Change, Edit, Hunk};
 use crate::core::locate::lines::LineInfo;
-use crate::core::locate::{Located, Refusal, Strategy, locate_parts};
+use crate::core::locate::partial::within_line;
+use crate::core::locate::{Located, Refusal, RefusalKind, Strategy, locate_parts};
 use crate::core::plan::{EditReport, FileWrite, Outcome, Plan, PlanItem, Source, Status};
 use crate::core::text::TextFile;
 use crate::core::whole;
@@ -140,7 +141,23 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
     let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
     let parts = match locate_parts(hunk, &infos, shift) {
         Ok(parts) => parts,
-        Err(refusal) => return refusal_report(edit, path, &refusal),
+        Err(refusal) => {
+            drop(infos);
+            if matches!(refusal.kind, RefusalKind::NotFound | RefusalKind::TooWeak)
+                && let Some(p) = within_line(hunk, &text.lines)
+            {
+                let line = &mut text.lines[p.line];
+                let similarity = (p.end - p.start) as f64 / line.len().max(1) as f64;
+                line.replace_range(p.start..p.end, &p.with);
+                w.dirty = true;
+                let mut r = report(edit, path, Status::Applied, "partial-line");
+                r.similarity = Some(round(similarity));
+                r.lines = Some((p.line + 1, p.line + 1));
+                r.reason = Some("the old text is part of one line; replaced within it".into());
+                return r;
+            }
+            return refusal_report(edit, path, &refusal);
+        }
     };
     drop(infos);
     let first = parts.iter().map(|(_, l)| l.start).min().unwrap_or(0);

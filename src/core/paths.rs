@@ -95,7 +95,8 @@ pub fn unsafe_reason(path: &str) -> Option<String> {
     if path.is_empty() {
         return Some("empty path".into());
     }
-    if path.starts_with('/') || path.starts_with('\\') || path.get(1..3) == Some(":\\") || path.get(1..3) == Some(":/") {
+    // A single leading backslash is part of a (strange) file name here; `\\\\host` and `C:` are not.
+    if path.starts_with('/') || path.starts_with("\\\\") || path.get(1..3) == Some(":\\") || path.get(1..3) == Some(":/") {
         return Some(format!("{path}: absolute paths are outside the project"));
     }
     let parts: Vec<&str> = path.split(['/', '\\']).collect();

@@ -111,6 +111,16 @@ pub fn align_with(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, para
                         best = s;
                         mv = ABSORB;
                     }
+                    // The file may hold the same `...` literally (a stub body, a docstring).
+                    let l = compare(&p.info, f);
+                    if matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing) {
+                        likeness[(i - 1) * n + j - 1] = l;
+                        let s = score[(i - 1) * w + j - 1] + p.info.weight();
+                        if s > best {
+                            best = s;
+                            mv = MATCH;
+                        }
+                    }
                 } else {
                     let l = match compare(&p.info, f) {
                         Likeness::Fuzzy(s) if s < params.fuzzy_min || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len => {

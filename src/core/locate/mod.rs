@@ -11,6 +11,7 @@
 
 pub mod align;
 pub mod lines;
+pub mod partial;
 mod split;
 
 pub use split::locate_parts;

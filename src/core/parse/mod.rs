@@ -635,6 +635,10 @@ impl Parser {
             return;
         }
         if let Some(file) = b.file.as_mut() {
+            // A "new file" whose hunk has old lines is a mislabelled change to an existing file.
+            if file.is_new && h.lines.iter().any(|l| l.kind == LineKind::Remove || (l.kind == LineKind::Context && !l.text.trim().is_empty())) {
+                file.is_new = false;
+            }
             if file.is_new {
                 file.created.extend(h.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text.clone()));
                 return;

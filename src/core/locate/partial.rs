@@ -1,0 +1,67 @@
+//! The last resort for a one-line change: the model quoted only part of a line (`-a+b*c` for
+//! `result = a+b*c`). The quoted text must occur exactly once in the whole file.
+
+use crate::core::edit::{Hunk, LineKind};
+
+/// A change inside one line: replace bytes `start..end` of line `line` with `with`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartialLine {
+    pub line: usize,
+    pub start: usize,
+    pub end: usize,
+    pub with: String,
+}
+
+/// Shortest quoted text (without whitespace) worth trusting.
+const MIN_CHARS: usize = 3;
+
+pub fn within_line(hunk: &Hunk, file: &[String]) -> Option<PartialLine> {
+    let mut old = None;
+    let mut new = None;
+    for l in &hunk.lines {
+        match l.kind {
+            LineKind::Remove if old.is_none() => old = Some(l.text.trim()),
+            LineKind::Add if new.is_none() => new = Some(l.text.trim()),
+            LineKind::Context if l.text.trim().is_empty() => {}
+            _ => return None,
+        }
+    }
+    let (old, new) = (old?, new?);
+    if old.chars().filter(|c| !c.is_whitespace()).count() < MIN_CHARS {
+        return None;
+    }
+    let mut found = None;
+    for (i, line) in file.iter().enumerate() {
+        for (at, _) in line.match_indices(old) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(PartialLine { line: i, start: at, end: at + old.len(), with: new.to_string() });
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::edit::HunkLine;
+
+    fn hunk(old: &str, new: &str) -> Hunk {
+        Hunk { lines: vec![HunkLine::new(LineKind::Remove, old), HunkLine::new(LineKind::Add, new)], old_start_hint: None, marked: true }
+    }
+
+    #[test]
+    fn replaces_a_unique_fragment() {
+        let file = vec!["x = 1".to_string(), "result = a+b*c".to_string()];
+        let p = within_line(&hunk("a+b*c", "x+y*z"), &file).unwrap();
+        assert_eq!((p.line, p.start, p.end), (1, 9, 14));
+    }
+
+    #[test]
+    fn refuses_repeated_or_tiny_fragments() {
+        let file = vec!["a+b*c; a+b*c".to_string()];
+        assert!(within_line(&hunk("a+b*c", "x"), &file).is_none());
+        assert!(within_line(&hunk("ab", "x"), &["ab".to_string()]).is_none());
+    }
+}
