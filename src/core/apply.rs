@@ -14,7 +14,9 @@ use crate::core::text::{NewLine, TextFile};
 pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
     let tabs = uses_tabs(file.lines.iter().map(|s| s.as_str()));
     let pairs = hunk.lines.iter().zip(&loc.slots).filter_map(|(l, s)| match s {
-        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some((l.text.as_str(), file.lines[*f].as_str())),
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
+            Some((l.text.as_str(), file.lines[*f].as_str()))
+        }
         _ => None,
     });
     let indent = IndentMap::learn(pairs, tabs);
@@ -43,16 +45,21 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
             }
             HunkSlot::Ignored => {}
             HunkSlot::Add | HunkSlot::ForgottenAdd => {
-                let run_end = (k..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
+                let run_end =
+                    (k..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
                 let added: Vec<&str> = (k..run_end).map(|j| hunk.lines[j].text.as_str()).collect();
-                let after_removal = k > 0 && slots[k - 1..k].iter().any(|s| matches!(s, HunkSlot::Removed(..)));
+                let after_removal =
+                    k > 0 && slots[k - 1..k].iter().any(|s| matches!(s, HunkSlot::Removed(..)));
                 if !after_removal {
                     // Lines the model left out between the line these follow and the next one
                     // (a docstring's closing quotes, a comment, an attribute) stay before them:
                     // the model wrote the new lines right before that next line. Blank lines it
                     // left out stay after them, as separators.
                     let next = next_anchor(&slots[run_end..]).unwrap_or(pos).max(pos);
-                    let split = (pos..next).rev().find(|&f| !file.lines[f].trim().is_empty()).map_or(pos, |f| f + 1);
+                    let split = (pos..next)
+                        .rev()
+                        .find(|&f| !file.lines[f].trim().is_empty())
+                        .map_or(pos, |f| f + 1);
                     keep(&mut out, pos, split, file);
                     for l in &added {
                         out.push(NewLine::added(indent.apply(l)));

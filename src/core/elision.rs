@@ -2,7 +2,8 @@
 //! `...`, `# ...`, `// ... existing code ...`, `# rest of the code here`, `/* other methods
 //! unchanged */`. Such a line stands for unchanged lines of the file.
 
-const LEADERS: &[&str] = &["<!--", "{/*", "/*", "//", "#", "--", ";;", ";", "%", "'", "\"\"\"", "*"];
+const LEADERS: &[&str] =
+    &["<!--", "{/*", "/*", "//", "#", "--", ";;", ";", "%", "'", "\"\"\"", "*"];
 const CLOSERS: &[&str] = &["-->", "*/}", "*/", "\"\"\""];
 
 const PHRASES: &[&str] = &[
@@ -51,14 +52,19 @@ pub fn is_placeholder(line: &str) -> bool {
     if only_dots(lower) {
         return had_leader;
     }
-    let dotted = lower.starts_with("...") || lower.ends_with("...") || lower.starts_with('…') || lower.ends_with('…');
+    let dotted = lower.starts_with("...")
+        || lower.ends_with("...")
+        || lower.starts_with('…')
+        || lower.ends_with('…');
     let phrase = PHRASES.iter().any(|p| lower.contains(p));
     had_leader && (phrase || (dotted && lower.split_whitespace().count() <= 8))
 }
 
 fn only_dots(t: &str) -> bool {
     let t = t.trim();
-    (t.len() >= 3 && t.chars().all(|c| c == '.')) || t == "…" || (t.chars().all(|c| c == '…' || c == '.') && t.contains('…'))
+    (t.len() >= 3 && t.chars().all(|c| c == '.'))
+        || t == "…"
+        || (t.chars().all(|c| c == '…' || c == '.') && t.contains('…'))
 }
 
 /// Strip comment markers from both ends; report whether there were any.

@@ -38,7 +38,9 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 reason: Some(p.reason.clone()),
                 reply_lines: p.reply_lines,
             }),
-            PlanItem::Refused { edit, reason } => reports.push(refused(edit, edit.path.clone(), reason.clone())),
+            PlanItem::Refused { edit, reason } => {
+                reports.push(refused(edit, edit.path.clone(), reason.clone()))
+            }
             PlanItem::Edit { edit, path } => {
                 let w = files.entry(path.clone()).or_insert_with(|| {
                     order.push(path.clone());
@@ -112,7 +114,9 @@ fn apply_edit(edit: &Edit, path: &str, w: &mut Working) -> EditReport {
                 refused(
                     edit,
                     path.into(),
-                    format!("{path} already exists: an empty SEARCH (or a diff from /dev/null) would replace all of it; give the lines to change in SEARCH instead"),
+                    format!(
+                        "{path} already exists: an empty SEARCH (or a diff from /dev/null) would replace all of it; give the lines to change in SEARCH instead"
+                    ),
                 )
             }
             _ => {
@@ -135,9 +139,15 @@ fn apply_edit(edit: &Edit, path: &str, w: &mut Working) -> EditReport {
 
 fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
     let Some(text) = w.text.as_mut() else {
-        return refused(edit, path.into(), format!("{path}: no such file (the hunk changes existing lines)"));
+        return refused(
+            edit,
+            path.into(),
+            format!("{path}: no such file (the hunk changes existing lines)"),
+        );
     };
-    let shift = hunk.old_start_hint.map_or(0, |h| w.moves.iter().filter(|(at, _)| *at < h).map(|(_, d)| d).sum());
+    let shift = hunk
+        .old_start_hint
+        .map_or(0, |h| w.moves.iter().filter(|(at, _)| *at < h).map(|(_, d)| d).sum());
     let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
     let parts = match locate_parts(hunk, &infos, shift) {
         Ok(parts) => parts,
@@ -163,7 +173,8 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
     let first = parts.iter().map(|(_, l)| l.start).min().unwrap_or(0);
     let last = parts.iter().map(|(_, l)| l.end).max().unwrap_or(0);
     let similarity = parts.iter().map(|(_, l)| l.similarity).fold(1.0, f64::min);
-    let strategy = parts.iter().map(|(_, l)| l.strategy).max_by_key(|s| s.rank()).unwrap_or(Strategy::Exact);
+    let strategy =
+        parts.iter().map(|(_, l)| l.strategy).max_by_key(|s| s.rank()).unwrap_or(Strategy::Exact);
     let by_hint = parts.iter().any(|(_, l)| l.by_hint);
     let count = parts.len();
     // Apply bottom-up so that earlier parts' line numbers stay valid.
@@ -179,7 +190,9 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
     r.lines = Some((first + 1, last));
     let mut notes = Vec::new();
     if count > 1 {
-        notes.push(format!("applied as {count} separate hunks (changes fused without a new @@ header)"));
+        notes.push(format!(
+            "applied as {count} separate hunks (changes fused without a new @@ header)"
+        ));
     }
     if by_hint {
         notes.push("chosen among equal candidates by the header's line number".to_string());
@@ -196,7 +209,11 @@ fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {
     if let Some(c) = &refusal.closest {
         let lines: Vec<&str> = c.text.lines().collect();
         let shown = lines.iter().take(12).copied().collect::<Vec<_>>().join("\n");
-        let more = if lines.len() > 12 { format!("\n... ({} more lines)", lines.len() - 12) } else { String::new() };
+        let more = if lines.len() > 12 {
+            format!("\n... ({} more lines)", lines.len() - 12)
+        } else {
+            String::new()
+        };
         reason.push_str(&format!(
             "\nclosest text in the file, lines {}-{} ({:.0}% similar):\n{shown}{more}",
             c.first_line,
@@ -216,8 +233,16 @@ const EXCERPT_SHARE: f64 = 0.5;
 
 fn replace(edit: &Edit, path: &str, content: &str, w: &mut Working) -> EditReport {
     let Some(text) = w.text.as_mut() else {
-        if content.lines().any(|l| crate::core::elision::is_placeholder(l) && l.trim().trim_matches('.').trim() != "") {
-            return refused(edit, path.into(), format!("{path}: a new file cannot have `... unchanged code` placeholders: write it out whole"));
+        if content.lines().any(|l| {
+            crate::core::elision::is_placeholder(l) && l.trim().trim_matches('.').trim() != ""
+        }) {
+            return refused(
+                edit,
+                path.into(),
+                format!(
+                    "{path}: a new file cannot have `... unchanged code` placeholders: write it out whole"
+                ),
+            );
         }
         w.text = Some(TextFile::parse(content));
         w.dirty = true;
@@ -229,7 +254,11 @@ fn replace(edit: &Edit, path: &str, content: &str, w: &mut Working) -> EditRepor
     };
     let orig_nonblank = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
     let new_len = merged.lines.len();
-    if !merged.restored && orig_nonblank >= 20 && merged.kept_share < EXCERPT_SHARE && new_len * 2 < text.lines.len() {
+    if !merged.restored
+        && orig_nonblank >= 20
+        && merged.kept_share < EXCERPT_SHARE
+        && new_len * 2 < text.lines.len()
+    {
         return refused(
             edit,
             path.into(),
@@ -243,7 +272,8 @@ fn replace(edit: &Edit, path: &str, content: &str, w: &mut Working) -> EditRepor
     let n = text.lines.len();
     text.splice(0, n, merged.lines);
     w.dirty = true;
-    let mut r = report(edit, path, Status::Applied, if merged.restored { "whole-merge" } else { "whole" });
+    let mut r =
+        report(edit, path, Status::Applied, if merged.restored { "whole-merge" } else { "whole" });
     r.lines = Some((1, n));
     r
 }

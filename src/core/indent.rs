@@ -11,7 +11,12 @@ const TAB: usize = 4;
 pub enum IndentMap {
     Identity,
     /// file columns = scale × model columns + shift, written with tabs or spaces.
-    Columns { scale_num: usize, scale_den: usize, shift: isize, tabs: bool },
+    Columns {
+        scale_num: usize,
+        scale_den: usize,
+        shift: isize,
+        tabs: bool,
+    },
 }
 
 fn columns(ws: &str) -> usize {
@@ -24,16 +29,24 @@ fn leading(s: &str) -> &str {
 
 impl IndentMap {
     /// Learn from `(model line, file line)` pairs; `file_uses_tabs` says how the file indents.
-    pub fn learn<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>, file_uses_tabs: bool) -> IndentMap {
-        let pairs: Vec<(&str, &str)> = pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
+    pub fn learn<'a>(
+        pairs: impl Iterator<Item = (&'a str, &'a str)>,
+        file_uses_tabs: bool,
+    ) -> IndentMap {
+        let pairs: Vec<(&str, &str)> =
+            pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
         if pairs.iter().all(|(p, f)| leading(p) == leading(f)) {
             return IndentMap::Identity;
         }
-        let cols: Vec<(isize, isize)> = pairs.iter().map(|(p, f)| (columns(leading(p)) as isize, columns(leading(f)) as isize)).collect();
+        let cols: Vec<(isize, isize)> = pairs
+            .iter()
+            .map(|(p, f)| (columns(leading(p)) as isize, columns(leading(f)) as isize))
+            .collect();
         let mut best: Option<(usize, (usize, usize, isize))> = None;
         for (num, den) in [(1, 1), (1, 2), (2, 1), (1, 4), (4, 1)] {
             // The most common shift under this scale, and how many pairs it explains.
-            let mut shifts: Vec<isize> = cols.iter().map(|(p, f)| f - p * num as isize / den as isize).collect();
+            let mut shifts: Vec<isize> =
+                cols.iter().map(|(p, f)| f - p * num as isize / den as isize).collect();
             shifts.sort_unstable();
             let mut k = 0;
             while k < shifts.len() {
@@ -47,7 +60,8 @@ impl IndentMap {
         }
         let Some((_, (scale_num, scale_den, shift))) = best else { return IndentMap::Identity };
         let uses_tabs_model = pairs.iter().any(|(p, _)| leading(p).contains('\t'));
-        let tabs = file_uses_tabs || (uses_tabs_model && pairs.iter().any(|(_, f)| leading(f).contains('\t')));
+        let tabs = file_uses_tabs
+            || (uses_tabs_model && pairs.iter().any(|(_, f)| leading(f).contains('\t')));
         IndentMap::Columns { scale_num, scale_den, shift, tabs }
     }
 
@@ -60,7 +74,8 @@ impl IndentMap {
                 let body = &line[ws.len()..];
                 let c = (columns(ws) * scale_num / scale_den) as isize + shift;
                 let c = c.max(0) as usize;
-                let mut out = if *tabs { "\t".repeat(c / TAB) + &" ".repeat(c % TAB) } else { " ".repeat(c) };
+                let mut out =
+                    if *tabs { "\t".repeat(c / TAB) + &" ".repeat(c % TAB) } else { " ".repeat(c) };
                 out.push_str(body);
                 out
             }
@@ -94,7 +109,10 @@ mod tests {
 
     #[test]
     fn shifts_a_dedented_hunk() {
-        let m = IndentMap::learn([("def f():", "    def f():"), ("    x", "        x")].into_iter(), false);
+        let m = IndentMap::learn(
+            [("def f():", "    def f():"), ("    x", "        x")].into_iter(),
+            false,
+        );
         assert_eq!(m.apply("    y = 1"), "        y = 1");
         assert_eq!(m.apply("        z"), "            z");
     }

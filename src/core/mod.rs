@@ -3,8 +3,8 @@
 pub mod apply;
 pub mod edit;
 pub mod elision;
-pub mod indent;
 pub mod execute;
+pub mod indent;
 pub mod locate;
 pub mod parse;
 pub mod paths;

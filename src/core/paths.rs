@@ -20,7 +20,9 @@ pub fn clean_path_line(line: &str) -> String {
         let lower = t.to_ascii_lowercase();
         let mut t = t.to_string();
         for prefix in ["file:", "filename:", "path:", "file path:", "in file", "file"] {
-            if lower.starts_with(prefix) && (prefix.ends_with(':') || lower[prefix.len()..].starts_with(' ')) {
+            if lower.starts_with(prefix)
+                && (prefix.ends_with(':') || lower[prefix.len()..].starts_with(' '))
+            {
                 t = t[prefix.len()..].trim().to_string();
                 break;
             }
@@ -61,8 +63,26 @@ pub fn looks_like_path(candidate: &str) -> bool {
     if candidate.is_empty() || candidate.len() > 250 || candidate == "..." {
         return false;
     }
-    if candidate.chars().any(|c| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | ',' | ';' | '|' | '=' | '!' | '?' | '$'))
-    {
+    if candidate.chars().any(|c| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '(' | ')'
+                    | '['
+                    | ']'
+                    | '{'
+                    | '}'
+                    | '<'
+                    | '>'
+                    | ','
+                    | ';'
+                    | '|'
+                    | '='
+                    | '!'
+                    | '?'
+                    | '$'
+            )
+    }) {
         return false;
     }
     if candidate.starts_with('-') || candidate.ends_with('.') || candidate.ends_with('/') {
@@ -80,7 +100,8 @@ pub fn prose_mentions(line: &str) -> Vec<String> {
         while let Some(start) = rest.find(delim) {
             let after = &rest[start + delim.len()..];
             let Some(end) = after.find(delim) else { break };
-            let word = normalize_relative(after[..end].trim().trim_end_matches([':', ',', ';', '.']));
+            let word =
+                normalize_relative(after[..end].trim().trim_end_matches([':', ',', ';', '.']));
             if looks_like_path(&word) && !out.contains(&word) {
                 out.push(word);
             }
@@ -96,14 +117,18 @@ pub fn unsafe_reason(path: &str) -> Option<String> {
         return Some("empty path".into());
     }
     // A single leading backslash is part of a (strange) file name here; `\\\\host` and `C:` are not.
-    if path.starts_with('/') || path.starts_with("\\\\") || path.get(1..3) == Some(":\\") || path.get(1..3) == Some(":/") {
+    if path.starts_with('/')
+        || path.starts_with("\\\\")
+        || path.get(1..3) == Some(":\\")
+        || path.get(1..3) == Some(":/")
+    {
         return Some(format!("{path}: absolute paths are outside the project"));
     }
     let parts: Vec<&str> = path.split(['/', '\\']).collect();
     if parts.contains(&"..") {
         return Some(format!("{path}: `..` leads outside the project"));
     }
-    if parts.first() == Some(&".git") || parts.contains(&".git") {
+    if parts.iter().any(|p| p.eq_ignore_ascii_case(".git")) {
         return Some(format!("{path}: files under .git/ are never edited"));
     }
     if path.chars().any(|c| c == '\0' || c.is_control()) {
@@ -144,7 +169,10 @@ mod tests {
 
     #[test]
     fn finds_prose_mentions() {
-        assert_eq!(prose_mentions("Here is the new `a.txt` and **b/c.rs**:"), vec!["a.txt", "b/c.rs"]);
+        assert_eq!(
+            prose_mentions("Here is the new `a.txt` and **b/c.rs**:"),
+            vec!["a.txt", "b/c.rs"]
+        );
         assert!(prose_mentions("Call `foo()` then `bar`").is_empty());
     }
 

@@ -111,10 +111,10 @@ impl Plan {
     pub fn paths_to_read(&self) -> Vec<String> {
         let mut seen = Vec::<String>::new();
         for item in &self.items {
-            if let PlanItem::Edit { path, .. } = item {
-                if !seen.contains(path) {
-                    seen.push(path.clone());
-                }
+            if let PlanItem::Edit { path, .. } = item
+                && !seen.contains(path)
+            {
+                seen.push(path.clone());
             }
         }
         seen

@@ -21,7 +21,8 @@ pub(crate) fn plan_reply(reply: &str, choice: FormatChoice, project_files: &[Str
         FormatChoice::Only(f) => Some(f),
     };
     let events = parse_reply(reply, ParseOptions { only, known_paths: project_files.to_vec() });
-    let has_hunks = events.iter().any(|e| matches!(e, Event::Edit(ed) if ed.format != Format::Whole));
+    let has_hunks =
+        events.iter().any(|e| matches!(e, Event::Edit(ed) if ed.format != Format::Whole));
     let project = Project::new(project_files);
     let mut items = Vec::new();
     for event in events {
@@ -86,7 +87,8 @@ impl<'a> Project<'a> {
         if matches!(edit.change, Change::Create { .. }) {
             return Ok(written);
         }
-        let tails: Vec<&&str> = self.files.iter().filter(|f| f.ends_with(&format!("/{written}"))).collect();
+        let tails: Vec<&&str> =
+            self.files.iter().filter(|f| f.ends_with(&format!("/{written}"))).collect();
         if tails.len() == 1 {
             return Ok(tails[0].to_string());
         }
@@ -132,7 +134,9 @@ impl<'a> Project<'a> {
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         match scored.as_slice() {
-            [(s, f), rest @ ..] if *s >= 0.8 && rest.first().is_none_or(|(t, _)| s - t >= 0.05) => Some(f.to_string()),
+            [(s, f), rest @ ..] if *s >= 0.8 && rest.first().is_none_or(|(t, _)| s - t >= 0.05) => {
+                Some(f.to_string())
+            }
             _ => None,
         }
     }
@@ -148,7 +152,13 @@ mod tests {
     use crate::core::edit::Hunk;
 
     fn edit(path: &str, change: Change, source: PathSource) -> Edit {
-        Edit { path: path.into(), path_source: source, format: Format::SearchReplace, change, reply_lines: (1, 1) }
+        Edit {
+            path: path.into(),
+            path_source: source,
+            format: Format::SearchReplace,
+            change,
+            reply_lines: (1, 1),
+        }
     }
 
     fn modify() -> Change {
@@ -157,10 +167,11 @@ mod tests {
 
     #[test]
     fn resolution_order() {
-        let files: Vec<String> = ["src/app.py", "src/util.py", "tests/test_app.py", "README.md", "file1.py", "file2.py"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let files: Vec<String> =
+            ["src/app.py", "src/util.py", "tests/test_app.py", "README.md", "file1.py", "file2.py"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
         let p = Project::new(&files);
         let r = |path: &str, change: Change| p.resolve(&edit(path, change, PathSource::PathLine));
         assert_eq!(r("./src/app.py", modify()).unwrap(), "src/app.py");
@@ -171,6 +182,9 @@ mod tests {
         assert!(r(".git/config", Change::Create { content: "x".into() }).is_err());
         assert!(r("src/nothing.py", modify()).is_err());
         assert_eq!(r("src/new.py", Change::Replace { content: "x".into() }).unwrap(), "src/new.py");
-        assert_eq!(p.resolve(&edit("b/src/app.py", modify(), PathSource::DiffHeader)).unwrap(), "src/app.py");
+        assert_eq!(
+            p.resolve(&edit("b/src/app.py", modify(), PathSource::DiffHeader)).unwrap(),
+            "src/app.py"
+        );
     }
 }

@@ -13,7 +13,7 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::elision::is_placeholder;
 use crate::core::locate::align::{self, PatLine, Slot};
-use crate::core::locate::lines::{LineInfo, Likeness};
+use crate::core::locate::lines::{Likeness, LineInfo};
 use crate::core::text::{NewLine, TextFile};
 
 /// A whole-file merge's result.
@@ -34,8 +34,11 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
     let wild: Vec<bool> = resp.iter().map(|l| is_placeholder(l)).collect();
     // Anchors are unchanged lines: compared with their indentation, without trailing whitespace.
     let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
-    let resp_keys: Vec<u64> =
-        resp_info.iter().enumerate().map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) }).collect();
+    let resp_keys: Vec<u64> = resp_info
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) })
+        .collect();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     for op in capture_diff_slices(Algorithm::Patience, &orig_keys, &resp_keys) {
         if let DiffOp::Equal { old_index, new_index, len } = op {
@@ -65,7 +68,10 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
         let gap = Gap { orig: (o_pos, o_start), listing: (r_pos, r_start) };
         merge_gap(original, &orig_info, &counts, &resp, &resp_info, &wild, gap, &mut out)?;
         for k in 0..len {
-            out.push(NewLine::kept(original.lines[o_start + k].clone(), original.eols[o_start + k]));
+            out.push(NewLine::kept(
+                original.lines[o_start + k].clone(),
+                original.eols[o_start + k],
+            ));
         }
         o_pos = o_start + len;
         r_pos = r_start + len;
@@ -82,7 +88,11 @@ fn exact_key(l: &LineInfo) -> u64 {
 
 /// Runs of equal lines worth trusting as anchors: a line unique in the original, or three or
 /// more non-blank lines together. `(orig start, listing start, len)`.
-fn trusted_anchors(pairs: &[(usize, usize)], orig: &[LineInfo], counts: &HashMap<u64, usize>) -> Vec<(usize, usize, usize)> {
+fn trusted_anchors(
+    pairs: &[(usize, usize)],
+    orig: &[LineInfo],
+    counts: &HashMap<u64, usize>,
+) -> Vec<(usize, usize, usize)> {
     let mut runs: Vec<(usize, usize, usize)> = Vec::new();
     for &(o, r) in pairs {
         match runs.last_mut() {
@@ -146,8 +156,15 @@ fn merge_gap(
         }
         return Ok(());
     }
-    let pat: Vec<PatLine> = listing.clone().map(|i| PatLine { info: resp_info[i].clone(), wildcard: wild[i] }).collect();
-    let slots = if o.1 > o.0 { align::align_with(&pat, orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots) } else { None };
+    let pat: Vec<PatLine> = listing
+        .clone()
+        .map(|i| PatLine { info: resp_info[i].clone(), wildcard: wild[i] })
+        .collect();
+    let slots = if o.1 > o.0 {
+        align::align_with(&pat, orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots)
+    } else {
+        None
+    };
     let slots = slots.unwrap_or_else(|| vec![Slot::Unmatched; pat.len()]);
     // Placeholders take the original lines between what is anchored around them; an anchor is a
     // run of exactly matched lines that pins down a place.
@@ -163,7 +180,10 @@ fn merge_gap(
         while k < slots.len() && exact(&slots[k]) {
             k += 1;
         }
-        let run: Vec<usize> = slots[start..k].iter().filter_map(|s| if let Slot::Line(f, _) = s { Some(*f) } else { None }).collect();
+        let run: Vec<usize> = slots[start..k]
+            .iter()
+            .filter_map(|s| if let Slot::Line(f, _) = s { Some(*f) } else { None })
+            .collect();
         let contiguous = run.windows(2).all(|w| w[1] == w[0] + 1);
         if contiguous && telling(&run, orig_info, counts) {
             anchored[start..k].iter_mut().for_each(|a| *a = true);
@@ -244,19 +264,26 @@ mod tests {
         Ok(f.render())
     }
 
-    const ORIG: &str = "import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n";
+    const ORIG: &str =
+        "import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n";
 
     #[test]
     fn restores_a_middle_placeholder() {
         let l = "import os\n\ndef a():\n    return 10\n\n# ... rest of the code unchanged ...\n\ndef c():\n    return 3\n";
-        assert_eq!(render(ORIG, l).unwrap(), "import os\n\ndef a():\n    return 10\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n");
+        assert_eq!(
+            render(ORIG, l).unwrap(),
+            "import os\n\ndef a():\n    return 10\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n"
+        );
     }
 
     #[test]
     fn restores_a_trailing_placeholder() {
         let l = "import os\nimport sys\n\ndef a():\n    return 1\n\n# ... rest of the file ...\n";
         let out = render(ORIG, l).unwrap();
-        assert_eq!(out, "import os\nimport sys\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n");
+        assert_eq!(
+            out,
+            "import os\nimport sys\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n"
+        );
     }
 
     #[test]

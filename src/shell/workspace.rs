@@ -284,7 +284,10 @@ fn lexical_parts(rel: &str) -> Result<Vec<&str>, PathRefusal> {
     }
     let bytes = rel.as_bytes();
     let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
-    if rel.starts_with('/') || rel.starts_with('\\') || drive || Path::new(rel).is_absolute() {
+    // On Unix a single leading backslash is part of a file name; `\\\\host` is a network path.
+    let backslash_root =
+        if cfg!(windows) { rel.starts_with('\\') } else { rel.starts_with("\\\\") };
+    if rel.starts_with('/') || backslash_root || drive || Path::new(rel).is_absolute() {
         return Err(PathRefusal::Absolute);
     }
     for piece in rel.split(['/', '\\']) {
@@ -496,7 +499,7 @@ mod tests {
         let (_dir, ws) = project(&[("a.py", b"")]);
         let refused = |p: &str| ws.resolve(p).expect_err(p);
         assert_eq!(refused("/etc/passwd"), PathRefusal::Absolute);
-        assert_eq!(refused("\\windows"), PathRefusal::Absolute);
+        assert_eq!(refused("\\\\host\\share"), PathRefusal::Absolute);
         assert_eq!(refused("C:/x.py"), PathRefusal::Absolute);
         assert_eq!(refused("../x.py"), PathRefusal::ParentDir);
         assert_eq!(refused("src/../../x.py"), PathRefusal::ParentDir);

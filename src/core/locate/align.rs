@@ -12,7 +12,7 @@
 //!
 //! The alignment starts and ends anywhere in the window; file lines outside it are free.
 
-use super::lines::{LineInfo, Likeness, compare};
+use super::lines::{Likeness, LineInfo, compare};
 
 /// A line of the pattern.
 #[derive(Debug, Clone)]
@@ -45,12 +45,15 @@ const BLANK_GAIN: f64 = 0.02;
 fn gain(p: &PatLine, l: Likeness) -> Option<f64> {
     let w = p.info.weight();
     if p.info.is_blank() {
-        return matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing).then_some(BLANK_GAIN);
+        return matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing)
+            .then_some(BLANK_GAIN);
     }
     match l {
         Likeness::Same | Likeness::Indent => Some(w),
         Likeness::Spacing => Some(0.97 * w),
-        Likeness::Fuzzy(s) => Some(w * (0.2 + 0.6 * (s - super::lines::FUZZY_MIN) / (1.0 - super::lines::FUZZY_MIN))),
+        Likeness::Fuzzy(s) => {
+            Some(w * (0.2 + 0.6 * (s - super::lines::FUZZY_MIN) / (1.0 - super::lines::FUZZY_MIN)))
+        }
         Likeness::Different => None,
     }
 }
@@ -86,7 +89,13 @@ pub fn align(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize) -> Option
     align_with(pat, file, lo, hi, Params::HUNK)
 }
 
-pub fn align_with(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, params: Params) -> Option<Alignment> {
+pub fn align_with(
+    pat: &[PatLine],
+    file: &[LineInfo],
+    lo: usize,
+    hi: usize,
+    params: Params,
+) -> Option<Alignment> {
     let m = pat.len();
     let n = hi.saturating_sub(lo);
     if m == 0 || n == 0 {
@@ -123,7 +132,10 @@ pub fn align_with(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, para
                     }
                 } else {
                     let l = match compare(&p.info, f) {
-                        Likeness::Fuzzy(s) if s < params.fuzzy_min || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len => {
+                        Likeness::Fuzzy(s)
+                            if s < params.fuzzy_min
+                                || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len =>
+                        {
                             Likeness::Different
                         }
                         l => l,
@@ -200,7 +212,10 @@ mod tests {
     use super::*;
 
     fn pat<'a>(lines: &[&'a str]) -> Vec<PatLine<'a>> {
-        lines.iter().map(|l| PatLine { info: LineInfo::new(l), wildcard: l.trim() == "..." }).collect()
+        lines
+            .iter()
+            .map(|l| PatLine { info: LineInfo::new(l), wildcard: l.trim() == "..." })
+            .collect()
     }
 
     fn file<'a>(lines: &[&'a str]) -> Vec<LineInfo<'a>> {

@@ -146,7 +146,11 @@ fn myers(a: &[char], b: &[char]) -> usize {
     let mut mv = 0u64;
     let mut score = m;
     for &c in b {
-        let eq = if (c as u32) < 128 { ascii[c as usize] } else { other.iter().find(|e| e.0 == c).map_or(0, |e| e.1) };
+        let eq = if (c as u32) < 128 {
+            ascii[c as usize]
+        } else {
+            other.iter().find(|e| e.0 == c).map_or(0, |e| e.1)
+        };
         let xv = eq | mv;
         let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
         let mut ph = mv | !(xh | pv);
@@ -216,7 +220,17 @@ mod tests {
 
     #[test]
     fn bit_parallel_distance_agrees_with_the_table() {
-        let words = ["", "a", "kitten", "sitting", "café au lait", "flaw", "lawn", "x".repeat(64).as_str().to_owned().leak(), "abcdefghij"];
+        let words = [
+            "",
+            "a",
+            "kitten",
+            "sitting",
+            "café au lait",
+            "flaw",
+            "lawn",
+            "x".repeat(64).as_str().to_owned().leak(),
+            "abcdefghij",
+        ];
         for a in words {
             for b in words {
                 let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());

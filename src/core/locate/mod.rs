@@ -21,7 +21,7 @@ use serde::Serialize;
 use crate::core::edit::{Hunk, LineKind};
 use crate::core::elision::is_placeholder;
 use align::{Alignment, PatLine, Slot};
-use lines::{FileIndex, LineInfo, Likeness};
+use lines::{FileIndex, Likeness, LineInfo};
 
 /// How a hunk was located.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -162,8 +162,10 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
         return Err(not_found(&pat, file, &searched));
     };
     let mut by_hint = false;
-    let rivals: Vec<&Alignment> =
-        candidates[1..].iter().filter(|c| c.score >= best.score - AMBIGUITY_MARGIN && disjoint(c.span, best.span)).collect();
+    let rivals: Vec<&Alignment> = candidates[1..]
+        .iter()
+        .filter(|c| c.score >= best.score - AMBIGUITY_MARGIN && disjoint(c.span, best.span))
+        .collect();
     let mut chosen = best.clone();
     if !rivals.is_empty() {
         let mut all = vec![&best];
@@ -194,7 +196,14 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
 }
 
 /// Turn the chosen alignment into per-hunk-line slots, judge it, and name the strategy.
-fn finish(hunk: &Hunk, pat: &[PatLine], origin: &[usize], file: &[LineInfo], a: Alignment, by_hint: bool) -> Result<Located, Refusal> {
+fn finish(
+    hunk: &Hunk,
+    pat: &[PatLine],
+    origin: &[usize],
+    file: &[LineInfo],
+    a: Alignment,
+    by_hint: bool,
+) -> Result<Located, Refusal> {
     let n = hunk.lines.len();
     let mut slots = vec![HunkSlot::Add; n];
     for (p, slot) in a.slots.iter().enumerate() {
@@ -232,8 +241,12 @@ fn finish(hunk: &Hunk, pat: &[PatLine], origin: &[usize], file: &[LineInfo], a: 
     }
     mark_forgotten_adds(hunk, &mut slots);
     resolve_empty_elisions(&mut slots)?;
-    let forgotten: Vec<usize> =
-        origin.iter().enumerate().filter(|(_, k)| slots[**k] == HunkSlot::ForgottenAdd).map(|(p, _)| p).collect();
+    let forgotten: Vec<usize> = origin
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| slots[**k] == HunkSlot::ForgottenAdd)
+        .map(|(p, _)| p)
+        .collect();
     let sim = similarity(pat, &a.slots, &forgotten);
     if sim < MIN_SIMILARITY {
         return Err(Refusal {
@@ -268,7 +281,8 @@ fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
         while k < n && slots[k] == HunkSlot::Ignored {
             k += 1;
         }
-        let touches_add = (start > 0 && hunk.lines[start - 1].kind != LineKind::Context) || (k < n && hunk.lines[k].kind != LineKind::Context);
+        let touches_add = (start > 0 && hunk.lines[start - 1].kind != LineKind::Context)
+            || (k < n && hunk.lines[k].kind != LineKind::Context);
         let has_text = hunk.lines[start..k].iter().any(|l| !l.text.trim().is_empty());
         if touches_add && has_text {
             for s in &mut slots[start..k] {
@@ -286,14 +300,19 @@ fn resolve_empty_elisions(slots: &mut [HunkSlot]) -> Result<(), Refusal> {
             continue;
         }
         // Between anchors the DP would have absorbed the gap; an unresolved one is at an edge.
-        let before_anchor = slots[..k].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
-        let after_anchor = slots[k + 1..].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
-        let adds_after = slots[k + 1..].iter().take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..))).any(|s| {
-            matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd)
-        });
-        let adds_before = slots[..k].iter().rev().take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..))).any(|s| {
-            matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd)
-        });
+        let before_anchor =
+            slots[..k].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
+        let after_anchor =
+            slots[k + 1..].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
+        let adds_after = slots[k + 1..]
+            .iter()
+            .take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
+            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd));
+        let adds_before = slots[..k]
+            .iter()
+            .rev()
+            .take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
+            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd));
         if (!after_anchor && adds_after) || (!before_anchor && adds_before) {
             return Err(Refusal {
                 kind: RefusalKind::UnanchoredElision,
@@ -314,7 +333,11 @@ fn strategy_of(slots: &[HunkSlot], span: (usize, usize), hunk: &Hunk) -> Strateg
             HunkSlot::Kept(_, l) | HunkSlot::Removed(_, l) => {
                 covered += 1;
                 match l {
-                    Likeness::Same if hunk.lines[k].text.len() == hunk.lines[k].text.trim_end().len() => 0,
+                    Likeness::Same
+                        if hunk.lines[k].text.len() == hunk.lines[k].text.trim_end().len() =>
+                    {
+                        0
+                    }
                     Likeness::Same | Likeness::Spacing => 1,
                     Likeness::Indent => 2,
                     Likeness::Fuzzy(_) | Likeness::Different => 4,
@@ -327,7 +350,13 @@ fn strategy_of(slots: &[HunkSlot], span: (usize, usize), hunk: &Hunk) -> Strateg
             HunkSlot::Add => 0,
             HunkSlot::ForgottenAdd | HunkSlot::Ignored => 4,
         };
-        let st = [Strategy::Exact, Strategy::Whitespace, Strategy::Indentation, Strategy::Elision, Strategy::Fuzzy][rank];
+        let st = [
+            Strategy::Exact,
+            Strategy::Whitespace,
+            Strategy::Indentation,
+            Strategy::Elision,
+            Strategy::Fuzzy,
+        ][rank];
         if rank > rank_of(strategy) {
             strategy = st;
         }
@@ -346,11 +375,11 @@ impl Strategy {
     /// How forgiving the strategy is, from exact (0) to fuzzy.
     pub fn rank(self) -> usize {
         match self {
-        Strategy::Exact => 0,
-        Strategy::Whitespace => 1,
-        Strategy::Indentation => 2,
-        Strategy::Elision => 3,
-        Strategy::Fuzzy => 4,
+            Strategy::Exact => 0,
+            Strategy::Whitespace => 1,
+            Strategy::Indentation => 2,
+            Strategy::Elision => 3,
+            Strategy::Fuzzy => 4,
         }
     }
 }
@@ -416,7 +445,8 @@ fn candidate_windows(pat: &[PatLine], file: &[LineInfo], index: &FileIndex) -> V
     let mut hi = votes[0];
     let push = |lo: isize, hi: isize, windows: &mut Vec<(usize, usize)>| {
         let a = (lo - SLACK as isize - m as isize / 2).max(0) as usize;
-        let b = ((hi + m as isize + SLACK as isize + m as isize / 2).max(0) as usize).min(file.len());
+        let b =
+            ((hi + m as isize + SLACK as isize + m as isize / 2).max(0) as usize).min(file.len());
         if let Some(last) = windows.last_mut()
             && a <= last.1
         {
@@ -442,7 +472,13 @@ fn candidate_windows(pat: &[PatLine], file: &[LineInfo], index: &FileIndex) -> V
 
 /// The best alignment in a window, and then the best ones left of and right of it, so that a
 /// second place equally good is seen.
-fn collect_candidates(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, out: &mut Vec<Alignment>) {
+fn collect_candidates(
+    pat: &[PatLine],
+    file: &[LineInfo],
+    lo: usize,
+    hi: usize,
+    out: &mut Vec<Alignment>,
+) {
     let Some(best) = align::align(pat, file, lo, hi) else { return };
     let (s, e) = best.span;
     out.push(best);
@@ -455,9 +491,14 @@ fn collect_candidates(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, 
     }
 }
 
-fn hint_pick<'a>(hint: Option<usize>, shift: isize, cands: &[&'a Alignment]) -> Option<&'a Alignment> {
+fn hint_pick<'a>(
+    hint: Option<usize>,
+    shift: isize,
+    cands: &[&'a Alignment],
+) -> Option<&'a Alignment> {
     let hint = hint? as isize + shift - 1;
-    let near: Vec<&&Alignment> = cands.iter().filter(|c| (c.span.0 as isize - hint).abs() <= 3).collect();
+    let near: Vec<&&Alignment> =
+        cands.iter().filter(|c| (c.span.0 as isize - hint).abs() <= 3).collect();
     if near.len() == 1 { Some(near[0]) } else { None }
 }
 
@@ -492,7 +533,11 @@ fn not_found(pat: &[PatLine], file: &[LineInfo], searched: &str) -> Refusal {
     let first = searched.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
     Refusal {
         kind: RefusalKind::NotFound,
-        message: format!("the old text is not in the file (searched for {} lines starting with {:?})", pat.len(), first),
+        message: format!(
+            "the old text is not in the file (searched for {} lines starting with {:?})",
+            pat.len(),
+            first
+        ),
         closest,
     }
 }

@@ -36,7 +36,12 @@ pub fn within_line(hunk: &Hunk, file: &[String]) -> Option<PartialLine> {
             if found.is_some() {
                 return None;
             }
-            found = Some(PartialLine { line: i, start: at, end: at + old.len(), with: new.to_string() });
+            found = Some(PartialLine {
+                line: i,
+                start: at,
+                end: at + old.len(),
+                with: new.to_string(),
+            });
         }
     }
     found
@@ -48,7 +53,11 @@ mod tests {
     use crate::core::edit::HunkLine;
 
     fn hunk(old: &str, new: &str) -> Hunk {
-        Hunk { lines: vec![HunkLine::new(LineKind::Remove, old), HunkLine::new(LineKind::Add, new)], old_start_hint: None, marked: true }
+        Hunk {
+            lines: vec![HunkLine::new(LineKind::Remove, old), HunkLine::new(LineKind::Add, new)],
+            old_start_hint: None,
+            marked: true,
+        }
     }
 
     #[test]

@@ -13,7 +13,11 @@ const BUDGET: usize = 64;
 
 /// Locate a hunk, cutting it into parts where that fits better. Parts come in hunk order, each
 /// located against the same, unchanged text.
-pub fn locate_parts(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Vec<(Hunk, Located)>, Refusal> {
+pub fn locate_parts(
+    hunk: &Hunk,
+    file: &[LineInfo],
+    hint_shift: isize,
+) -> Result<Vec<(Hunk, Located)>, Refusal> {
     let whole = locate_in(hunk, file, hint_shift);
     if whole.as_ref().is_ok_and(clean) {
         return whole.map(|l| vec![(hunk.clone(), l)]);
@@ -30,7 +34,13 @@ fn clean(l: &Located) -> bool {
     l.slots.iter().all(|s| !matches!(s, HunkSlot::Ignored | HunkSlot::ForgottenAdd))
 }
 
-fn cut(hunk: &Hunk, file: &[LineInfo], shift: isize, parts_left: usize, budget: &mut usize) -> Option<Vec<(Hunk, Located)>> {
+fn cut(
+    hunk: &Hunk,
+    file: &[LineInfo],
+    shift: isize,
+    parts_left: usize,
+    budget: &mut usize,
+) -> Option<Vec<(Hunk, Located)>> {
     if *budget == 0 {
         return None;
     }
@@ -53,13 +63,19 @@ fn cut(hunk: &Hunk, file: &[LineInfo], shift: isize, parts_left: usize, budget: 
             k += 1;
             continue;
         }
-        let run_end = (k..lines.len()).find(|&j| lines[j].kind != LineKind::Context).unwrap_or(lines.len());
+        let run_end =
+            (k..lines.len()).find(|&j| lines[j].kind != LineKind::Context).unwrap_or(lines.len());
         if run_end == lines.len() {
             break;
         }
         for at in k..=run_end {
-            let head = Hunk { lines: lines[..at].to_vec(), old_start_hint: hunk.old_start_hint, marked: hunk.marked };
-            let tail = Hunk { lines: lines[at..].to_vec(), old_start_hint: None, marked: hunk.marked };
+            let head = Hunk {
+                lines: lines[..at].to_vec(),
+                old_start_hint: hunk.old_start_hint,
+                marked: hunk.marked,
+            };
+            let tail =
+                Hunk { lines: lines[at..].to_vec(), old_start_hint: None, marked: hunk.marked };
             if *budget == 0 {
                 return best;
             }
@@ -69,7 +85,8 @@ fn cut(hunk: &Hunk, file: &[LineInfo], shift: isize, parts_left: usize, budget: 
                 continue;
             }
             let Some(rest) = cut(&tail, file, shift, parts_left - 1, budget) else { continue };
-            let overlaps = rest.iter().any(|(_, l)| l.start < head_loc.end && head_loc.start < l.end);
+            let overlaps =
+                rest.iter().any(|(_, l)| l.start < head_loc.end && head_loc.start < l.end);
             if overlaps {
                 continue;
             }

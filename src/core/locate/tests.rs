@@ -33,7 +33,14 @@ const PY: &str = "import os\n\n\ndef create_task(title):\n    \"\"\"Make a task.
 
 #[test]
 fn exact() {
-    let (out, loc) = apply(PY, &sr("    tasks.append(task)\n    return task\n", "    tasks.append(task)\n    log(task)\n    return task\n")).unwrap();
+    let (out, loc) = apply(
+        PY,
+        &sr(
+            "    tasks.append(task)\n    return task\n",
+            "    tasks.append(task)\n    log(task)\n    return task\n",
+        ),
+    )
+    .unwrap();
     assert!(out.contains("tasks.append(task)\n    log(task)\n    return task\n\n\ndef delete"));
     assert_eq!(loc.strategy, Strategy::Exact);
 }
@@ -52,22 +59,32 @@ fn copy_error_keeps_the_files_line() {
 
 #[test]
 fn dedented_hunk_is_reindented() {
-    let h = sr("task = {\"title\": title}\ntasks.append(task)\n", "task = {\"title\": title}\nif ok:\n    tasks.append(task)\n");
+    let h = sr(
+        "task = {\"title\": title}\ntasks.append(task)\n",
+        "task = {\"title\": title}\nif ok:\n    tasks.append(task)\n",
+    );
     let (out, loc) = apply(PY, &h).unwrap();
-    assert!(out.contains("    task = {\"title\": title}\n    if ok:\n        tasks.append(task)\n"), "{out}");
+    assert!(
+        out.contains("    task = {\"title\": title}\n    if ok:\n        tasks.append(task)\n"),
+        "{out}"
+    );
     assert_eq!(loc.strategy, Strategy::Indentation);
 }
 
 #[test]
 fn missing_docstring_context() {
-    let h = udiff("def create_task(title):\n-    task = {\"title\": title}\n+    task = {\"title\": title.strip()}\n");
+    let h = udiff(
+        "def create_task(title):\n-    task = {\"title\": title}\n+    task = {\"title\": title.strip()}\n",
+    );
     let (out, _) = apply(PY, &h).unwrap();
     assert!(out.contains("def create_task(title):\n    \"\"\"Make a task.\"\"\"\n    task = {\"title\": title.strip()}\n"), "{out}");
 }
 
 #[test]
 fn forgotten_plus() {
-    let h = udiff(" def delete_task(task_id):\n     task = find(task_id)\n+    if task is None:\n     return None\n     tasks.remove(task)\n");
+    let h = udiff(
+        " def delete_task(task_id):\n     task = find(task_id)\n+    if task is None:\n     return None\n     tasks.remove(task)\n",
+    );
     let (out, loc) = apply(PY, &h).unwrap();
     assert!(out.contains("    task = find(task_id)\n    if task is None:\n    return None\n    tasks.remove(task)\n"), "{out}");
     assert!(loc.slots.contains(&HunkSlot::ForgottenAdd));
@@ -75,9 +92,15 @@ fn forgotten_plus() {
 
 #[test]
 fn elision_in_old_text() {
-    let h = sr("def create_task(title):\n    ...\n    return task\n", "def create_task(title):\n    ...\n    print(task)\n    return task\n");
+    let h = sr(
+        "def create_task(title):\n    ...\n    return task\n",
+        "def create_task(title):\n    ...\n    print(task)\n    return task\n",
+    );
     let (out, loc) = apply(PY, &h).unwrap();
-    assert!(out.contains("    tasks.append(task)\n    print(task)\n    return task\n\n\ndef delete"), "{out}");
+    assert!(
+        out.contains("    tasks.append(task)\n    print(task)\n    return task\n\n\ndef delete"),
+        "{out}"
+    );
     assert_eq!(loc.strategy, Strategy::Elision);
 }
 
@@ -103,7 +126,14 @@ fn line_hint_breaks_a_tie() {
 
 #[test]
 fn hallucinated_is_refused() {
-    let e = apply(PY, &sr("def update_task(task_id, **fields):\n    task.update(fields)\n    save_all()\n", "x\n")).unwrap_err();
+    let e = apply(
+        PY,
+        &sr(
+            "def update_task(task_id, **fields):\n    task.update(fields)\n    save_all()\n",
+            "x\n",
+        ),
+    )
+    .unwrap_err();
     assert!(matches!(e.kind, RefusalKind::NotFound | RefusalKind::TooWeak), "{e:?}");
 }
 
@@ -121,7 +151,9 @@ fn weak_match_is_refused() {
 #[test]
 fn crlf_file_answered_in_lf() {
     let text = PY.replace('\n', "\r\n");
-    let (out, _) = apply(&text, &sr("    tasks.append(task)\n", "    tasks.append(task)\n    log(task)\n")).unwrap();
+    let (out, _) =
+        apply(&text, &sr("    tasks.append(task)\n", "    tasks.append(task)\n    log(task)\n"))
+            .unwrap();
     assert!(out.contains("tasks.append(task)\r\n    log(task)\r\n"));
     assert!(!out.replace("\r\n", "").contains('\n'));
 }
@@ -129,19 +161,31 @@ fn crlf_file_answered_in_lf() {
 #[test]
 fn tabs_file_answered_with_spaces() {
     let text = "func f() {\n\tx := 1\n\treturn x\n}\n";
-    let (out, _) = apply(text, &sr("    x := 1\n    return x\n", "    x := 1\n    if x > 0 {\n        x++\n    }\n    return x\n")).unwrap();
+    let (out, _) = apply(
+        text,
+        &sr(
+            "    x := 1\n    return x\n",
+            "    x := 1\n    if x > 0 {\n        x++\n    }\n    return x\n",
+        ),
+    )
+    .unwrap();
     assert_eq!(out, "func f() {\n\tx := 1\n\tif x > 0 {\n\t\tx++\n\t}\n\treturn x\n}\n");
 }
 
 #[test]
 fn removed_line_not_in_file_is_refused() {
-    let h = udiff(" def delete_task(task_id):\n     task = find(task_id)\n-    audit(task)\n-    notify(task)\n+    log(task)\n     tasks.remove(task)\n");
+    let h = udiff(
+        " def delete_task(task_id):\n     task = find(task_id)\n-    audit(task)\n-    notify(task)\n+    log(task)\n     tasks.remove(task)\n",
+    );
     let e = apply(PY, &h).unwrap_err();
     assert_eq!(e.kind, RefusalKind::RemovedNotFound);
 }
 
 #[test]
 fn trailing_elision_with_new_lines_after_is_refused() {
-    let h = sr("def create_task(title):\n    ...\n", "def create_task(title):\n    ...\n    print(1)\n");
+    let h = sr(
+        "def create_task(title):\n    ...\n",
+        "def create_task(title):\n    ...\n    print(1)\n",
+    );
     assert_eq!(apply(PY, &h).unwrap_err().kind, RefusalKind::UnanchoredElision);
 }

@@ -54,7 +54,8 @@ impl FenceLine {
             }
         }
         for word in info.split([' ', ':', ',']) {
-            let cand = super::super::paths::normalize_relative(word.trim_matches(['"', '\'', '{', '}']));
+            let cand =
+                super::super::paths::normalize_relative(word.trim_matches(['"', '\'', '{', '}']));
             if super::super::paths::looks_like_path(&cand) {
                 return Some(cand);
             }
@@ -90,7 +91,9 @@ pub fn sr_marker(line: &str) -> Option<SrMarker> {
     }
     let word = t[n..].trim();
     match c {
-        '<' if matches!(word, "SEARCH" | "SEARCH>" | "ORIGINAL" | "ORIGINAL>") => Some(SrMarker::Head),
+        '<' if matches!(word, "SEARCH" | "SEARCH>" | "ORIGINAL" | "ORIGINAL>") => {
+            Some(SrMarker::Head)
+        }
         '=' if word.is_empty() => Some(SrMarker::Divider),
         '>' if matches!(word, "REPLACE" | "UPDATED") => Some(SrMarker::Tail),
         _ => None,

@@ -26,7 +26,9 @@ use std::collections::HashSet;
 
 use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource, Problem};
 use crate::core::paths::{clean_path_line, looks_like_path, normalize_relative, prose_mentions};
-use markers::{FenceLine, SrMarker, fence_line, header_path, hunk_header_hint, is_hunk_header, sr_marker};
+use markers::{
+    FenceLine, SrMarker, fence_line, header_path, hunk_header_hint, is_hunk_header, sr_marker,
+};
 
 /// What the parser reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,8 +134,20 @@ pub struct Parser {
 }
 
 const RECENT: usize = 4;
-const SHELL_LANGUAGES: &[&str] =
-    &["bash", "sh", "shell", "console", "cmd", "batch", "powershell", "ps1", "zsh", "fish", "terminal", "text"];
+const SHELL_LANGUAGES: &[&str] = &[
+    "bash",
+    "sh",
+    "shell",
+    "console",
+    "cmd",
+    "batch",
+    "powershell",
+    "ps1",
+    "zsh",
+    "fish",
+    "terminal",
+    "text",
+];
 
 impl Parser {
     pub fn new(options: ParseOptions) -> Parser {
@@ -192,7 +206,12 @@ impl Parser {
                         && h.lines.iter().any(|l| l.kind != LineKind::Context)
                     {
                         let path = block.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
-                        self.problem(path, Format::Udiff, "the reply ended inside a fenced diff: its last hunk may be cut off", h.start);
+                        self.problem(
+                            path,
+                            Format::Udiff,
+                            "the reply ended inside a fenced diff: its last hunk may be cut off",
+                            h.start,
+                        );
                     }
                 }
                 self.finish_diff(&mut block);
@@ -203,7 +222,12 @@ impl Parser {
             && let Some((path, _)) = fence.path
             && self.allows(Format::Whole)
         {
-            self.problem(Some(path), Format::Whole, "the reply ended inside a whole-file block: it may be cut off", fence.start);
+            self.problem(
+                Some(path),
+                Format::Whole,
+                "the reply ended inside a whole-file block: it may be cut off",
+                fence.start,
+            );
         }
         std::mem::take(&mut self.out)
     }
@@ -232,9 +256,23 @@ impl Parser {
         }));
     }
 
-    fn emit(&mut self, path: String, source: PathSource, format: Format, change: Change, start: usize, end: usize) {
+    fn emit(
+        &mut self,
+        path: String,
+        source: PathSource,
+        format: Format,
+        change: Change,
+        start: usize,
+        end: usize,
+    ) {
         self.last_path = Some(path.clone());
-        self.out.push(Event::Edit(Edit { path, path_source: source, format, change, reply_lines: (start, end) }));
+        self.out.push(Event::Edit(Edit {
+            path,
+            path_source: source,
+            format,
+            change,
+            reply_lines: (start, end),
+        }));
     }
 
     // ---- prose and fence bodies ----
@@ -300,7 +338,13 @@ impl Parser {
             if let Some(f) = self.fence.as_mut() {
                 f.had_edits = true;
             }
-            self.mode = Mode::Sr(SrBlock { path, start: self.line_no, search: Vec::new(), replace: Vec::new(), in_replace: false });
+            self.mode = Mode::Sr(SrBlock {
+                path,
+                start: self.line_no,
+                search: Vec::new(),
+                replace: Vec::new(),
+                in_replace: false,
+            });
             return true;
         }
         if line.starts_with("diff --git ") && self.allows(Format::Udiff) {
@@ -341,7 +385,10 @@ impl Parser {
         let fence = self.fence.as_mut().expect("inside a fence");
         let body_empty = fence.body.iter().all(|l| l.trim().is_empty());
         let diffish = matches!(fence.open.language(), "diff" | "patch" | "udiff");
-        if udiff_allowed && (line.starts_with("--- ") || is_hunk_header(line)) && (body_empty || diffish) {
+        if udiff_allowed
+            && (line.starts_with("--- ") || is_hunk_header(line))
+            && (body_empty || diffish)
+        {
             self.start_diff(true);
             self.diff_line(line);
             return;
@@ -357,7 +404,9 @@ impl Parser {
         }
         let path = match fence.path {
             Some(p) => Some(p),
-            None if !SHELL_LANGUAGES.contains(&fence.open.language()) => fence.prose_path.map(|p| (p, PathSource::Prose)),
+            None if !SHELL_LANGUAGES.contains(&fence.open.language()) => {
+                fence.prose_path.map(|p| (p, PathSource::Prose))
+            }
             None => None,
         };
         let Some((path, source)) = path else { return };
@@ -366,7 +415,14 @@ impl Parser {
             content.push_str(l);
             content.push('\n');
         }
-        self.emit(path, source, Format::Whole, Change::Replace { content }, fence.start, self.line_no);
+        self.emit(
+            path,
+            source,
+            Format::Whole,
+            Change::Replace { content },
+            fence.start,
+            self.line_no,
+        );
     }
 
     /// A path written alone on the line just before a fence (one blank line allowed between).
@@ -397,7 +453,9 @@ impl Parser {
         lenient
             && !cand.is_empty()
             && cand.len() <= 250
-            && cand.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '\\'))
+            && cand
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '\\'))
             && cand.chars().any(|c| c.is_alphanumeric())
     }
 
@@ -441,7 +499,12 @@ impl Parser {
 
     fn finish_sr(&mut self, block: SrBlock) {
         if !block.in_replace {
-            self.problem(block.path.map(|p| p.0), Format::SearchReplace, "SEARCH/REPLACE block without `=======` between the old and new text", block.start);
+            self.problem(
+                block.path.map(|p| p.0),
+                Format::SearchReplace,
+                "SEARCH/REPLACE block without `=======` between the old and new text",
+                block.start,
+            );
             return;
         }
         let Some((path, source)) = block.path else {
@@ -451,15 +514,34 @@ impl Parser {
         let (search, replace) = strip_quoted_wrapping(block.search, block.replace, &path);
         if search.iter().all(|l| l.trim().is_empty()) {
             if replace.iter().all(|l| l.trim().is_empty()) {
-                self.problem(Some(path), Format::SearchReplace, "empty SEARCH and REPLACE: nothing to do", block.start);
+                self.problem(
+                    Some(path),
+                    Format::SearchReplace,
+                    "empty SEARCH and REPLACE: nothing to do",
+                    block.start,
+                );
                 return;
             }
             let content = replace.iter().map(|l| format!("{l}\n")).collect();
-            self.emit(path, source, Format::SearchReplace, Change::Create { content }, block.start, self.line_no);
+            self.emit(
+                path,
+                source,
+                Format::SearchReplace,
+                Change::Create { content },
+                block.start,
+                self.line_no,
+            );
             return;
         }
         let hunk = Hunk::from_old_new(&search, &replace);
-        self.emit(path, source, Format::SearchReplace, Change::Modify { hunk }, block.start, self.line_no);
+        self.emit(
+            path,
+            source,
+            Format::SearchReplace,
+            Change::Modify { hunk },
+            block.start,
+            self.line_no,
+        );
     }
 
     // ---- unified diff ----
@@ -468,7 +550,13 @@ impl Parser {
         if let Some(f) = self.fence.as_mut() {
             f.had_edits = true;
         }
-        self.mode = Mode::Diff(DiffBlock { fenced, file: None, hunk: None, pending_minus: None, held_empty: 0 });
+        self.mode = Mode::Diff(DiffBlock {
+            fenced,
+            file: None,
+            hunk: None,
+            pending_minus: None,
+            held_empty: 0,
+        });
     }
 
     fn with_diff<R>(&mut self, f: impl FnOnce(&mut Self, &mut DiffBlock) -> R) -> R {
@@ -511,7 +599,8 @@ impl Parser {
         }
         if let Some(rest) = line.strip_prefix("diff --git ") {
             self.finish_file(b);
-            let path = rest.split(" b/").last().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+            let path =
+                rest.split(" b/").last().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
             b.file = Some(DiffFile {
                 path: path.map(|p| (p, PathSource::DiffHeader)),
                 is_new: false,
@@ -535,7 +624,12 @@ impl Parser {
         if is_hunk_header(line) {
             self.flush_held(b);
             self.finish_hunk(b);
-            b.hunk = Some(HunkAcc { lines: Vec::new(), hint: hunk_header_hint(line), start: self.line_no, trailing_empty: 0 });
+            b.hunk = Some(HunkAcc {
+                lines: Vec::new(),
+                hint: hunk_header_hint(line),
+                start: self.line_no,
+                trailing_empty: 0,
+            });
             return false;
         }
         if line.starts_with('\\') {
@@ -577,7 +671,12 @@ impl Parser {
     fn hunk_line(&mut self, b: &mut DiffBlock, line: &str) {
         self.flush_held(b);
         if b.hunk.is_none() {
-            b.hunk = Some(HunkAcc { lines: Vec::new(), hint: None, start: self.line_no, trailing_empty: 0 });
+            b.hunk = Some(HunkAcc {
+                lines: Vec::new(),
+                hint: None,
+                start: self.line_no,
+                trailing_empty: 0,
+            });
         }
         let h = b.hunk.as_mut().expect("just set");
         let (kind, text) = match line.as_bytes().first() {
@@ -616,7 +715,8 @@ impl Parser {
             normalize_relative(&p)
         });
         let start = b.file.as_ref().map_or(self.line_no - 1, |f| f.start);
-        let (was_new, was_delete) = b.file.as_ref().map_or((false, false), |f| (f.is_new, f.is_delete));
+        let (was_new, was_delete) =
+            b.file.as_ref().map_or((false, false), |f| (f.is_new, f.is_delete));
         b.file = Some(DiffFile {
             path: path.map(|p| (p, PathSource::DiffHeader)),
             is_new: is_new || was_new,
@@ -636,22 +736,42 @@ impl Parser {
         }
         if let Some(file) = b.file.as_mut() {
             // A "new file" whose hunk has old lines is a mislabelled change to an existing file.
-            if file.is_new && h.lines.iter().any(|l| l.kind == LineKind::Remove || (l.kind == LineKind::Context && !l.text.trim().is_empty())) {
+            if file.is_new
+                && h.lines.iter().any(|l| {
+                    l.kind == LineKind::Remove
+                        || (l.kind == LineKind::Context && !l.text.trim().is_empty())
+                })
+            {
                 file.is_new = false;
             }
             if file.is_new {
-                file.created.extend(h.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text.clone()));
+                file.created.extend(
+                    h.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text.clone()),
+                );
                 return;
             }
             if file.is_delete {
                 return;
             }
         }
-        let path = b.file.as_ref().and_then(|f| f.path.clone()).or_else(|| self.fence.as_ref().and_then(|f| f.path.clone())).or_else(|| {
-            self.fence.as_ref().and_then(|f| f.prose_path.clone()).map(|p| (p, PathSource::Prose))
-        });
+        let path = b
+            .file
+            .as_ref()
+            .and_then(|f| f.path.clone())
+            .or_else(|| self.fence.as_ref().and_then(|f| f.path.clone()))
+            .or_else(|| {
+                self.fence
+                    .as_ref()
+                    .and_then(|f| f.prose_path.clone())
+                    .map(|p| (p, PathSource::Prose))
+            });
         let Some((path, source)) = path else {
-            self.problem(None, Format::Udiff, "diff hunk without a file: add `--- a/path` and `+++ b/path` headers", h.start);
+            self.problem(
+                None,
+                Format::Udiff,
+                "diff hunk without a file: add `--- a/path` and `+++ b/path` headers",
+                h.start,
+            );
             return;
         };
         let end = self.line_no.saturating_sub(1).max(h.start);
@@ -695,14 +815,31 @@ impl DiffBlock {
 }
 
 fn is_metadata(line: &str) -> bool {
-    ["index ", "new file mode", "deleted file mode", "old mode", "new mode", "similarity index", "dissimilarity index", "rename from", "rename to", "copy from", "copy to", "Binary files"]
-        .iter()
-        .any(|p| line.starts_with(p))
+    [
+        "index ",
+        "new file mode",
+        "deleted file mode",
+        "old mode",
+        "new mode",
+        "similarity index",
+        "dissimilarity index",
+        "rename from",
+        "rename to",
+        "copy from",
+        "copy to",
+        "Binary files",
+    ]
+    .iter()
+    .any(|p| line.starts_with(p))
 }
 
 /// Models sometimes wrap SEARCH and REPLACE each in their own fence, or repeat the file name as
 /// their first line: drop that wrapping when both sides have it.
-fn strip_quoted_wrapping(mut search: Vec<String>, mut replace: Vec<String>, path: &str) -> (Vec<String>, Vec<String>) {
+fn strip_quoted_wrapping(
+    mut search: Vec<String>,
+    mut replace: Vec<String>,
+    path: &str,
+) -> (Vec<String>, Vec<String>) {
     let base = path.rsplit('/').next().unwrap_or(path);
     let names_file = |l: &String| {
         let c = clean_path_line(l);
@@ -712,7 +849,9 @@ fn strip_quoted_wrapping(mut search: Vec<String>, mut replace: Vec<String>, path
         search.remove(0);
         replace.remove(0);
     }
-    let fenced = |v: &Vec<String>| v.len() >= 2 && fence_line(&v[0]).is_some() && fence_line(&v[v.len() - 1]).is_some();
+    let fenced = |v: &Vec<String>| {
+        v.len() >= 2 && fence_line(&v[0]).is_some() && fence_line(&v[v.len() - 1]).is_some()
+    };
     if fenced(&search) && fenced(&replace) {
         search.remove(0);
         search.pop();

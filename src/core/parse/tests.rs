@@ -99,7 +99,8 @@ fn unfenced_udiff_ends_at_prose() {
 
 #[test]
 fn removal_of_a_line_starting_with_dashes_is_not_a_header() {
-    let r = "```diff\n--- q.sql\n+++ q.sql\n@@\n--- old comment\n+-- new comment\n select 1;\n```\n";
+    let r =
+        "```diff\n--- q.sql\n+++ q.sql\n@@\n--- old comment\n+-- new comment\n select 1;\n```\n";
     let e = edits(r);
     assert_eq!(e.len(), 1);
     assert_eq!(hunk(&e[0]).old_text(), "-- old comment\nselect 1;\n");
@@ -144,9 +145,13 @@ fn whole_file_named_in_prose() {
 fn nested_fences_inside_a_listing() {
     let r = "README.md\n```markdown\n# T\n```bash\nls\n```\nend\n```\n";
     let e = edits(r);
-    assert!(matches!(&e[0].change, Change::Replace { content } if content == "# T\n```bash\nls\n```\nend\n"));
+    assert!(
+        matches!(&e[0].change, Change::Replace { content } if content == "# T\n```bash\nls\n```\nend\n")
+    );
     let r = "README.md\n````\n```\nx\n```\n````\n";
-    assert!(matches!(&edits(r)[0].change, Change::Replace { content } if content == "```\nx\n```\n"));
+    assert!(
+        matches!(&edits(r)[0].change, Change::Replace { content } if content == "```\nx\n```\n")
+    );
 }
 
 #[test]
