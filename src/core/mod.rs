@@ -10,5 +10,6 @@ pub mod parse;
 pub mod paths;
 pub mod plan;
 pub mod resolve;
+pub mod stream;
 pub mod text;
 pub mod whole;

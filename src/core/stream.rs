@@ -1,0 +1,123 @@
+//! The incremental parser: a reply fed chunk by chunk, split anywhere (inside a line, inside a
+//! UTF-8 character, between `\r` and `\n`), gives exactly the events of the whole reply, each as
+//! soon as the line that finishes it arrives.
+//!
+//! This module only frames chunks into lines; [`crate::core::parse::Parser`] does the rest. Each
+//! byte is looked at once when framed and once when parsed: cost is linear in the reply. The
+//! unfinished tail ([`StreamParser::tail`]) may be shown, never applied.
+
+use crate::core::parse::{Event, ParseOptions, Parser};
+
+/// A reply parser fed in chunks.
+#[derive(Debug)]
+pub struct StreamParser {
+    parser: Parser,
+    /// Bytes after the last `\n`: an unfinished line, possibly ending inside a UTF-8 character.
+    pending: Vec<u8>,
+    edits: usize,
+    bytes: usize,
+}
+
+impl StreamParser {
+    pub fn new(options: ParseOptions) -> Self {
+        StreamParser { parser: Parser::new(options), pending: Vec::new(), edits: 0, bytes: 0 }
+    }
+
+    /// Feed a chunk of text.
+    pub fn push_str(&mut self, chunk: &str) -> Vec<Event> {
+        self.push_bytes(chunk.as_bytes())
+    }
+
+    /// Feed a chunk of bytes, split anywhere.
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> Vec<Event> {
+        self.bytes += chunk.len();
+        let mut events = Vec::new();
+        let mut rest = chunk;
+        while let Some(nl) = rest.iter().position(|b| *b == b'\n') {
+            let line_bytes: &[u8] = if self.pending.is_empty() {
+                &rest[..nl]
+            } else {
+                self.pending.extend_from_slice(&rest[..nl]);
+                &self.pending
+            };
+            let line = String::from_utf8_lossy(line_bytes).into_owned();
+            self.pending.clear();
+            events.extend(self.parser.push_line(&line));
+            rest = &rest[nl + 1..];
+        }
+        self.pending.extend_from_slice(rest);
+        self.count(&events);
+        events
+    }
+
+    /// The reply ended: its last line (if unterminated) is read, and what was left unfinished is
+    /// reported.
+    pub fn finish(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
+        if !self.pending.is_empty() {
+            let line = String::from_utf8_lossy(&self.pending).into_owned();
+            self.pending.clear();
+            events.extend(self.parser.push_line(&line));
+        }
+        events.extend(self.parser.finish());
+        self.count(&events);
+        events
+    }
+
+    /// The text after the last complete line, as far as it is valid UTF-8.
+    pub fn tail(&self) -> &str {
+        match std::str::from_utf8(&self.pending) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&self.pending[..e.valid_up_to()]).unwrap_or(""),
+        }
+    }
+
+    /// Finished edits so far.
+    pub fn edits(&self) -> usize {
+        self.edits
+    }
+
+    /// Bytes fed so far.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn count(&mut self, events: &[Event]) {
+        self.edits += events.iter().filter(|e| matches!(e, Event::Edit(_))).count();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::parse::parse_reply;
+
+    const REPLY: &str = "Intro é\r\n\r\napp.py\r\n```python\r\n<<<<<<< SEARCH\r\nx = 'é'\r\n=======\r\nx = '€'\r\n>>>>>>> REPLACE\r\n```\r\n```diff\n--- a/b.py\n+++ b/b.py\n@@\n a\n-b\n+c\n```\ntrailing";
+
+    #[test]
+    fn any_split_gives_the_whole_replys_events() {
+        let whole = parse_reply(REPLY, ParseOptions::default());
+        assert_eq!(whole.len(), 2);
+        let bytes = REPLY.as_bytes();
+        for size in 1..8 {
+            let mut p = StreamParser::new(ParseOptions::default());
+            let mut got = Vec::new();
+            for chunk in bytes.chunks(size) {
+                got.extend(p.push_bytes(chunk));
+            }
+            got.extend(p.finish());
+            assert_eq!(got, whole, "chunks of {size}");
+        }
+    }
+
+    #[test]
+    fn an_edit_arrives_with_its_closing_line() {
+        let mut p = StreamParser::new(ParseOptions::default());
+        let cut = REPLY.find(">>>>>>> REPLACE").unwrap();
+        assert!(p.push_str(&REPLY[..cut]).is_empty());
+        assert_eq!(p.push_str(">>>>>>> REPLACE\r\n").len(), 1);
+        assert_eq!(p.edits(), 1);
+        p.push_str("part");
+        assert_eq!(p.tail(), "part");
+    }
+}
