@@ -6,20 +6,20 @@
 //! file's indentation. What this module does not do: decide where a hunk goes (`core::locate`).
 
 use crate::core::edit::Hunk;
-use crate::core::indent::{IndentMap, uses_tabs};
+use crate::core::indent::{IndentMap, file_style};
 use crate::core::locate::{HunkSlot, Located};
 use crate::core::text::{NewLine, TextFile};
 
 /// Apply a located hunk; returns how many lines the file grew (negative: shrank).
 pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
-    let tabs = uses_tabs(file.lines.iter().map(|s| s.as_str()));
+    let style = file_style(file.lines.iter().map(|s| s.as_str()));
     let pairs = hunk.lines.iter().zip(&loc.slots).filter_map(|(l, s)| match s {
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
             Some((l.text.as_str(), file.lines[*f].as_str()))
         }
         _ => None,
     });
-    let indent = IndentMap::learn(pairs, tabs);
+    let indent = IndentMap::learn(pairs, style);
     let keep = |out: &mut Vec<NewLine>, from: usize, to: usize, file: &TextFile| {
         for f in from..to {
             out.push(NewLine::kept(file.lines[f].clone(), file.eols[f]));

@@ -87,10 +87,15 @@ impl Hunk {
 
     /// Build a hunk from an old and a new text (a SEARCH/REPLACE block) by diffing them, so that
     /// lines the model did not mean to change become context.
+    ///
+    /// Lines that differ only in trailing whitespace count as unchanged: the model did not mean
+    /// to change them, and the file's own text is kept.
     pub fn from_old_new(old: &[String], new: &[String]) -> Hunk {
         use similar::{Algorithm, DiffOp, capture_diff_slices};
+        let old_cmp: Vec<&str> = old.iter().map(|l| l.trim_end()).collect();
+        let new_cmp: Vec<&str> = new.iter().map(|l| l.trim_end()).collect();
         let mut lines = Vec::with_capacity(old.len() + new.len());
-        for op in capture_diff_slices(Algorithm::Myers, old, new) {
+        for op in capture_diff_slices(Algorithm::Myers, &old_cmp, &new_cmp) {
             match op {
                 DiffOp::Equal { old_index, len, .. } => {
                     for l in &old[old_index..old_index + len] {

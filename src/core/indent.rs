@@ -10,6 +10,12 @@ const TAB: usize = 4;
 #[derive(Debug, Clone, PartialEq)]
 pub enum IndentMap {
     Identity,
+    /// Same depth, but written in the file's style: tabs (a model tab or 4 spaces become one),
+    /// or spaces (a model tab becomes one indent unit of the file).
+    Style {
+        tabs: bool,
+        unit: usize,
+    },
     /// file columns = scale × model columns + shift, written with tabs or spaces.
     Columns {
         scale_num: usize,
@@ -28,15 +34,19 @@ fn leading(s: &str) -> &str {
 }
 
 impl IndentMap {
-    /// Learn from `(model line, file line)` pairs; `file_uses_tabs` says how the file indents.
+    /// Learn from `(model line, file line)` pairs; `style` says how the file indents.
     pub fn learn<'a>(
         pairs: impl Iterator<Item = (&'a str, &'a str)>,
-        file_uses_tabs: bool,
+        style: FileStyle,
     ) -> IndentMap {
+        let file_uses_tabs = style.tabs;
         let pairs: Vec<(&str, &str)> =
             pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
         if pairs.iter().all(|(p, f)| leading(p) == leading(f)) {
-            return IndentMap::Identity;
+            return match style.unit {
+                Some(unit) => IndentMap::Style { tabs: style.tabs, unit },
+                None => IndentMap::Identity,
+            };
         }
         let cols: Vec<(isize, isize)> = pairs
             .iter()
@@ -69,6 +79,25 @@ impl IndentMap {
         match self {
             IndentMap::Identity => line.to_string(),
             _ if line.trim().is_empty() => String::new(),
+            IndentMap::Style { tabs, unit } => {
+                let ws = leading(line);
+                let body = &line[ws.len()..];
+                let foreign =
+                    if *tabs { ws.contains(' ') && columns(ws) >= TAB } else { ws.contains('\t') };
+                if !foreign {
+                    return line.to_string();
+                }
+                let mut out = if *tabs {
+                    let c = columns(ws);
+                    "\t".repeat(c / TAB) + &" ".repeat(c % TAB)
+                } else {
+                    ws.chars()
+                        .map(|c| if c == '\t' { " ".repeat(*unit) } else { c.to_string() })
+                        .collect()
+                };
+                out.push_str(body);
+                out
+            }
             IndentMap::Columns { scale_num, scale_den, shift, tabs } => {
                 let ws = leading(line);
                 let body = &line[ws.len()..];
@@ -83,26 +112,87 @@ impl IndentMap {
     }
 }
 
-/// Whether a file indents with tabs: most of its indented lines start with one.
-pub fn uses_tabs<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
-    let (mut tabs, mut spaces) = (0, 0);
+/// How a file indents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStyle {
+    /// Most indented lines start with a tab.
+    pub tabs: bool,
+    /// The file indents one way only (all tabs, or all spaces with this step), so lines written
+    /// the other way can be converted; `None` when mixed or unknown.
+    pub unit: Option<usize>,
+}
+
+/// Read a file's indentation style.
+pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
+    let (mut tabs, mut spaces) = (0usize, 0usize);
+    let mut steps = [0usize; 9];
+    let mut prev = 0usize;
     for l in lines {
-        match l.as_bytes().first() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let ws = leading(l);
+        match ws.as_bytes().first() {
             Some(b'\t') => tabs += 1,
-            Some(b' ') if !l.trim().is_empty() => spaces += 1,
+            Some(b' ') => spaces += 1,
             _ => {}
         }
+        if !ws.contains('\t') {
+            let c = ws.len();
+            if c > prev && c - prev <= 8 {
+                steps[c - prev] += 1;
+            }
+            prev = c;
+        }
     }
-    tabs > spaces
+    let is_tabs = tabs > spaces;
+    let unit = if is_tabs {
+        (spaces == 0).then_some(1)
+    } else if tabs == 0 && spaces > 0 {
+        (1..=8).max_by_key(|&u| (steps[u], std::cmp::Reverse(u))).filter(|&u| steps[u] > 0)
+    } else {
+        None
+    };
+    FileStyle { tabs: is_tabs, unit }
+}
+
+/// Whether a file indents with tabs: most of its indented lines start with one.
+pub fn uses_tabs<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
+    file_style(lines).tabs
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const SPACES4: FileStyle = FileStyle { tabs: false, unit: Some(4) };
+
+    #[test]
+    fn same_depth_in_the_files_style() {
+        let m =
+            IndentMap::learn([("x", "x")].into_iter(), FileStyle { tabs: false, unit: Some(2) });
+        assert_eq!(m.apply("\t\ty"), "    y");
+        assert_eq!(m.apply("  z"), "  z");
+        let m = IndentMap::learn([("x", "x")].into_iter(), FileStyle { tabs: true, unit: Some(1) });
+        assert_eq!(m.apply("        y"), "\t\ty");
+        assert_eq!(m.apply("\ty"), "\ty");
+    }
+
+    #[test]
+    fn reads_a_files_style() {
+        let s = file_style("a\n  b\n    c\n  d\n".lines());
+        assert_eq!(s, FileStyle { tabs: false, unit: Some(2) });
+        let s = file_style("a\n\tb\n\t\tc\n".lines());
+        assert_eq!(s, FileStyle { tabs: true, unit: Some(1) });
+        assert_eq!(file_style("a\n\tb\n    c\n".lines()).unit, None);
+    }
+
     #[test]
     fn identity_when_nothing_differs() {
-        let m = IndentMap::learn([("  a", "  a"), ("b", "b")].into_iter(), false);
+        let m = IndentMap::learn(
+            [("  a", "  a"), ("b", "b")].into_iter(),
+            FileStyle { tabs: false, unit: None },
+        );
         assert_eq!(m, IndentMap::Identity);
         assert_eq!(m.apply("\t weird  "), "\t weird  ");
     }
@@ -111,7 +201,7 @@ mod tests {
     fn shifts_a_dedented_hunk() {
         let m = IndentMap::learn(
             [("def f():", "    def f():"), ("    x", "        x")].into_iter(),
-            false,
+            SPACES4,
         );
         assert_eq!(m.apply("    y = 1"), "        y = 1");
         assert_eq!(m.apply("        z"), "            z");
@@ -119,14 +209,17 @@ mod tests {
 
     #[test]
     fn spaces_to_tabs() {
-        let m = IndentMap::learn([("    a", "\ta"), ("        b", "\t\tb")].into_iter(), true);
+        let m = IndentMap::learn(
+            [("    a", "\ta"), ("        b", "\t\tb")].into_iter(),
+            FileStyle { tabs: true, unit: Some(1) },
+        );
         assert_eq!(m.apply("            c"), "\t\t\tc");
         assert_eq!(m.apply("    d"), "\td");
     }
 
     #[test]
     fn tabs_to_spaces() {
-        let m = IndentMap::learn([("\ta", "    a"), ("\t\tb", "        b")].into_iter(), false);
+        let m = IndentMap::learn([("\ta", "    a"), ("\t\tb", "        b")].into_iter(), SPACES4);
         assert_eq!(m.apply("\t\t\tc"), "            c");
     }
 }
