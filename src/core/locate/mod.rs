@@ -136,8 +136,9 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
     // The pattern: old lines, with the hunk line each came from.
     let mut pat = Vec::new();
     let mut origin = Vec::new();
+    let forced = forced_adds(hunk);
     for (k, l) in hunk.lines.iter().enumerate() {
-        if l.kind == LineKind::Add {
+        if l.kind == LineKind::Add || forced[k] {
             continue;
         }
         pat.push(PatLine { info: LineInfo::new(&l.text), wildcard: is_placeholder(&l.text) });
@@ -164,7 +165,11 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
     let mut by_hint = false;
     let rivals: Vec<&Alignment> = candidates[1..]
         .iter()
-        .filter(|c| c.score >= best.score - AMBIGUITY_MARGIN && disjoint(c.span, best.span))
+        .filter(|c| {
+            c.score >= best.score - AMBIGUITY_MARGIN
+                && disjoint(c.span, best.span)
+                && same_reading(&pat, c, &best)
+        })
         .collect();
     let mut chosen = best.clone();
     if !rivals.is_empty() {
@@ -179,7 +184,7 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
                 let mut places: Vec<usize> = all.iter().map(|c| c.span.0 + 1).collect();
                 places.sort_unstable();
                 places.dedup();
-                let sim = similarity(&pat, &chosen.slots, &[]);
+                let sim = similarity(&pat, &chosen.slots, &[], 0.0);
                 return Err(Refusal {
                     kind: RefusalKind::Ambiguous,
                     message: format!(
@@ -205,7 +210,16 @@ fn finish(
     by_hint: bool,
 ) -> Result<Located, Refusal> {
     let n = hunk.lines.len();
-    let mut slots = vec![HunkSlot::Add; n];
+    let forced = forced_adds(hunk);
+    let mut slots: Vec<HunkSlot> =
+        forced.iter().map(|f| if *f { HunkSlot::ForgottenAdd } else { HunkSlot::Add }).collect();
+    let forced_weight: f64 = hunk
+        .lines
+        .iter()
+        .zip(&forced)
+        .filter(|(_, f)| **f)
+        .map(|(l, _)| LineInfo::new(&l.text).weight())
+        .sum();
     for (p, slot) in a.slots.iter().enumerate() {
         let k = origin[p];
         let remove = hunk.lines[k].kind == LineKind::Remove;
@@ -226,7 +240,7 @@ fn finish(
                 if pat[p].info.is_blank() {
                     HunkSlot::Ignored
                 } else {
-                    let sim = similarity(pat, &a.slots, &[]);
+                    let sim = similarity(pat, &a.slots, &[], 0.0);
                     return Err(Refusal {
                         kind: RefusalKind::RemovedNotFound,
                         message: format!(
@@ -247,7 +261,7 @@ fn finish(
         .filter(|(_, k)| slots[**k] == HunkSlot::ForgottenAdd)
         .map(|(p, _)| p)
         .collect();
-    let sim = similarity(pat, &a.slots, &forgotten);
+    let sim = similarity(pat, &a.slots, &forgotten, forced_weight);
     if sim < MIN_SIMILARITY {
         return Err(Refusal {
             kind: RefusalKind::TooWeak,
@@ -290,6 +304,85 @@ fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
             }
         }
     }
+}
+
+/// In a diff, context lines that form the body of a block an added line opens (deeper than an
+/// added `def f():` or `fn f() {` right above them) cannot be old lines: their `+` was
+/// forgotten. So are a closing `}` at the opener's depth and blank lines inside the body.
+fn forced_adds(hunk: &Hunk) -> Vec<bool> {
+    let n = hunk.lines.len();
+    let mut forced = vec![false; n];
+    if !hunk.marked {
+        return forced;
+    }
+    let depth = |t: &str| {
+        t.chars()
+            .take_while(|c| c.is_whitespace())
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum::<usize>()
+    };
+    let mut k = 0;
+    while k < n {
+        let line = &hunk.lines[k];
+        // Only a pure insertion: an opener replacing removed lines (`-if a {` `+if b {`) keeps
+        // the old body as context.
+        let opens = line.kind == LineKind::Add
+            && {
+                let t = line.text.trim_end();
+                t.ends_with(':') || t.ends_with('{') || t.ends_with('(') || t.ends_with('[')
+            }
+            && {
+                let block_start = (0..k)
+                    .rev()
+                    .find(|&b| hunk.lines[b].kind == LineKind::Context)
+                    .map_or(0, |b| b + 1);
+                let block_end =
+                    (k..n).find(|&b| hunk.lines[b].kind == LineKind::Context).unwrap_or(n);
+                !hunk.lines[block_start..block_end].iter().any(|l| l.kind == LineKind::Remove)
+            };
+        if !opens {
+            k += 1;
+            continue;
+        }
+        let base = depth(&line.text);
+        let mut last_body = None;
+        let mut forced_body = false;
+        let mut j = k + 1;
+        while j < n {
+            let m = &hunk.lines[j];
+            if m.kind == LineKind::Remove {
+                break;
+            }
+            if m.text.trim().is_empty() {
+                j += 1;
+                continue;
+            }
+            if depth(&m.text) <= base {
+                let closer =
+                    m.text.trim().chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+                if m.kind == LineKind::Context && closer && depth(&m.text) == base && forced_body {
+                    forced[j] = true;
+                    last_body = Some(j);
+                }
+                break;
+            }
+            if m.kind == LineKind::Context {
+                forced[j] = true;
+                forced_body = true;
+            }
+            last_body = Some(j);
+            j += 1;
+        }
+        if let Some(end) = last_body {
+            for b in k + 1..end {
+                if hunk.lines[b].kind == LineKind::Context && hunk.lines[b].text.trim().is_empty() {
+                    forced[b] = true;
+                }
+            }
+        }
+        k = j.max(k + 1);
+    }
+    forced
 }
 
 /// A `...` that absorbed nothing: harmless unless new lines depend on where it ends.
@@ -384,9 +477,10 @@ impl Strategy {
     }
 }
 
-/// Weighted share of the pattern found in the file (lines in `half` count half).
-fn similarity(pat: &[PatLine], slots: &[Slot], half: &[usize]) -> f64 {
-    let mut total = 0.0;
+/// Weighted share of the pattern found in the file (lines in `half`, and forgotten added lines
+/// weighing `forgotten` in all, count half).
+fn similarity(pat: &[PatLine], slots: &[Slot], half: &[usize], forgotten: f64) -> f64 {
+    let mut total = forgotten / 2.0;
     let mut found = 0.0;
     for (p, line) in pat.iter().enumerate() {
         if line.wildcard {
@@ -403,6 +497,23 @@ fn similarity(pat: &[PatLine], slots: &[Slot], half: &[usize]) -> f64 {
         }
     }
     if total == 0.0 { 0.0 } else { found / total }
+}
+
+/// Whether two alignments place mostly the same pattern lines (by weight): only then are they
+/// rival places for the same text, rather than different readings of which lines are context.
+fn same_reading(pat: &[PatLine], a: &Alignment, b: &Alignment) -> bool {
+    let (mut both, mut either) = (0.0, 0.0);
+    for (p, line) in pat.iter().enumerate() {
+        let w = line.info.weight();
+        let (x, y) = (matches!(a.slots[p], Slot::Line(..)), matches!(b.slots[p], Slot::Line(..)));
+        if x && y {
+            both += w;
+        }
+        if x || y {
+            either += w;
+        }
+    }
+    either == 0.0 || both / either >= 0.5
 }
 
 fn disjoint(a: (usize, usize), b: (usize, usize)) -> bool {
