@@ -209,7 +209,6 @@ fn finish(
     a: Alignment,
     by_hint: bool,
 ) -> Result<Located, Refusal> {
-    let n = hunk.lines.len();
     let forced = forced_adds(hunk);
     let mut slots: Vec<HunkSlot> =
         forced.iter().map(|f| if *f { HunkSlot::ForgottenAdd } else { HunkSlot::Add }).collect();
@@ -374,9 +373,9 @@ fn forced_adds(hunk: &Hunk) -> Vec<bool> {
             j += 1;
         }
         if let Some(end) = last_body {
-            for b in k + 1..end {
-                if hunk.lines[b].kind == LineKind::Context && hunk.lines[b].text.trim().is_empty() {
-                    forced[b] = true;
+            for (f, l) in forced[k + 1..end].iter_mut().zip(&hunk.lines[k + 1..end]) {
+                if l.kind == LineKind::Context && l.text.trim().is_empty() {
+                    *f = true;
                 }
             }
         }
