@@ -43,6 +43,11 @@ pub fn is_placeholder(line: &str) -> bool {
     if only_dots(t) {
         return true;
     }
+    // Most lines are code: a placeholder is a comment or has an ellipsis.
+    let commented = LEADERS.iter().any(|l| t.starts_with(l));
+    if !commented && !t.contains("...") && !t.contains('…') {
+        return false;
+    }
     let (body, had_leader) = strip_comment(t);
     let lower = body.to_lowercase();
     let lower = lower.trim();

@@ -1,7 +1,6 @@
 //! Line normalisation and similarity: the vocabulary the locator compares lines with.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 
 /// What the locator knows about one line.
 #[derive(Debug, Clone)]
@@ -16,7 +15,12 @@ pub struct LineInfo<'a> {
     pub loose_len: usize,
     /// The first [`CAP`] characters of the text with all whitespace removed, for fuzzy compares.
     pub loose: Box<[char]>,
+    /// How many of the line's characters fall in each of [`HIST`] buckets: a cheap bound on how
+    /// alike two lines can be, checked before the edit distance.
+    pub hist: [u8; HIST],
 }
+
+pub const HIST: usize = 32;
 
 /// Fuzzy comparison looks at this many characters of a line at most.
 pub const CAP: usize = 256;
@@ -26,17 +30,21 @@ impl<'a> LineInfo<'a> {
         let trimmed = text.trim_end();
         let body = trimmed.trim_start();
         let indent = &trimmed[..trimmed.len() - body.len()];
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        // A fast multiplicative hash: keys only need to tell lines apart within one file.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut hist = [0u8; HIST];
         let mut loose_len = 0;
         let mut loose = Vec::new();
         for c in body.chars().filter(|c| !c.is_whitespace()) {
-            c.hash(&mut h);
+            h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x0100_0000_01b3);
             loose_len += 1;
             if loose.len() < CAP {
                 loose.push(c);
+                let slot = &mut hist[c as usize % HIST];
+                *slot = slot.saturating_add(1);
             }
         }
-        LineInfo { trimmed, indent, key: h.finish(), loose_len, loose: loose.into_boxed_slice() }
+        LineInfo { trimmed, indent, key: h, loose_len, loose: loose.into_boxed_slice(), hist }
     }
 
     pub fn is_blank(&self) -> bool {
@@ -96,6 +104,12 @@ pub fn compare(a: &LineInfo, b: &LineInfo) -> Likeness {
     }
     let (la, lb) = (a.loose_len as f64, b.loose_len as f64);
     if la.min(lb) / la.max(lb) < FUZZY_MIN {
+        return Likeness::Different;
+    }
+    // Characters two lines can share at most; an edit distance is at least what is left over.
+    let common: usize = a.hist.iter().zip(&b.hist).map(|(x, y)| *x.min(y) as usize).sum();
+    let longer = a.loose.len().max(b.loose.len());
+    if 1.0 - ((longer - common.min(longer)) as f64 / longer as f64) < FUZZY_MIN {
         return Likeness::Different;
     }
     let s = ratio_chars(&a.loose, &b.loose);
