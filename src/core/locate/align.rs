@@ -49,8 +49,11 @@ fn gain(p: &PatLine, l: Likeness) -> Option<f64> {
             .then_some(BLANK_GAIN);
     }
     match l {
-        Likeness::Same | Likeness::Indent => Some(w),
-        Likeness::Spacing => Some(0.97 * w),
+        // An exact line is a little better evidence than a re-indented one, so that of two
+        // overlapping places the one matching as written wins.
+        Likeness::Same => Some(w),
+        Likeness::Indent => Some(0.98 * w),
+        Likeness::Spacing => Some(0.96 * w),
         Likeness::Fuzzy(s) => {
             Some(w * (0.2 + 0.6 * (s - super::lines::FUZZY_MIN) / (1.0 - super::lines::FUZZY_MIN)))
         }

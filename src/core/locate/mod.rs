@@ -167,8 +167,8 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
         .iter()
         .filter(|c| {
             c.score >= best.score - AMBIGUITY_MARGIN
-                && disjoint(c.span, best.span)
                 && same_reading(&pat, c, &best)
+                && !same_place(&pat, c, &best)
         })
         .collect();
     let mut chosen = best.clone();
@@ -515,10 +515,6 @@ fn same_reading(pat: &[PatLine], a: &Alignment, b: &Alignment) -> bool {
     either == 0.0 || both / either >= 0.5
 }
 
-fn disjoint(a: (usize, usize), b: (usize, usize)) -> bool {
-    a.1 <= b.0 || b.1 <= a.0
-}
-
 /// Windows of the file worth aligning in: around the votes of rare anchor lines.
 fn candidate_windows(pat: &[PatLine], file: &[LineInfo], index: &FileIndex) -> Vec<(usize, usize)> {
     let m = pat.len();
@@ -580,8 +576,10 @@ fn candidate_windows(pat: &[PatLine], file: &[LineInfo], index: &FileIndex) -> V
     windows
 }
 
-/// The best alignment in a window, and then the best ones left of and right of it, so that a
-/// second place equally good is seen.
+/// Every place in a window worth comparing: the best alignment, then recursively the best ones
+/// left and right of it, so that every disjoint place equally good is seen; and, for a pattern
+/// whose own lines repeat (`pass`, `pass`), the best ones starting one line later or ending one
+/// line earlier, so that overlapping places are seen too.
 fn collect_candidates(
     pat: &[PatLine],
     file: &[LineInfo],
@@ -589,27 +587,93 @@ fn collect_candidates(
     hi: usize,
     out: &mut Vec<Alignment>,
 ) {
+    let mut budget = MAX_CANDIDATE_RUNS;
     let Some(best) = align::align(pat, file, lo, hi) else { return };
     let (s, e) = best.span;
     out.push(best);
-    for (a, b) in [(lo, s), (e, hi)] {
-        if b > a
-            && let Some(other) = align::align(pat, file, a, b)
-        {
-            out.push(other);
+    enumerate(pat, file, lo, s, out, &mut budget);
+    enumerate(pat, file, e, hi, out, &mut budget);
+    if self_similar(pat) {
+        for (a, b) in [(s + 1, hi), (lo, e.saturating_sub(1))] {
+            if b > a
+                && let Some(other) = align::align(pat, file, a, b)
+            {
+                out.push(other);
+            }
         }
     }
 }
 
+/// Most alignments run when enumerating the places of one window.
+const MAX_CANDIDATE_RUNS: usize = 48;
+
+fn enumerate(
+    pat: &[PatLine],
+    file: &[LineInfo],
+    lo: usize,
+    hi: usize,
+    out: &mut Vec<Alignment>,
+    budget: &mut usize,
+) {
+    if hi <= lo || *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let Some(a) = align::align(pat, file, lo, hi) else { return };
+    let (s, e) = a.span;
+    out.push(a);
+    enumerate(pat, file, lo, s, out, budget);
+    enumerate(pat, file, e, hi, out, budget);
+}
+
+/// Whether some non-blank line occurs twice in the pattern.
+fn self_similar(pat: &[PatLine]) -> bool {
+    let mut keys: Vec<u64> =
+        pat.iter().filter(|p| !p.info.is_blank() && !p.wildcard).map(|p| p.info.key).collect();
+    let n = keys.len();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.len() < n
+}
+
+/// Whether two alignments put every non-blank pattern line they both place at the same file line.
+fn same_place(pat: &[PatLine], a: &Alignment, b: &Alignment) -> bool {
+    pat.iter().enumerate().all(|(p, line)| match (a.slots[p], b.slots[p]) {
+        (Slot::Line(x, _), Slot::Line(y, _)) => line.info.is_blank() || x == y,
+        _ => true,
+    }) && a.span.0.max(b.span.0) < a.span.1.min(b.span.1)
+}
+
+/// Where an alignment says the hunk's old text starts: its first placed line, less the lines
+/// before it in the pattern.
+fn implied_start(a: &Alignment) -> isize {
+    a.slots
+        .iter()
+        .enumerate()
+        .find_map(|(p, s)| match s {
+            Slot::Line(f, _) => Some(*f as isize - p as isize),
+            _ => None,
+        })
+        .unwrap_or(a.span.0 as isize)
+}
+
+/// A header's line number chooses between equal places only when it points at one of them and
+/// clearly not at another.
 fn hint_pick<'a>(
     hint: Option<usize>,
     shift: isize,
     cands: &[&'a Alignment],
 ) -> Option<&'a Alignment> {
     let hint = hint? as isize + shift - 1;
-    let near: Vec<&&Alignment> =
-        cands.iter().filter(|c| (c.span.0 as isize - hint).abs() <= 3).collect();
-    if near.len() == 1 { Some(near[0]) } else { None }
+    let mut by_distance: Vec<(isize, &&Alignment)> =
+        cands.iter().map(|c| ((implied_start(c) - hint).abs(), c)).collect();
+    by_distance.sort_by_key(|(d, _)| *d);
+    match by_distance.as_slice() {
+        [(d1, c), rest @ ..] if *d1 <= 3 && rest.first().is_none_or(|(d2, _)| *d2 >= d1 + 3) => {
+            Some(c)
+        }
+        _ => None,
+    }
 }
 
 fn closest_of(file: &[LineInfo], span: (usize, usize), similarity: f64) -> Closest {

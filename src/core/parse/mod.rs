@@ -90,6 +90,8 @@ struct DiffFile {
     is_delete: bool,
     start: usize,
     created: Vec<String>,
+    /// Opened by `diff --git`, still waiting for its `---`/`+++` headers.
+    awaiting_headers: bool,
 }
 
 #[derive(Debug)]
@@ -591,7 +593,10 @@ impl Parser {
         }
         if let Some(minus) = b.pending_minus.take() {
             if line.starts_with("+++ ") {
-                self.finish_file(b);
+                // The headers of a `diff --git` section belong to it; any other ends the file.
+                if !(b.file.as_ref().is_some_and(|f| f.awaiting_headers) && b.hunk.is_none()) {
+                    self.finish_file(b);
+                }
                 self.diff_header_in(b, &minus, line);
                 return false;
             }
@@ -607,6 +612,7 @@ impl Parser {
                 is_delete: false,
                 start: self.line_no,
                 created: Vec::new(),
+                awaiting_headers: true,
             });
             return false;
         }
@@ -723,6 +729,7 @@ impl Parser {
             is_delete: is_delete || was_delete,
             start,
             created: Vec::new(),
+            awaiting_headers: false,
         });
     }
 
