@@ -60,6 +60,75 @@ fn a_context_free_hunk_never_rewrites_a_line_the_header_does_not_name() {
     }
 }
 
+/// Adding a method at the end of an impl block, the most common SEARCH/REPLACE there is: the
+/// SEARCH text `    }\n}\n` is in the file exactly (lines 6-7), but the locator takes lines 5-6
+/// (`        }\n    }\n`, the same text indented 4 more) with strategy `indentation`, and the new
+/// method lands inside the previous one. An exact match must win over an overlapping
+/// re-indented one.
+#[test]
+fn an_exact_match_wins_over_an_overlapping_reindented_one() {
+    let file = "impl Cache {\n    pub fn touch(&mut self) {\n        if self.hits > 0 {\n            self.hits -= 1;\n        }\n    }\n}\n";
+    let reply = common::search_replace(
+        "src/cache.rs",
+        "    }\n}\n",
+        "    }\n\n    pub fn clear(&mut self) {\n        self.hits = 0;\n    }\n}\n",
+    );
+    let r = run(&[("src/cache.rs", file)], &reply);
+    let want = "impl Cache {\n    pub fn touch(&mut self) {\n        if self.hits > 0 {\n            self.hits -= 1;\n        }\n    }\n\n    pub fn clear(&mut self) {\n        self.hits = 0;\n    }\n}\n";
+    assert_eq!(r.text("src/cache.rs"), want, "{:#?}", r.reports());
+}
+
+/// The same in Python: `return None` at three indentations.
+#[test]
+fn an_exact_python_match_wins_over_a_reindented_one() {
+    let file = "    return None\n        return None\nreturn None\n";
+    let reply = common::search_replace(
+        "f.py",
+        "        return None\nreturn None\n",
+        "        return None\ninserted = 1\nreturn None\n",
+    );
+    let r = run(&[("f.py", file)], &reply);
+    assert_eq!(
+        r.text("f.py"),
+        "    return None\n        return None\ninserted = 1\nreturn None\n",
+        "{:#?}",
+        r.reports()
+    );
+}
+
+/// A SEARCH that fits two overlapping places equally well (a run of four equal lines, three of
+/// them searched) is not refused: overlapping candidates are never treated as rivals, and the
+/// first one is taken. Either place is a plausible reading, so this must be refused as
+/// ambiguous.
+#[test]
+fn overlapping_equal_places_are_refused_as_ambiguous() {
+    let file = "def drain(q):\n    q.pop()\n    q.pop()\n    q.pop()\n    q.pop()\n    return q\n";
+    let reply = common::search_replace(
+        "f.py",
+        "    q.pop()\n    q.pop()\n    q.pop()\n",
+        "    q.pop()\n    log(q)\n    q.pop()\n    q.pop()\n",
+    );
+    let r = run(&[("f.py", file)], &reply);
+    assert_eq!(r.applied(), 0, "{:#?}\n{}", r.reports(), r.text("f.py"));
+    assert!(r.refusal_reason().contains("places"), "{}", r.refusal_reason());
+}
+
+/// With a header line number, overlapping candidates are not even offered to the hint: a diff
+/// whose context `pass`/`pass` sits in a run of three `pass` lines, with a header naming the
+/// second and third, is applied between the first and the second.
+#[test]
+fn a_header_line_number_chooses_between_overlapping_places() {
+    let file = "def f():\n    pass\n    pass\n    pass\n";
+    let reply =
+        "```diff\n--- a/f.py\n+++ b/f.py\n@@ -3,2 +3,3 @@\n     pass\n+    log()\n     pass\n```\n";
+    let r = run(&[("f.py", file)], reply);
+    if r.applied() == 1 {
+        assert_eq!(r.text("f.py"), "def f():\n    pass\n    pass\n    log()\n    pass\n");
+    } else {
+        assert!(r.outcome.writes.is_empty());
+    }
+}
+
 mod context_free {
     //! The property behind the case above: a `diff -U0` of a random edit gives the edited file or
     //! a refusal. It fails within a few hundred cases today (repeated lines such as `pass`).
@@ -78,7 +147,7 @@ mod context_free {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
 
         #[test]
         fn a_context_free_diff_gives_the_edited_file_or_a_refusal(
@@ -102,6 +171,102 @@ mod context_free {
                 [] => {}
                 [FileWrite::Write { text, .. }] => prop_assert_eq!(text, &new_text, "{}", diff),
                 other => prop_assert!(false, "unexpected writes {:?}", other),
+            }
+        }
+    }
+}
+
+mod repeated_lines {
+    //! The property behind the re-indentation cases above: a SEARCH/REPLACE block of a random
+    //! edit of a file whose lines repeat at several indentations (`}`, `return None`) gives the
+    //! edited file or a refusal. `engine_props.rs` checks the same on files of distinct lines.
+
+    use proptest::prelude::*;
+    use redline::core::plan::FileWrite;
+
+    fn line(n: u16, shape: u8, indent: u8) -> String {
+        let ind = "    ".repeat(indent as usize % 3);
+        match shape % 4 {
+            0 => format!("{ind}}}"),
+            1 => format!("{ind}return None"),
+            2 => String::new(),
+            _ => format!("{ind}value_{n} = compute({n})"),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn a_search_replace_block_gives_the_edited_file_or_a_refusal(
+            old in proptest::collection::vec((0u16..500, any::<u8>(), any::<u8>()), 5..40),
+            at in any::<usize>(),
+            before in 1usize..3,
+            after in 1usize..3,
+            n in 0u16..500,
+        ) {
+            let old: Vec<String> = old.into_iter().map(|(n, s, i)| line(n, s, i)).collect();
+            let at = at % (old.len() + 1);
+            let mut new = old.clone();
+            new.insert(at, format!("inserted_{n} = fresh()"));
+            let lo = at.saturating_sub(before);
+            let hi = (at + after).min(old.len());
+            let search: String = old[lo..hi].iter().map(|l| format!("{l}\n")).collect();
+            let replace: String = new[lo..hi + 1].iter().map(|l| format!("{l}\n")).collect();
+            let old_text: String = old.iter().map(|l| format!("{l}\n")).collect();
+            let new_text: String = new.iter().map(|l| format!("{l}\n")).collect();
+            let reply = super::common::search_replace("f.py", &search, &replace);
+            let r = super::run(&[("f.py", &old_text)], &reply);
+            match r.outcome.writes.as_slice() {
+                [] => {}
+                [FileWrite::Write { text, .. }] => prop_assert_eq!(text, &new_text, "{}", reply),
+                other => prop_assert!(false, "unexpected writes {:?}", other),
+            }
+        }
+    }
+}
+
+mod repeating_files {
+    //! `engine_props.rs`'s "never silently wrong" properties on files whose equal lines may sit
+    //! side by side (runs of `pass`, `}` at several indentations). There they are run on files
+    //! where they may not ("spaced"), because of the gaps above.
+
+    use super::common::generate::{Lines, file_and_edit, hunk_ranges, joined, outcome_on};
+    use proptest::prelude::*;
+    use similar::TextDiff;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn a_unified_diff_gives_the_edited_file_or_a_refusal(
+            (old, new) in file_and_edit(Lines::Repeating),
+            radius in 0usize..4,
+        ) {
+            let (old, new) = (joined(&old), joined(&new));
+            let diff = TextDiff::from_lines(&old, &new)
+                .unified_diff()
+                .context_radius(radius)
+                .header("a/f.py", "b/f.py")
+                .to_string();
+            let reply = format!("```diff\n{diff}```\n");
+            if let Some(got) = outcome_on(&old, &reply)? {
+                prop_assert_eq!(got, new, "reply:\n{}", reply);
+            }
+        }
+
+        #[test]
+        fn a_search_replace_block_gives_the_edited_file_or_a_refusal(
+            (old, new) in file_and_edit(Lines::Repeating),
+            radius in 1usize..4,
+        ) {
+            let (old_text, new_text) = (joined(&old), joined(&new));
+            let ranges = hunk_ranges(&old_text, &new_text, radius);
+            prop_assume!(ranges.len() == 1);
+            let (o, n) = ranges[0].clone();
+            let reply = super::common::search_replace("f.py", &joined(&old[o]), &joined(&new[n]));
+            if let Some(got) = outcome_on(&old_text, &reply)? {
+                prop_assert_eq!(got, new_text, "reply:\n{}", reply);
             }
         }
     }
