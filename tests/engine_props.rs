@@ -1,0 +1,249 @@
+//! Property tests of the engine: the parsers never panic; streaming in arbitrary chunks equals
+//! parsing the whole; an edit rendered as a unified diff or a SEARCH/REPLACE block yields exactly
+//! the edited file or a refusal, never other text; twin blocks are refused as ambiguous; an exact
+//! hunk applies to exactly its target; refused edits write nothing.
+
+mod common;
+
+use common::generate::{
+    Lines, code_lines, config, file_and_edit, hunk_ranges, joined, outcome_on, soup,
+};
+
+use std::collections::BTreeMap;
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use redline::core::apply::apply_hunk;
+use redline::core::edit::{Format, Hunk};
+use redline::core::locate::{RefusalKind, locate};
+use redline::core::parse::{Event, ParseOptions, parse_reply};
+use redline::core::plan::{FormatChoice, Source, Status, execute, plan};
+use redline::core::stream::StreamParser;
+use redline::core::text::TextFile;
+use similar::TextDiff;
+
+// ---------------------------------------------------------------------------------------------
+// (a) + (b): the parsers
+// ---------------------------------------------------------------------------------------------
+
+fn stream_events(reply: &str, cuts: &[usize]) -> (Vec<Event>, bool) {
+    let bytes = reply.as_bytes();
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+    points.push(0);
+    points.push(bytes.len());
+    points.sort_unstable();
+    points.dedup();
+    let mut p = StreamParser::new(ParseOptions::default());
+    let mut events = Vec::new();
+    let mut monotone = true;
+    let mut last = 0;
+    for w in points.windows(2) {
+        events.extend(p.push_bytes(&bytes[w[0]..w[1]]));
+        monotone &= p.edits() >= last;
+        last = p.edits();
+    }
+    events.extend(p.finish());
+    monotone &= p.edits() >= last;
+    let counted = events.iter().filter(|e| matches!(e, Event::Edit(_))).count();
+    (events, monotone && counted == p.edits())
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn parsing_arbitrary_text_never_panics(reply in any::<String>()) {
+        let whole = parse_reply(&reply, ParseOptions::default());
+        let (streamed, _) = stream_events(&reply, &[reply.len() / 2]);
+        prop_assert_eq!(streamed.len(), whole.len());
+    }
+
+    #[test]
+    fn parsing_marker_soups_never_panics_in_any_format(reply in soup()) {
+        for only in [None, Some(Format::Udiff), Some(Format::SearchReplace), Some(Format::Whole)] {
+            let options = ParseOptions { only, known_paths: vec!["x.py".into()] };
+            let _ = parse_reply(&reply, options);
+        }
+    }
+
+    #[test]
+    fn streaming_in_any_chunks_gives_the_events_of_the_whole_reply(
+        reply in prop_oneof![soup(), any::<String>()],
+        cuts in vec(any::<usize>(), 0..24),
+    ) {
+        let whole = parse_reply(&reply, ParseOptions::default());
+        let (streamed, monotone) = stream_events(&reply, &cuts);
+        prop_assert!(monotone, "the count of finished edits went down or miscounted");
+        prop_assert_eq!(streamed, whole);
+    }
+
+    #[test]
+    fn streaming_byte_by_byte_gives_the_events_of_the_whole_reply(reply in soup()) {
+        let whole = parse_reply(&reply, ParseOptions::default());
+        let cuts: Vec<usize> = (0..reply.len()).collect();
+        let (streamed, monotone) = stream_events(&reply, &cuts);
+        prop_assert!(monotone);
+        prop_assert_eq!(streamed, whole);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) never silently wrong, (d) ambiguity, (e) exact hunks, (f) refusals write nothing
+// ---------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    #[test]
+    fn a_unified_diff_with_context_gives_the_edited_file_or_a_refusal(
+        (old, new) in file_and_edit(Lines::Spaced),
+        radius in 1usize..4,
+    ) {
+        let (old, new) = (joined(&old), joined(&new));
+        let diff = TextDiff::from_lines(&old, &new)
+            .unified_diff()
+            .context_radius(radius)
+            .header("a/f.py", "b/f.py")
+            .to_string();
+        let reply = format!("```diff\n{diff}```\n");
+        if let Some(got) = outcome_on(&old, &reply)? {
+            prop_assert_eq!(got, new, "reply:\n{}", reply);
+        }
+    }
+
+    #[test]
+    fn a_search_replace_block_gives_the_edited_file_or_a_refusal(
+        (old, new) in file_and_edit(Lines::Spaced),
+        radius in 1usize..4,
+    ) {
+        let (old_text, new_text) = (joined(&old), joined(&new));
+        let new_lines: Vec<&str> = new_text.lines().collect();
+        let old_lines: Vec<&str> = old_text.lines().collect();
+        let ranges = hunk_ranges(&old_text, &new_text, radius);
+        prop_assume!(ranges.len() == 1);
+        for (o, n) in ranges {
+            let search: String = old_lines[o].iter().map(|l| format!("{l}\n")).collect();
+            let replace: String = new_lines[n].iter().map(|l| format!("{l}\n")).collect();
+            let reply = common::search_replace("f.py", &search, &replace);
+            if let Some(got) = outcome_on(&old_text, &reply)? {
+                prop_assert_eq!(got, new_text.clone(), "reply:\n{}", reply);
+            }
+        }
+    }
+
+    #[test]
+    fn an_edit_of_a_file_of_distinct_lines_is_applied_exactly(
+        (old, new) in file_and_edit(Lines::Unique),
+        radius in 1usize..4,
+    ) {
+        let (old_text, new_text) = (joined(&old), joined(&new));
+        let diff = TextDiff::from_lines(&old_text, &new_text)
+            .unified_diff()
+            .context_radius(radius)
+            .header("a/f.py", "b/f.py")
+            .to_string();
+        let reply = format!("```diff\n{diff}```\n");
+        let got = outcome_on(&old_text, &reply)?;
+        prop_assert_eq!(got, Some(new_text), "reply:\n{}", reply);
+    }
+
+    #[test]
+    fn an_exact_hunk_located_and_applied_gives_the_target(
+        (old, new) in file_and_edit(Lines::Unique),
+        radius in 1usize..4,
+    ) {
+        let (old_text, new_text) = (joined(&old), joined(&new));
+        let mut file = TextFile::parse(&old_text);
+        // Apply hunks bottom-up so that earlier ranges stay valid.
+        let mut ranges = hunk_ranges(&old_text, &new_text, radius);
+        ranges.reverse();
+        for (o, n) in ranges {
+            let hunk = Hunk::from_old_new(&old[o], &new[n]);
+            let located = locate(&hunk, &file.lines, 0);
+            prop_assert!(located.is_ok(), "refused: {:?}", located.err());
+            let loc = located.expect("checked");
+            apply_hunk(&mut file, &hunk, &loc);
+        }
+        prop_assert_eq!(file.render(), new_text);
+    }
+
+    #[test]
+    fn old_text_inside_one_of_two_identical_blocks_is_refused_as_ambiguous(
+        lines in code_lines(Lines::Unique, 12..40),
+        block_len in 3usize..7,
+        from in any::<usize>(),
+        len in 1usize..4,
+        changed in any::<usize>(),
+    ) {
+        // prefix, block, middle, block, suffix: all lines but the twins distinct.
+        let block: Vec<String> =
+            lines[..block_len].iter().map(|l| format!("{l}  # twin")).collect();
+        let rest = &lines[block_len..];
+        let third = rest.len() / 3;
+        let mut file = rest[..third].to_vec();
+        file.extend(block.iter().cloned());
+        file.extend(rest[third..2 * third].iter().cloned());
+        file.extend(block.iter().cloned());
+        file.extend(rest[2 * third..].iter().cloned());
+        let start = from % block_len;
+        let end = (start + len).min(block_len);
+        let search = &block[start..end];
+        let mut replace = search.to_vec();
+        let k = changed % replace.len();
+        replace[k] = format!("{}  # changed", replace[k]);
+        let hunk = Hunk::from_old_new(search, &replace);
+        let err = locate(&hunk, &file, 0);
+        prop_assert!(err.is_err(), "located {:?}", err);
+        prop_assert_eq!(err.expect_err("checked").kind, RefusalKind::Ambiguous);
+        let reply = common::search_replace("f.py", &joined(search), &joined(&replace));
+        prop_assert_eq!(outcome_on(&joined(&file), &reply)?, None);
+    }
+
+    #[test]
+    fn hallucinated_edits_are_all_refused_and_write_nothing(
+        file in code_lines(Lines::Spaced, 5..40),
+        search in vec("zq[a-z]{3,10}_(x|y)\\(\\) == [0-9]{1,4}", 1..5),
+        blocks in 1usize..4,
+    ) {
+        let mut reply = String::new();
+        for b in 0..blocks {
+            let s = joined(&search[b % search.len()..]);
+            reply.push_str(&common::search_replace("f.py", &s, "replaced = True\n"));
+        }
+        prop_assert_eq!(outcome_on(&joined(&file), &reply)?, None);
+    }
+
+    #[test]
+    fn any_reply_writes_only_files_it_applied_an_edit_to(
+        file in code_lines(Lines::Spaced, 0..30),
+        reply in soup(),
+    ) {
+        let project = vec!["x.py".to_string(), "src/app.py".to_string()];
+        let p = plan(&reply, FormatChoice::Auto, &project);
+        let text = joined(&file);
+        let sources: BTreeMap<String, Source> = p
+            .paths_to_read()
+            .into_iter()
+            .map(|path| {
+                let s = if project.contains(&path) {
+                    Source::Text(text.clone())
+                } else {
+                    Source::Missing
+                };
+                (path, s)
+            })
+            .collect();
+        let out = execute(&p, &sources);
+        for w in &out.writes {
+            prop_assert!(
+                out.reports.iter().any(|r| r.status == Status::Applied && r.path == w.path()),
+                "wrote {} without an applied edit: {:#?}",
+                w.path(),
+                out.reports
+            );
+        }
+        if !out.reports.iter().any(|r| r.status == Status::Applied) {
+            prop_assert!(out.writes.is_empty());
+        }
+    }
+}
