@@ -107,7 +107,7 @@ fn apply_edit(edit: &Edit, path: &str, w: &mut Working) -> EditReport {
     match &edit.change {
         Change::Modify { hunk } => modify(edit, path, hunk, w),
         Change::Create { content } => match &w.text {
-            Some(t) if !t.lines.iter().all(|l| l.trim().is_empty()) => {
+            Some(t) if !t.lines.is_empty() || t.bom => {
                 if t.render() == *content {
                     return report(edit, path, Status::Applied, "already-applied");
                 }

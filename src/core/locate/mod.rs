@@ -167,6 +167,7 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
         .iter()
         .filter(|c| {
             c.score >= best.score - AMBIGUITY_MARGIN
+                && exact_lines(&pat, c) >= exact_lines(&pat, &best)
                 && same_reading(&pat, c, &best)
                 && !same_place(&pat, c, &best)
         })
@@ -624,6 +625,15 @@ fn enumerate(
     out.push(a);
     enumerate(pat, file, lo, s, out, budget);
     enumerate(pat, file, e, hi, out, budget);
+}
+
+/// How many non-blank pattern lines an alignment places exactly as written: a place matching as
+/// written is told apart from one that only matches re-indented.
+fn exact_lines(pat: &[PatLine], a: &Alignment) -> usize {
+    pat.iter()
+        .zip(&a.slots)
+        .filter(|(p, s)| !p.info.is_blank() && matches!(s, Slot::Line(_, Likeness::Same)))
+        .count()
 }
 
 /// Whether some non-blank line occurs twice in the pattern.
