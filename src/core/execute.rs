@@ -65,6 +65,27 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
     Outcome { reports, writes }
 }
 
+/// A file's state after one edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum After {
+    Text(String),
+    Deleted,
+}
+
+/// Apply one edit to one file as it is now: the report, and the file's new state if it changed.
+/// The review screen uses this for every decision, so a hunk is located again in the file's
+/// current text at the moment it is accepted.
+pub fn apply_single(edit: &Edit, path: &str, before: &Source) -> (EditReport, Option<After>) {
+    let mut w = working(Some(before));
+    let report = apply_edit(edit, path, &mut w);
+    let after = match (w.dirty, w.text) {
+        (false, _) => None,
+        (true, Some(t)) => Some(After::Text(t.render())),
+        (true, None) => Some(After::Deleted),
+    };
+    (report, after)
+}
+
 fn working(source: Option<&Source>) -> Working {
     let (existed, text, unusable) = match source {
         Some(Source::Text(t)) => (true, Some(TextFile::parse(t)), None),
