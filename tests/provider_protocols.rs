@@ -83,7 +83,17 @@ fn a_reply_in_tiny_pieces_gives_the_same_edits() {
     let base = format!("{}/v1", proxy.url());
     let run = ask(
         dir.path(),
-        &["--provider", "openai", "--base-url", &base, "--apply", "all", "-m", "fix-split", "app.py"],
+        &[
+            "--provider",
+            "openai",
+            "--base-url",
+            &base,
+            "--apply",
+            "all",
+            "-m",
+            "fix-split",
+            "app.py",
+        ],
         &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
     );
     assert_fixed(&run, dir.path());
@@ -98,7 +108,17 @@ fn the_first_edit_is_printed_while_the_reply_is_still_streaming() {
     let base = format!("{}/v1", server.url());
     let run = ask(
         dir.path(),
-        &["--provider", "openai", "--base-url", &base, "--apply", "all", "-m", "fix-slowly", "app.py"],
+        &[
+            "--provider",
+            "openai",
+            "--base-url",
+            &base,
+            "--apply",
+            "all",
+            "-m",
+            "fix-slowly",
+            "app.py",
+        ],
         &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
     );
     assert_fixed(&run, dir.path());
@@ -118,7 +138,17 @@ fn apply_none_reports_and_writes_nothing() {
     let base = format!("{}/v1", server.url());
     let run = ask(
         dir.path(),
-        &["--provider", "openai", "--base-url", &base, "--apply", "none", "-m", "fix-dry", "app.py"],
+        &[
+            "--provider",
+            "openai",
+            "--base-url",
+            &base,
+            "--apply",
+            "none",
+            "-m",
+            "fix-dry",
+            "app.py",
+        ],
         &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -130,10 +160,8 @@ fn apply_none_reports_and_writes_nothing() {
 /// The bodies of the requests the server received, oldest first.
 fn journal(server: &Server) -> Vec<Value> {
     let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connect to aimock");
-    let request = format!(
-        "GET /__aimock/journal HTTP/1.0\r\nHost: 127.0.0.1:{}\r\n\r\n",
-        server.port
-    );
+    let request =
+        format!("GET /__aimock/journal HTTP/1.0\r\nHost: 127.0.0.1:{}\r\n\r\n", server.port);
     stream.write_all(request.as_bytes()).expect("send journal request");
     let mut response = String::new();
     stream.read_to_string(&mut response).expect("read journal");
@@ -162,7 +190,17 @@ fn edits_that_fail_are_asked_about_again_and_applied_ones_are_not_repeated() {
     let base = format!("{}/v1", server.url());
     let run = ask(
         dir.path(),
-        &["--provider", "openai", "--base-url", &base, "--apply", "all", "-m", "fix-reflect", "app.py"],
+        &[
+            "--provider",
+            "openai",
+            "--base-url",
+            &base,
+            "--apply",
+            "all",
+            "-m",
+            "fix-reflect",
+            "app.py",
+        ],
         &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);

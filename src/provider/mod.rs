@@ -145,9 +145,7 @@ pub enum ProviderError {
     RetriesExhausted { status: u16, attempts: u32, message: String },
     #[error("cannot reach {url}: {message}")]
     Connect { url: String, message: String },
-    #[error(
-        "the stream was cut after {received_bytes} bytes, before the server said it was done; finished edits are kept"
-    )]
+    #[error("the stream was cut after {received_bytes} bytes, before the server said it was done")]
     Cut { received_bytes: usize },
     #[error(
         "no data from the server for {} s (after {received_bytes} bytes); raise --timeout for slow models",

@@ -260,8 +260,15 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
         ApplyMode::None => {}
     }
     if let Some(err) = failure {
-        let kept = if args.apply == ApplyMode::All { "written" } else { "reported" };
-        eprintln!("redline: error: {err} (edits finished before it were {kept})");
+        let note = match (state.touched.is_empty(), args.apply) {
+            (true, _) => "nothing was written",
+            (false, ApplyMode::All) if !write_failed => "the edits finished before it were written",
+            (false, ApplyMode::All) => "some of the edits finished before it could not be written",
+            (false, ApplyMode::None) => {
+                "the edits finished before it were not written (--apply none)"
+            }
+        };
+        eprintln!("redline: error: {err}; {note}");
         return Ok(Exit::Error);
     }
     if write_failed {

@@ -21,9 +21,19 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A loopback port nobody listens on, never the same twice in this process (the kernel may hand
+/// a just-released port out again).
 fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free loopback port");
-    listener.local_addr().expect("local address").port()
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free loopback port");
+        let port = listener.local_addr().expect("local address").port();
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
 }
 
 fn wait_for_port(port: u16, child: &mut Child, what: &str) {
@@ -74,31 +84,71 @@ fn node() -> &'static str {
     "node"
 }
 
+/// The aimock CLI, installed from the pinned `tests/aimock/package-lock.json` on first use when
+/// `.ci/run` has not installed it already (so a plain `cargo test` works too).
+fn installed_aimock() -> PathBuf {
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let folder = repo().join("tests/aimock");
+    let cli = folder.join("node_modules/@copilotkit/aimock/dist/cli.js");
+    let _guard = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if !cli.exists() {
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+            .current_dir(&folder)
+            .stdin(Stdio::null())
+            .status();
+        assert!(
+            status.is_ok_and(|s| s.success()) && cli.exists(),
+            "aimock is not installed and `npm ci` in tests/aimock failed; install Node.js 20.15+ with npm and run it there (CI's .ci/run does)"
+        );
+    }
+    cli
+}
+
 /// aimock serving `fixtures` (the `{"fixtures": [...]}` document), with extra environment.
 pub fn aimock(fixtures: &Value, env: &[(&str, &str)]) -> Server {
-    let cli = repo().join("tests/aimock/node_modules/@copilotkit/aimock/dist/cli.js");
-    assert!(
-        cli.exists(),
-        "aimock is not installed: run `npm ci --no-audit --no-fund` in tests/aimock (CI's .ci/run does)"
-    );
     let node = node();
+    let cli = installed_aimock();
     let dir = tempfile::tempdir().expect("temporary folder");
     let file = dir.path().join("fixtures.json");
     std::fs::write(&file, serde_json::to_vec(fixtures).expect("fixtures as JSON"))
         .expect("write fixtures");
-    let port = free_port();
+    // Port 0: aimock binds a port of its own and says which, so no other server can take it.
     let mut cmd = Command::new(node);
     cmd.arg(&cli)
-        .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-f"])
+        .args(["-h", "127.0.0.1", "-p", "0", "-f"])
         .arg(&file)
-        .args(["--log-level", "warn"])
+        .args(["--log-level", "info"])
         .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     for (k, v) in env {
         cmd.env(k, v);
     }
     let mut child = cmd.spawn().expect("start aimock");
+    let stdout = child.stdout.take().expect("aimock's stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        const SAYS: &str = "listening on http://127.0.0.1:";
+        let mut tx = Some(tx);
+        // Read to the end, so that aimock never blocks on a full pipe.
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(at) = line.find(SAYS) {
+                let port: Option<u16> = line[at + SAYS.len()..].trim().parse().ok();
+                if let (Some(tx), Some(port)) = (tx.take(), port) {
+                    let _ = tx.send(port);
+                }
+            }
+        }
+    });
+    let Ok(port) = rx.recv_timeout(Duration::from_secs(30)) else {
+        let _ = child.kill();
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = e.read_to_string(&mut err);
+        }
+        panic!("aimock did not say which port it listens on within 30 s: {err}");
+    };
     wait_for_port(port, &mut child, "aimock");
     Server { child, port, _dir: Some(dir) }
 }
@@ -143,7 +193,8 @@ pub fn fixtures(list: Vec<Value>) -> Value {
 
 pub const APP_PY: &str = "def greet(name):\n    return \"Hello \" + name\n\n\ndef last(items):\n    return items[len(items)]\n";
 
-pub const APP_PY_FIXED: &str = "def greet(name):\n    return f\"Hello {name}\"\n\n\ndef last(items):\n    return items[-1]\n";
+pub const APP_PY_FIXED: &str =
+    "def greet(name):\n    return f\"Hello {name}\"\n\n\ndef last(items):\n    return items[-1]\n";
 
 /// A reply with two SEARCH/REPLACE edits to `app.py`, the first ending early in the reply.
 pub const REPLY: &str = "Here is the fix.\n\napp.py\n```python\n<<<<<<< SEARCH\ndef last(items):\n    return items[len(items)]\n=======\ndef last(items):\n    return items[-1]\n>>>>>>> REPLACE\n```\n\nAnd the greeting, while we are here; f-strings read better than concatenation and this one is simple enough to change without any risk at all.\n\napp.py\n```python\n<<<<<<< SEARCH\n    return \"Hello \" + name\n=======\n    return f\"Hello {name}\"\n>>>>>>> REPLACE\n```\n";
