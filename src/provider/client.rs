@@ -33,6 +33,42 @@ pub async fn stream_chat(
     tx: Sender<StreamMsg>,
     cancel: CancellationToken,
 ) -> Result<StreamSummary, ProviderError> {
+    attempts(settings, req, tx, cancel).await.map_err(|e| redact_error(e, settings))
+}
+
+/// Every message a server wrote, with the key (should the server quote it) replaced by `***`.
+fn redact_error(err: ProviderError, settings: &ProviderSettings) -> ProviderError {
+    let r = |m: String| redact(&m, settings);
+    match err {
+        ProviderError::Auth { status, message } => {
+            ProviderError::Auth { status, message: r(message) }
+        }
+        ProviderError::Http { status, message } => {
+            ProviderError::Http { status, message: r(message) }
+        }
+        ProviderError::RetriesExhausted { status, attempts, message } => {
+            ProviderError::RetriesExhausted { status, attempts, message: r(message) }
+        }
+        ProviderError::Connect { url, message } => {
+            ProviderError::Connect { url, message: r(message) }
+        }
+        ProviderError::Malformed { event, message } => {
+            ProviderError::Malformed { event, message: r(message) }
+        }
+        ProviderError::Server { message } => ProviderError::Server { message: r(message) },
+        ProviderError::Client(message) => ProviderError::Client(r(message)),
+        e @ (ProviderError::Cut { .. }
+        | ProviderError::Stalled { .. }
+        | ProviderError::Cancelled) => e,
+    }
+}
+
+async fn attempts(
+    settings: &ProviderSettings,
+    req: &ChatRequest,
+    tx: Sender<StreamMsg>,
+    cancel: CancellationToken,
+) -> Result<StreamSummary, ProviderError> {
     let client = reqwest::Client::builder()
         .connect_timeout(settings.read_timeout)
         .build()
@@ -56,7 +92,7 @@ pub async fn stream_chat(
                 });
             }
             Ok(Err(e)) => {
-                let message = redact(&without_url(e), settings);
+                let message = without_url(e);
                 if attempt > settings.max_retries {
                     return Err(ProviderError::Connect { url: url.clone(), message });
                 }
@@ -71,7 +107,7 @@ pub async fn stream_chat(
                     return Ok(summary);
                 }
                 let after = retry_after(resp.headers(), SystemTime::now());
-                let message = redact(&error_body(resp, settings.read_timeout).await, settings);
+                let message = error_body(resp, settings.read_timeout).await;
                 let code = status.as_u16();
                 if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
                     return Err(ProviderError::Auth { status: code, message });
@@ -90,7 +126,11 @@ pub async fn stream_chat(
                 Retry { wait: wait.min(MAX_WAIT), reason: format!("HTTP {code}: {message}") }
             }
         };
-        let msg = StreamMsg::Retrying { attempt, wait: retry.wait, reason: retry.reason };
+        let msg = StreamMsg::Retrying {
+            attempt,
+            wait: retry.wait,
+            reason: redact(&retry.reason, settings),
+        };
         if tx.send(msg).await.is_err() {
             return Err(ProviderError::Cancelled);
         }
@@ -301,29 +341,7 @@ async fn read_body(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
     if json_body && settings.kind != ProviderKind::Ollama {
-        // A stream was asked for; a JSON body is an error object, or a server ignoring `stream`.
-        let body = match tokio::time::timeout(settings.read_timeout, resp.text()).await {
-            Ok(Ok(text)) => text,
-            Ok(Err(_)) => return Err(ProviderError::Cut { received_bytes: 0 }),
-            Err(_) => {
-                return Err(ProviderError::Stalled {
-                    timeout: settings.read_timeout,
-                    received_bytes: 0,
-                });
-            }
-        };
-        return Err(match serde_json::from_str::<serde_json::Value>(&body) {
-            Ok(v) if wire::error_message(&v).is_some() => {
-                ProviderError::Server { message: wire::error_message(&v).unwrap_or_default() }
-            }
-            _ => ProviderError::Malformed {
-                event: "response".into(),
-                message: format!(
-                    "expected an event stream, got application/json: {}",
-                    wire::excerpt(&body)
-                ),
-            },
-        });
+        return read_json_body(settings, resp, sent, tx).await;
     }
     let received = Arc::new(AtomicUsize::new(0));
     let raw = raw_body(Box::pin(resp.bytes_stream()), settings.read_timeout, received.clone());
@@ -411,6 +429,49 @@ async fn read_body(
         end: StreamEnd { reason: p.stop },
         attempts: 0,
         received_bytes: bytes(),
+    })
+}
+
+/// A JSON body where a stream was asked for: an error object, or a server that ignored `stream`
+/// and sent the whole answer at once.
+async fn read_json_body(
+    settings: &ProviderSettings,
+    resp: reqwest::Response,
+    sent: Instant,
+    tx: &Sender<StreamMsg>,
+) -> Result<StreamSummary, ProviderError> {
+    let body = match tokio::time::timeout(settings.read_timeout, resp.text()).await {
+        Ok(Ok(text)) => text,
+        Ok(Err(_)) => return Err(ProviderError::Cut { received_bytes: 0 }),
+        Err(_) => {
+            return Err(ProviderError::Stalled {
+                timeout: settings.read_timeout,
+                received_bytes: 0,
+            });
+        }
+    };
+    let value = serde_json::from_str::<serde_json::Value>(&body).ok();
+    if let Some(message) = value.as_ref().and_then(wire::error_message) {
+        return Err(ProviderError::Server { message });
+    }
+    let Some(pieces) = value.as_ref().and_then(wire::whole_response) else {
+        return Err(ProviderError::Malformed {
+            event: "response".into(),
+            message: format!(
+                "expected an event stream, got application/json: {}",
+                wire::excerpt(&body)
+            ),
+        });
+    };
+    let mut p = Progress { sent, first_text: None, usage: None, stop: None, done: false };
+    p.take(pieces, tx).await?;
+    Ok(StreamSummary {
+        usage: p.usage,
+        time_to_first_token: p.first_text,
+        total: Duration::ZERO,
+        end: StreamEnd { reason: p.stop },
+        attempts: 0,
+        received_bytes: body.len(),
     })
 }
 

@@ -212,6 +212,45 @@ pub fn anthropic_event(event: &str, data: &str) -> Result<Vec<Piece>, ProviderEr
     }
 }
 
+/// A whole (non-streamed) JSON answer, from a server that ignored `stream: true`: an OpenAI
+/// `chat.completion` or an Anthropic `message`. `None` when it is neither.
+pub fn whole_response(v: &Value) -> Option<Vec<Piece>> {
+    let mut pieces = Vec::new();
+    if let Some(choice) = v.get("choices").and_then(Value::as_array).and_then(|c| c.first()) {
+        let text = choice.pointer("/message/content").and_then(Value::as_str)?;
+        pieces.push(Piece::Text(text.to_string()));
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            pieces.push(Piece::Stop(reason.to_string()));
+        }
+        if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
+            pieces.push(Piece::Usage(Usage {
+                input_tokens: count(u, "prompt_tokens"),
+                output_tokens: count(u, "completion_tokens"),
+            }));
+        }
+    } else {
+        let blocks = v.get("content").and_then(Value::as_array)?;
+        let text: String = blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect();
+        pieces.push(Piece::Text(text));
+        if let Some(reason) = v.get("stop_reason").and_then(Value::as_str) {
+            pieces.push(Piece::Stop(reason.to_string()));
+        }
+        if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
+            pieces.push(Piece::Usage(Usage {
+                input_tokens: count(u, "input_tokens"),
+                output_tokens: count(u, "output_tokens"),
+            }));
+        }
+    }
+    pieces.retain(|p| !matches!(p, Piece::Text(t) if t.is_empty()));
+    pieces.push(Piece::Done);
+    Some(pieces)
+}
+
 /// One Ollama NDJSON line.
 pub fn ollama_line(line: &str) -> Result<Vec<Piece>, ProviderError> {
     if line.trim().is_empty() {
@@ -312,6 +351,18 @@ mod tests {
         let bad = anthropic_event("content_block_delta", "{not json").err().map(|e| e.to_string());
         assert!(bad.is_some_and(|m| m.contains("`content_block_delta`")));
         assert_eq!(anthropic_event("ping", r#"{"type":"ping"}"#).ok(), Some(vec![]));
+    }
+
+    #[test]
+    fn whole_answers() {
+        let o =
+            serde_json::json!({"choices":[{"message":{"content":"hi"},"finish_reason":"stop"}]});
+        let got = whole_response(&o).unwrap_or_default();
+        assert_eq!(got[0], Piece::Text("hi".into()));
+        assert_eq!(got.last(), Some(&Piece::Done));
+        let a = serde_json::json!({"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"stop_reason":"end_turn"});
+        assert_eq!(whole_response(&a).unwrap_or_default()[0], Piece::Text("ab".into()));
+        assert_eq!(whole_response(&serde_json::json!({"x": 1})), None);
     }
 
     #[test]
