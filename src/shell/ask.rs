@@ -181,23 +181,8 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
     let settings = settings_for(args)?;
     let workspace = Workspace::open(&args.root)?;
     let project = workspace.list_files();
-    let mut files = Vec::new();
-    for arg in &args.files {
-        let rel = project_path(&workspace, &args.root, arg)?;
-        if !project.contains(&rel) {
-            bail!(
-                "{} is not a file of the project at {} (missing, ignored, or outside it)",
-                arg.display(),
-                args.root.display()
-            );
-        }
-        match workspace.read_source(&rel) {
-            Source::Text(text) => files.push((rel, text)),
-            Source::Missing => bail!("{}: no such file", arg.display()),
-            Source::Unusable(why) => bail!("{}: {why}", arg.display()),
-        }
-    }
-    let mut messages: Vec<ChatMessage> =
+    let files = read_files(args, &workspace, &project)?;
+    let messages: Vec<ChatMessage> =
         prompt::build_request(args.format.into(), &args.prompt, &files)
             .into_iter()
             .map(|m| ChatMessage::new(role(m.role), m.content))
@@ -206,60 +191,19 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-
     let mut state = State::new(&workspace, project);
-    let mut last_reports: Vec<EditReport> = Vec::new();
-    let mut any_edits = false;
-    let mut failure: Option<ProviderError> = None;
-    for round in 0..=args.retries {
-        let req = ChatRequest {
-            model: settings.model.clone(),
-            messages: messages.clone(),
-            max_tokens: args.max_tokens,
-            temperature: None,
-        };
-        let streamed = runtime.block_on(stream_round(&settings, &req, &state.project))?;
-        let reply_to_plan = match &streamed.result {
-            Ok(_) => streamed.reply.as_str(),
-            // Only edits finished before the cut count; a half-written one is never applied.
-            Err(_) => lines_prefix(&streamed.reply, streamed.last_finished_line),
-        };
-        let reports = state.run(reply_to_plan);
-        any_edits |= !reports.is_empty();
-        let label = if round == 0 { String::new() } else { format!("retry {round}: ") };
-        for r in &reports {
-            eprintln!("{label}{}", human_line(r));
-        }
-        match streamed.result {
-            Ok(summary) => eprintln!("redline: {}", describe(&settings, &summary)),
-            Err(err) => {
-                failure = Some(err);
-                last_reports = reports;
-                break;
-            }
-        }
-        let failed: Vec<EditReport> =
-            reports.iter().filter(|r| r.status == Status::Refused).cloned().collect();
-        let applied: Vec<EditReport> =
-            reports.iter().filter(|r| r.status == Status::Applied).cloned().collect();
-        last_reports = reports;
-        if failed.is_empty() || round == args.retries {
-            break;
-        }
-        eprintln!("redline: asking again about {} edit(s) that could not be placed", failed.len());
-        messages.push(ChatMessage::new(Role::Assistant, streamed.reply));
-        messages.push(ChatMessage::new(Role::User, prompt::build_retry(&failed, &applied)));
-    }
+    let rounds = run_rounds(args, &settings, &runtime, &mut state, messages)?;
 
-    let mut write_failed = false;
-    match args.apply {
-        ApplyMode::All => write_failed = !state.write_all(&workspace),
-        ApplyMode::None if !state.touched.is_empty() => {
-            eprintln!("redline: --apply none: nothing written")
+    let write_failed = match args.apply {
+        ApplyMode::All => !state.write_all(&workspace),
+        ApplyMode::None => {
+            if !state.touched.is_empty() {
+                eprintln!("redline: --apply none: nothing written");
+            }
+            false
         }
-        ApplyMode::None => {}
-    }
-    if let Some(err) = failure {
+    };
+    if let Some(err) = rounds.failure {
         let note = match (state.touched.is_empty(), args.apply) {
             (true, _) => "nothing was written",
             (false, ApplyMode::All) if !write_failed => "the edits finished before it were written",
@@ -274,15 +218,98 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
     if write_failed {
         return Ok(Exit::Error);
     }
-    if !any_edits {
+    if !rounds.any_edits {
         eprintln!("redline: no edits found in the reply");
         return Ok(Exit::Refused);
     }
-    Ok(if last_reports.iter().any(|r| r.status == Status::Refused) {
+    Ok(if rounds.last_reports.iter().any(|r| r.status == Status::Refused) {
         Exit::Refused
     } else {
         Exit::Applied
     })
+}
+
+/// The FILE arguments' paths and texts; each must be a readable text file of the project.
+fn read_files(
+    args: &AskArgs,
+    workspace: &Workspace,
+    project: &[String],
+) -> Result<Vec<(String, String)>> {
+    let mut files = Vec::new();
+    for arg in &args.files {
+        let rel = project_path(workspace, &args.root, arg)?;
+        if !project.contains(&rel) {
+            bail!(
+                "{} is not a file of the project at {} (missing, ignored, or outside it)",
+                arg.display(),
+                args.root.display()
+            );
+        }
+        match workspace.read_source(&rel) {
+            Source::Text(text) => files.push((rel, text)),
+            Source::Missing => bail!("{}: no such file", arg.display()),
+            Source::Unusable(why) => bail!("{}: {why}", arg.display()),
+        }
+    }
+    Ok(files)
+}
+
+/// How the request and its follow-ups went.
+struct Rounds {
+    /// The last round's reports: what decides the exit status.
+    last_reports: Vec<EditReport>,
+    any_edits: bool,
+    /// The stream error that ended the last round, if any.
+    failure: Option<ProviderError>,
+}
+
+/// Ask, place the reply's edits, and ask again about the ones that failed, up to `--retries`
+/// times. Each round's edits are placed on the texts the earlier rounds left.
+fn run_rounds(
+    args: &AskArgs,
+    settings: &ProviderSettings,
+    runtime: &tokio::runtime::Runtime,
+    state: &mut State,
+    mut messages: Vec<ChatMessage>,
+) -> Result<Rounds> {
+    let mut rounds = Rounds { last_reports: Vec::new(), any_edits: false, failure: None };
+    for round in 0..=args.retries {
+        let req = ChatRequest {
+            model: settings.model.clone(),
+            messages: messages.clone(),
+            max_tokens: args.max_tokens,
+            temperature: None,
+        };
+        let streamed = runtime.block_on(stream_round(settings, &req, &state.project))?;
+        let reply_to_plan = match &streamed.result {
+            Ok(_) => streamed.reply.as_str(),
+            // Only edits finished before the cut count; a half-written one is never applied.
+            Err(_) => lines_prefix(&streamed.reply, streamed.last_finished_line),
+        };
+        let reports = state.run(reply_to_plan);
+        rounds.any_edits |= !reports.is_empty();
+        let label = if round == 0 { String::new() } else { format!("retry {round}: ") };
+        for r in &reports {
+            eprintln!("{label}{}", human_line(r));
+        }
+        let (failed, applied): (Vec<EditReport>, Vec<EditReport>) =
+            reports.iter().cloned().partition(|r| r.status == Status::Refused);
+        rounds.last_reports = reports;
+        match streamed.result {
+            Ok(summary) => eprintln!("redline: {}", describe(settings, &summary)),
+            Err(err) => {
+                rounds.failure = Some(err);
+                break;
+            }
+        }
+        if failed.is_empty() || round == args.retries {
+            break;
+        }
+        eprintln!("redline: asking again about {} edit(s) that could not be placed", failed.len());
+        messages.push(ChatMessage::new(Role::Assistant, streamed.reply));
+        messages.push(ChatMessage::new(Role::User, prompt::build_retry(&failed, &applied)));
+    }
+    Ok(rounds)
 }
 
 fn role(r: prompt::Role) -> Role {
@@ -478,6 +505,21 @@ impl<'w> State<'w> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edit_lines_have_the_parse_schema() {
+        let reply = "app.py\n```\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n";
+        let events = crate::core::parse::parse_reply(reply, ParseOptions::default());
+        let Some(Event::Edit(edit)) = events.first() else { panic!("no edit: {events:?}") };
+        let json = serde_json::to_value(EditLine::of(edit)).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "path": "app.py", "format": "search-replace", "kind": "modify",
+                "old": "a\n", "new": "b\n", "reply_lines": [3, 7],
+            })
+        );
+    }
 
     #[test]
     fn prefix_of_lines() {

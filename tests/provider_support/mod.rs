@@ -253,6 +253,8 @@ pub fn ask(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         cmd.env_remove(var);
     }
     cmd.env("REDLINE_CONFIG", root.join("no-such-config.toml"));
+    // The servers are on loopback: never through a proxy the machine may name.
+    cmd.env("NO_PROXY", "127.0.0.1,localhost").env("no_proxy", "127.0.0.1,localhost");
     for (k, v) in env {
         cmd.env(k, v);
     }
