@@ -261,3 +261,27 @@ fn cancelling_stops_the_stream_at_once() {
         assert!(cancelled_at.elapsed() < Duration::from_secs(2));
     });
 }
+
+#[test]
+fn ctrl_c_stops_the_stream_at_once_and_writes_nothing() {
+    // About four seconds of reply; the first edit comes early.
+    let slow = json!({ "chunkSize": 4, "latency": 40 });
+    let server = aimock(&fixtures(vec![reply_fixture("fix-interrupt", REPLY, slow)]), &[]);
+    let dir = project();
+    let base = format!("{}/v1", server.url());
+    let mut interrupted_at = None;
+    let run = ask_with(dir.path(), &openai_args(&base, "fix-interrupt"), ENV, |pid| {
+        interrupted_at = Some(Instant::now());
+        let sent = std::process::Command::new("kill")
+            .args(["-s", "INT", &pid.to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(sent, "kill -s INT {pid}");
+    });
+    let interrupted_at = interrupted_at.expect("the first edit line arrived");
+    assert!(interrupted_at.elapsed() < Duration::from_secs(3), "{run:?}");
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("interrupted; nothing was written"), "{}", run.stderr);
+    assert_eq!(run.edit_lines().len(), 1, "{}", run.stdout);
+    assert_eq!(read(dir.path(), "app.py"), APP_PY);
+}

@@ -5,8 +5,9 @@
 //! Edits are carried out on an in-memory copy of the files, round after round, so an applied
 //! edit is never applied twice and a later round sees the earlier rounds' changes; with
 //! `--apply all` each changed file is written once at the end, atomically, and only if it still
-//! holds what was read. Not for: deciding where an edit goes (`core::plan`), or speaking HTTP
-//! (`provider`).
+//! holds what was read. Ctrl-C stops the stream at once and writes nothing.
+//!
+//! Not for: deciding where an edit goes (`core::plan`), or speaking HTTP (`provider`).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -194,7 +195,9 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
     let mut state = State::new(&workspace, project);
     let rounds = run_rounds(args, &settings, &runtime, &mut state, messages)?;
 
+    let cancelled = matches!(rounds.failure, Some(ProviderError::Cancelled));
     let write_failed = match args.apply {
+        ApplyMode::All if cancelled => false,
         ApplyMode::All => !state.write_all(&workspace),
         ApplyMode::None => {
             if !state.touched.is_empty() {
@@ -203,6 +206,10 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
             false
         }
     };
+    if let Some(ProviderError::Cancelled) = rounds.failure {
+        eprintln!("redline: interrupted; nothing was written");
+        return Ok(Exit::Error);
+    }
     if let Some(err) = rounds.failure {
         let note = match (state.touched.is_empty(), args.apply) {
             (true, _) => "nothing was written",
@@ -372,9 +379,16 @@ async fn stream_round(
     let mut last_finished_line = 0;
     let mut result = None;
     let mut out = io::stdout().lock();
+    let interrupt = tokio::signal::ctrl_c();
+    tokio::pin!(interrupt);
+    let mut interrupted = false;
     loop {
         tokio::select! {
             r = &mut task, if result.is_none() => result = Some(r),
+            _ = &mut interrupt, if !interrupted => {
+                interrupted = true;
+                cancel.cancel();
+            }
             msg = rx.recv() => match msg {
                 Some(StreamMsg::Text(text)) => {
                     reply.push_str(&text);

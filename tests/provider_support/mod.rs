@@ -239,6 +239,18 @@ impl Run {
 /// Run `redline ask` in `root` with `args`, a clean provider environment plus `env`, and the
 /// user's config file out of the way.
 pub fn ask(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    ask_with(root, args, env, |_| {})
+}
+
+/// [`ask`], calling `on_first_line` with the process id when the first stdout line arrives.
+pub fn ask_with(
+    root: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    on_first_line: impl FnOnce(u32),
+) -> Run {
+    let mut on_first_line = Some(on_first_line);
+    let (first_tx, first_rx) = std::sync::mpsc::channel::<()>();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_redline"));
     cmd.arg("ask").arg("--root").arg(root).args(args).current_dir(root);
     for var in [
@@ -269,6 +281,7 @@ pub fn ask(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         let mut line = String::new();
         while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
             lines.push((start.elapsed(), std::mem::take(&mut line)));
+            let _ = first_tx.send(());
         }
         lines
     });
@@ -280,6 +293,11 @@ pub fn ask(root: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for redline") {
             break status;
+        }
+        if first_rx.try_recv().is_ok()
+            && let Some(hook) = on_first_line.take()
+        {
+            hook(child.id());
         }
         if start.elapsed() > RUN_LIMIT {
             let _ = child.kill();
