@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::core::edit::Format;
 use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
+use crate::shell::ask::{self, AskArgs};
 use crate::shell::workspace::Workspace;
 
 /// Review the code edits a language model proposes, hunk by hunk.
@@ -36,6 +37,13 @@ pub enum Command {
     /// Exit status: 0 when every edit applied, 1 when at least one was refused (the others are
     /// still applied), 2 on a usage or I/O error.
     Apply(ApplyArgs),
+    /// Ask a model to edit some project files; print each edit as a JSON line as it streams in,
+    /// then place the edits (asking again about those that fail) and write them with
+    /// `--apply all`.
+    ///
+    /// Exit status: 0 when every edit applied, 1 when some were refused, 2 on a network, auth,
+    /// usage or I/O error.
+    Ask(AskArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -124,6 +132,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Command::Apply(args) => apply(&args),
+        Command::Ask(args) => ask::ask(&args),
     }
 }
 

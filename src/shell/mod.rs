@@ -1,7 +1,9 @@
-//! The shell: everything that touches the outside world (the command line, the file system).
+//! The shell: everything that touches the outside world (the command line, the file system;
+//! the network is in `crate::provider`).
 //!
 //! Thin by design: decisions about replies and edits live in `core`; the shell reads what the
 //! core asks for, hands it over, and carries out what the core decided.
 
+pub mod ask;
 pub mod cli;
 pub mod workspace;
