@@ -9,6 +9,7 @@ pub mod locate;
 pub mod parse;
 pub mod paths;
 pub mod plan;
+pub mod prompt;
 pub mod resolve;
 pub mod stream;
 pub mod text;

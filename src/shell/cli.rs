@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::core::edit::Format;
 use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
+use crate::shell::parse_cmd::{self, ParseArgs};
 use crate::shell::workspace::Workspace;
 
 /// Review the code edits a language model proposes, hunk by hunk.
@@ -36,6 +37,10 @@ pub enum Command {
     /// Exit status: 0 when every edit applied, 1 when at least one was refused (the others are
     /// still applied), 2 on a usage or I/O error.
     Apply(ApplyArgs),
+    /// Parse a model reply as it arrives and print one JSON line per finished edit or problem.
+    ///
+    /// Exit status: 0 when the reply was read to its end, 2 on a usage or I/O error.
+    Parse(ParseArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -124,6 +129,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Command::Apply(args) => apply(&args),
+        Command::Parse(args) => parse_cmd::parse(&args),
     }
 }
 

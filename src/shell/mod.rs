@@ -4,4 +4,6 @@
 //! core asks for, hands it over, and carries out what the core decided.
 
 pub mod cli;
+pub mod parse_cmd;
+pub mod prompts;
 pub mod workspace;
