@@ -231,10 +231,7 @@ fn failed_section(failed: &[FailedEdit]) -> String {
         return out;
     }
     let n = failed.len();
-    out.push_str(&format!(
-        "{n} edit{} failed:\n",
-        if n == 1 { "" } else { "s" }
-    ));
+    out.push_str(&format!("{n} edit{} failed:\n", if n == 1 { "" } else { "s" }));
     for (i, edit) in failed.iter().enumerate() {
         out.push_str(&format!("\n### {}. `{}`: {}\n\n", i + 1, edit.path, edit.reason.trim()));
         if !edit.searched.trim().is_empty() {
@@ -326,7 +323,9 @@ mod tests {
             let text = p.system(format).to_lowercase();
             assert!(text.contains("never elide"), "{format:?}");
             assert!(text.contains("exactly as it was given"), "{format:?}");
-            assert!(text.contains("one fenced block per file") || text.contains("one block per file"));
+            assert!(
+                text.contains("one fenced block per file") || text.contains("one block per file")
+            );
         }
         assert!(p.system(Format::Udiff).contains("Do not write line numbers"));
         assert!(p.system(Format::Udiff).contains("Rewrite whole blocks"));

@@ -127,7 +127,9 @@ fn try_parse(args: &ParseArgs) -> Result<Stats> {
 
 fn read_whole(path: Option<&Path>) -> Result<Vec<u8>> {
     match path {
-        Some(p) => std::fs::read(p).with_context(|| format!("cannot read the reply {}", p.display())),
+        Some(p) => {
+            std::fs::read(p).with_context(|| format!("cannot read the reply {}", p.display()))
+        }
         None => {
             let mut bytes = Vec::new();
             io::stdin()
@@ -206,7 +208,14 @@ fn edit_line(edit: &Edit) -> EditLine<'_> {
         Change::Replace { content } => ("replace", None, Some(content.clone())),
         Change::Delete => ("delete", None, None),
     };
-    EditLine { path: &edit.path, format: edit.format, kind, old, new, reply_lines: edit.reply_lines }
+    EditLine {
+        path: &edit.path,
+        format: edit.format,
+        kind,
+        old,
+        new,
+        reply_lines: edit.reply_lines,
+    }
 }
 
 fn problem_line(problem: &Problem) -> ProblemLine<'_> {
@@ -280,8 +289,7 @@ mod tests {
 
     #[test]
     fn stats_format() {
-        let stats =
-            Stats { bytes: 10, chunks: 3, edits: 1, elapsed: Duration::from_micros(2_500) };
+        let stats = Stats { bytes: 10, chunks: 3, edits: 1, elapsed: Duration::from_micros(2_500) };
         assert_eq!(stats.to_string(), "bytes=10 chunks=3 edits=1 elapsed_ms=2");
     }
 

@@ -29,8 +29,9 @@ pub fn read_overrides(dir: &Path) -> Result<BTreeMap<PromptName, String>> {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("cannot read the prompt override {}", path.display()));
+                return Err(e).with_context(|| {
+                    format!("cannot read the prompt override {}", path.display())
+                });
             }
         };
         let Ok(text) = String::from_utf8(bytes) else {
