@@ -6,7 +6,7 @@
 //! and `\n`.
 
 use proptest::prelude::*;
-use redline::core::parse::{Event, ParseOptions, parse_reply};
+use redline::core::parse::{Event, ParseOptions, Parser, parse_reply};
 use redline::core::stream::StreamParser;
 
 const FRAGMENTS: &[&str] = &[
@@ -37,6 +37,34 @@ fn reply_and_cuts() -> impl Strategy<Value = (String, Vec<usize>)> {
         let len = r.len();
         (Just(r), prop::collection::vec(0..=len, 0..40))
     })
+}
+
+/// A reply with invalid UTF-8 in it: fragments and stray bytes (a lone continuation byte, a cut
+/// two-byte character, a byte never valid in UTF-8).
+fn byte_reply() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        (0..FRAGMENTS.len()).prop_map(|i| FRAGMENTS[i].as_bytes().to_vec()),
+        Just(b"x = '\x80'\n".to_vec()),
+        Just(b"\xc3".to_vec()),
+        Just(b"\xff\xfe\n".to_vec()),
+    ];
+    prop::collection::vec(piece, 1..12).prop_map(|v| v.concat())
+}
+
+/// What the parser makes of `bytes` read line by line, each line decoded on its own with
+/// U+FFFD for bad bytes.
+fn reference(bytes: &[u8]) -> Vec<Event> {
+    let mut parser = Parser::new(ParseOptions::default());
+    let mut events = Vec::new();
+    let mut lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    for line in lines {
+        events.extend(parser.push_line(&String::from_utf8_lossy(line)));
+    }
+    events.extend(parser.finish());
+    events
 }
 
 fn edits_in(events: &[Event]) -> usize {
@@ -79,5 +107,24 @@ proptest! {
         }
         got.extend(parser.finish());
         prop_assert_eq!(got, whole);
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_line_by_line_wherever_the_cuts(
+        bytes in byte_reply(),
+        mut cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..20),
+    ) {
+        let want = reference(&bytes);
+        let mut cuts: Vec<usize> = cuts.drain(..).map(|i| i.index(bytes.len() + 1)).collect();
+        cuts.sort_unstable();
+        let mut parser = StreamParser::new(ParseOptions::default());
+        let mut got = Vec::new();
+        let mut last = 0;
+        for cut in cuts.into_iter().chain(std::iter::once(bytes.len())) {
+            got.extend(parser.push_bytes(&bytes[last..cut]));
+            last = cut;
+        }
+        got.extend(parser.finish());
+        prop_assert_eq!(got, want);
     }
 }
