@@ -29,22 +29,44 @@ impl StreamParser {
     }
 
     /// Feed a chunk of bytes, split anywhere.
+    #[inline]
     pub fn push_bytes(&mut self, chunk: &[u8]) -> Vec<Event> {
         self.bytes += chunk.len();
+        // The common case of a live stream, a few bytes inside a line, is kept small enough to
+        // inline into the caller's loop.
+        if chunk.len() < SHORT && !chunk.contains(&b'\n') {
+            // Byte by byte: for a handful of bytes, cheaper than a call to `memcpy`.
+            self.pending.reserve(chunk.len());
+            for &b in chunk {
+                self.pending.push(b);
+            }
+            return Vec::new();
+        }
+        self.push_lines(chunk)
+    }
+
+    /// [`Self::push_bytes`] for a chunk that may hold line ends.
+    fn push_lines(&mut self, chunk: &[u8]) -> Vec<Event> {
         let mut events = Vec::new();
         // Only the part up to the chunk's last `\n` holds finished lines.
-        let Some(last_nl) = memchr::memrchr(b'\n', chunk) else {
+        let Some(last_nl) = last_newline(chunk) else {
             self.pending.extend_from_slice(chunk);
             return events;
         };
         let (mut lines, rest) = chunk.split_at(last_nl + 1);
         if !self.pending.is_empty()
-            && let Some(nl) = memchr::memchr(b'\n', lines)
+            && let Some(nl) = first_newline(lines)
         {
             self.pending.extend_from_slice(&lines[..nl]);
             push_line(&mut self.parser, &self.pending, &mut events);
             self.pending.clear();
             lines = &lines[nl + 1..];
+        }
+        if lines.is_empty() {
+            // A live stream's usual case: the chunk finished the pending line and no other.
+            self.pending.extend_from_slice(rest);
+            self.count(&events);
+            return events;
         }
         // The chunk's whole lines are checked as UTF-8 at once (cutting valid text at `\n`
         // leaves valid lines); only when that fails is each line checked on its own.
@@ -113,6 +135,26 @@ fn push_line(parser: &mut Parser, line: &[u8], events: &mut Vec<Event>) {
         Err(_) => parser.push_line(&String::from_utf8_lossy(line)),
     };
     events_extend(events, parsed);
+}
+
+/// Below this many bytes a plain loop finds a byte faster than a call into `memchr`: a live
+/// stream's chunks are often a few bytes long.
+const SHORT: usize = 32;
+
+fn first_newline(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        bytes.iter().position(|b| *b == b'\n')
+    } else {
+        memchr::memchr(b'\n', bytes)
+    }
+}
+
+fn last_newline(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < SHORT {
+        bytes.iter().rposition(|b| *b == b'\n')
+    } else {
+        memchr::memrchr(b'\n', bytes)
+    }
 }
 
 /// Append `more` to `events`, without copying when `events` is still empty.

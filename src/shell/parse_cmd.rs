@@ -170,35 +170,38 @@ pub fn parse_chunked(reply: &[u8], size: usize, mut out: impl Write) -> Result<S
     let mut chunks = 0;
     for chunk in reply.chunks(size.max(1)) {
         chunks += 1;
-        let events = parser.push_bytes(chunk);
-        if !events.is_empty() {
-            write_events(&mut out, &events)?;
-        }
+        write_events(&mut out, &parser.push_bytes(chunk))?;
     }
     write_events(&mut out, &parser.finish())?;
     Ok(Stats { bytes: parser.bytes(), chunks, edits: parser.edits(), elapsed: start.elapsed() })
 }
 
-/// Print each event as a JSON line, then flush, so a reader on a pipe sees it now.
+/// Print each event as a JSON line, each flushed at once, so a reader on a pipe sees it now.
 fn write_events(out: &mut impl Write, events: &[Event]) -> Result<()> {
-    if events.is_empty() {
-        return Ok(());
-    }
+    let mut line = Vec::new();
     for event in events {
-        let line = event_json(event);
-        writeln!(out, "{line}").context("cannot write to standard output")?;
+        line.clear();
+        write_event_json(&mut line, event);
+        line.push(b'\n');
+        out.write_all(&line).context("cannot write to standard output")?;
+        out.flush().context("cannot write to standard output")?;
     }
-    out.flush().context("cannot write to standard output")
+    Ok(())
 }
 
-/// The JSON line for one event.
-pub fn event_json(event: &Event) -> String {
+/// Append the JSON for one event (without a line end) to `line`.
+fn write_event_json(line: &mut Vec<u8>, event: &Event) {
     let result = match event {
-        Event::Edit(edit) => serde_json::to_string(&edit_line(edit)),
-        Event::Problem(problem) => serde_json::to_string(&problem_line(problem)),
+        Event::Edit(edit) => serde_json::to_writer(&mut *line, &edit_line(edit)),
+        Event::Problem(problem) => serde_json::to_writer(&mut *line, &problem_line(problem)),
     };
-    // Plain strings, numbers and enums always serialise.
-    result.unwrap_or_else(|e| format!("{{\"problem\":\"cannot serialise the event: {e}\"}}"))
+    // Writing plain strings, numbers and enums into memory cannot fail; say so if it ever does.
+    if let Err(e) = result {
+        line.clear();
+        line.extend_from_slice(
+            format!("{{\"problem\":\"cannot serialise the event: {e}\"}}").as_bytes(),
+        );
+    }
 }
 
 fn edit_line(edit: &Edit) -> EditLine<'_> {
