@@ -7,9 +7,9 @@
 #![cfg(unix)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -74,7 +74,7 @@ fn an_edit_is_printed_before_the_rest_of_the_reply_is_written() {
     while let Ok(line) = rx.recv_timeout(PATIENCE) {
         rest.push(serde_json::from_str::<Value>(&line).expect("JSON"));
     }
-    let status = child.wait().expect("wait");
+    let status = wait_or_kill(&mut child);
     reader.join().expect("reader thread");
     assert!(status.success(), "{status}");
     assert_eq!(rest.len(), 2, "{rest:?}");
@@ -82,6 +82,21 @@ fn an_edit_is_printed_before_the_rest_of_the_reply_is_written() {
     assert_eq!(rest[0]["format"], "udiff");
     assert_eq!(rest[1]["path"], "src/new.rs");
     assert_eq!(rest[1]["kind"], "replace");
+}
+
+/// The child's exit status; a child still running after [`PATIENCE`] is killed and fails the test.
+fn wait_or_kill(child: &mut Child) -> ExitStatus {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("redline parse did not exit within {PATIENCE:?} of its input ending");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 fn run_on_file(args: &[&str], reply: &str) -> (Vec<Value>, String) {

@@ -5,6 +5,11 @@
 //! This module only frames chunks into lines; [`crate::core::parse::Parser`] does the rest. Each
 //! byte is looked at once when framed and once when parsed: cost is linear in the reply. The
 //! unfinished tail ([`StreamParser::tail`]) may be shown, never applied.
+//!
+//! Framing is kept cheap enough that feeding 4 bytes at a time costs well under 1.5x feeding the
+//! reply whole (`benches/stream.rs`): valid lines are borrowed, never copied; a chunk's complete
+//! lines are checked as UTF-8 in one call (a line with bad bytes is decoded alone, with U+FFFD);
+//! a short chunk inside a line is an inlined append.
 
 use crate::core::parse::{Event, ParseOptions, Parser};
 
