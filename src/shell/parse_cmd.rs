@@ -101,26 +101,25 @@ pub fn parse(args: &ParseArgs) -> Exit {
 }
 
 fn try_parse(args: &ParseArgs) -> Result<Stats> {
-    let from_stdin = args.reply.as_deref().is_none_or(|p| p.as_os_str() == "-");
+    // `-` or nothing: standard input.
+    let file = args.reply.as_deref().filter(|p| p.as_os_str() != "-");
     let out = io::stdout().lock();
-    match (args.chunk_bytes, from_stdin) {
-        (Some(n), _) => {
-            let bytes = read_whole(args.reply.as_deref().filter(|_| !from_stdin))?;
-            let size = usize::try_from(n).unwrap_or(usize::MAX);
-            parse_chunked(&bytes, size, out)
+    match (args.chunk_bytes, file) {
+        (Some(n), file) => {
+            let bytes = read_whole(file)?;
+            parse_chunked(&bytes, usize::try_from(n).unwrap_or(usize::MAX), out)
         }
-        (None, true) => {
+        (None, None) => {
             let stdin = io::stdin().lock();
             if stdin.is_terminal() {
                 eprintln!("redline: reading the reply from standard input (end it with Ctrl-D)");
             }
             parse_stream(stdin, "standard input", out)
         }
-        (None, false) => {
-            let path = args.reply.as_deref().unwrap_or(Path::new("-"));
-            let file = std::fs::File::open(path)
+        (None, Some(path)) => {
+            let input = std::fs::File::open(path)
                 .with_context(|| format!("cannot read the reply {}", path.display()))?;
-            parse_stream(file, &path.display().to_string(), out)
+            parse_stream(input, &path.display().to_string(), out)
         }
     }
 }
