@@ -212,7 +212,7 @@ fn edits_that_fail_are_asked_about_again_and_applied_ones_are_not_repeated() {
     let messages = bodies[1]["messages"].as_array().cloned().unwrap_or_default();
     let follow_up = messages.last().and_then(|m| m["content"].as_str()).unwrap_or("");
     assert!(follow_up.contains("lines 5-11 of your reply"), "{follow_up}");
-    assert!(follow_up.contains("closest text in the file"), "{follow_up}");
+    assert!(follow_up.contains("closest text actually in"), "{follow_up}");
     assert!(follow_up.contains("do not send them again"), "{follow_up}");
     assert_eq!(messages[messages.len() - 2]["role"], "assistant");
 }

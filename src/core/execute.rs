@@ -37,6 +37,8 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 lines: None,
                 reason: Some(p.reason.clone()),
                 reply_lines: p.reply_lines,
+                searched: None,
+                closest: None,
             }),
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
@@ -105,6 +107,8 @@ fn report(edit: &Edit, path: &str, status: Status, strategy: &str) -> EditReport
         lines: None,
         reason: None,
         reply_lines: edit.reply_lines,
+        searched: None,
+        closest: None,
     }
 }
 
@@ -118,6 +122,11 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
         lines: None,
         reason: Some(reason),
         reply_lines: edit.reply_lines,
+        searched: match &edit.change {
+            Change::Modify { hunk } => Some(hunk.old_text()),
+            _ => None,
+        },
+        closest: None,
     }
 }
 
@@ -245,6 +254,7 @@ fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {
         r.lines = Some((c.first_line, c.first_line + lines.len().max(1) - 1));
     }
     r.reason = Some(reason);
+    r.closest = refusal.closest.clone();
     r
 }
 

@@ -17,11 +17,13 @@ pub fn clean_path_line(line: &str) -> String {
         let t = s.trim().trim_end_matches(':').trim();
         let t = t.trim_matches(|c| c == '*' || c == '`' || c == '"' || c == '\'' || c == '_');
         let t = t.trim_end_matches(':').trim();
-        let lower = t.to_ascii_lowercase();
         let mut t = t.to_string();
         for prefix in ["file:", "filename:", "path:", "file path:", "in file", "file"] {
-            if lower.starts_with(prefix)
-                && (prefix.ends_with(':') || lower[prefix.len()..].starts_with(' '))
+            // Case-insensitive `starts_with`, without lowercasing the whole line.
+            let bytes = t.as_bytes();
+            if bytes.len() >= prefix.len()
+                && bytes[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+                && (prefix.ends_with(':') || bytes.get(prefix.len()) == Some(&b' '))
             {
                 t = t[prefix.len()..].trim().to_string();
                 break;
@@ -95,6 +97,10 @@ pub fn looks_like_path(candidate: &str) -> bool {
 /// The backticked or bolded path-like words of a prose line (`` `app.py` ``, `**app.py**`).
 pub fn prose_mentions(line: &str) -> Vec<String> {
     let mut out = Vec::new();
+    // Most prose lines have neither delimiter: skip them at memchr speed.
+    if memchr::memchr2(b'`', b'*', line.as_bytes()).is_none() {
+        return out;
+    }
     for delim in ["`", "**"] {
         let mut rest = line;
         while let Some(start) = rest.find(delim) {

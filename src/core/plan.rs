@@ -57,6 +57,12 @@ pub struct EditReport {
     pub reason: Option<String>,
     /// 1-based line range of the reply the edit came from.
     pub reply_lines: (usize, usize),
+    /// For a refused hunk: the old text it looked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub searched: Option<String>,
+    /// For a refused hunk: the closest text found in the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closest: Option<crate::core::locate::Closest>,
 }
 
 /// A write the shell must carry out, atomically.

@@ -1,157 +1,446 @@
-//! The texts redline sends a model: the system prompt for each edit format, the user's request
-//! with the files it concerns, and the follow-up that reports edits which could not be placed.
+//! The prompts redline sends a model: one system prompt per edit format, the request that
+//! carries the user's files, and the retry message that reports edits which failed.
 //!
-//! Pure: plain strings in, plain messages out. Not for: sending them (`provider`), or parsing
-//! the reply (`core::parse`).
+//! The texts live in `prompts/*.md` and are bundled into the binary; a caller may override any
+//! of them with text it found elsewhere ([`Overrides`]). Building a request or a retry is pure
+//! string work.
+//!
+//! Not for: finding override files on disk (`shell::prompts`), talking to a model, or deciding
+//! why an edit failed (`core::locate` says that; this module only words it).
+
+use serde::Serialize;
 
 use crate::core::edit::Format;
-use crate::core::plan::{EditReport, Status};
+use crate::core::locate::Refusal;
+
+/// The bundled texts.
+const UDIFF: &str = include_str!("../../prompts/udiff.md");
+const SEARCH_REPLACE: &str = include_str!("../../prompts/search-replace.md");
+const WHOLE: &str = include_str!("../../prompts/whole.md");
+const RETRY: &str = include_str!("../../prompts/retry.md");
+
+/// Where the retry template puts the failed edits and the applied ones.
+const FAILED_SLOT: &str = "{failed}";
+const APPLIED_SLOT: &str = "{applied}";
+
+/// One of the prompt texts; its file is `prompts/<name>.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PromptName {
+    Udiff,
+    SearchReplace,
+    Whole,
+    Retry,
+}
+
+impl PromptName {
+    pub const ALL: [PromptName; 4] =
+        [PromptName::Udiff, PromptName::SearchReplace, PromptName::Whole, PromptName::Retry];
+
+    /// The file name, without `.md`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PromptName::Udiff => "udiff",
+            PromptName::SearchReplace => "search-replace",
+            PromptName::Whole => "whole",
+            PromptName::Retry => "retry",
+        }
+    }
+
+    /// The system prompt for a reply format.
+    pub fn for_format(format: Format) -> PromptName {
+        match format {
+            Format::Udiff => PromptName::Udiff,
+            Format::SearchReplace => PromptName::SearchReplace,
+            Format::Whole => PromptName::Whole,
+        }
+    }
+
+    /// The text bundled into the binary.
+    pub fn bundled(self) -> &'static str {
+        match self {
+            PromptName::Udiff => UDIFF,
+            PromptName::SearchReplace => SEARCH_REPLACE,
+            PromptName::Whole => WHOLE,
+            PromptName::Retry => RETRY,
+        }
+    }
+}
+
+/// Texts that replace the bundled ones; `None` keeps the bundled text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Overrides<'a> {
+    pub udiff: Option<&'a str>,
+    pub search_replace: Option<&'a str>,
+    pub whole: Option<&'a str>,
+    pub retry: Option<&'a str>,
+}
+
+impl<'a> Overrides<'a> {
+    pub fn get(&self, name: PromptName) -> Option<&'a str> {
+        match name {
+            PromptName::Udiff => self.udiff,
+            PromptName::SearchReplace => self.search_replace,
+            PromptName::Whole => self.whole,
+            PromptName::Retry => self.retry,
+        }
+    }
+
+    pub fn set(&mut self, name: PromptName, text: Option<&'a str>) {
+        let slot = match name {
+            PromptName::Udiff => &mut self.udiff,
+            PromptName::SearchReplace => &mut self.search_replace,
+            PromptName::Whole => &mut self.whole,
+            PromptName::Retry => &mut self.retry,
+        };
+        *slot = text;
+    }
+}
 
 /// Who a message is from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     System,
     User,
     Assistant,
 }
 
-/// One message of the conversation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Message {
     pub role: Role,
     pub content: String,
 }
 
-const COMMON: &str = "You are an expert programmer editing files in the user's project. \
-Make only the changes the request needs. Explain briefly, then give the edits. \
-Copy every line you quote from a file exactly as it is, indentation included. \
-Never edit a file that was not shown to you unless you create it.";
+/// An edit that could not be applied, as the retry message reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailedEdit {
+    /// The path as the model wrote it.
+    pub path: String,
+    /// Why it failed, in a sentence.
+    pub reason: String,
+    /// The old text the edit looked for.
+    pub searched: String,
+    /// The closest text actually in the file: its 1-based first line, the text, and its
+    /// similarity (0..1) to `searched`.
+    pub closest: Option<(usize, String, f64)>,
+}
 
-fn format_rules(format: Format) -> &'static str {
-    match format {
-        Format::SearchReplace => {
-            "Write each edit as a SEARCH/REPLACE block: the file's path alone on a line, then a \
-fenced code block holding\n<<<<<<< SEARCH\n(the exact lines to replace, with a few lines around \
-them so they occur once in the file)\n=======\n(the new lines)\n>>>>>>> REPLACE\nTo create a file, \
-leave the SEARCH part empty. Use one block per change; several blocks may name the same file."
+impl FailedEdit {
+    /// From a refused edit's report.
+    pub fn from_report(report: &crate::core::plan::EditReport) -> FailedEdit {
+        let reason = report.reason.as_deref().unwrap_or("it could not be applied");
+        // The report's reason starts with the path and ends with the closest text for people;
+        // both are given apart here.
+        let first = reason.lines().next().unwrap_or(reason);
+        let first = first.strip_prefix(&format!("{}: ", report.path)).unwrap_or(first);
+        let (a, b) = report.reply_lines;
+        FailedEdit {
+            path: report.path.clone(),
+            reason: format!("{first} (lines {a}-{b} of your reply)"),
+            searched: report.searched.clone().unwrap_or_default(),
+            closest: report.closest.as_ref().map(|c| (c.first_line, c.text.clone(), c.similarity)),
         }
-        Format::Udiff => {
-            "Write the edits as a unified diff in a ```diff fenced block: `--- a/PATH` and \
-`+++ b/PATH` headers, then `@@` hunks whose lines start with a space (unchanged), `-` (removed) \
-or `+` (added). Include two or three unchanged lines around each change. To create a file, use \
-`--- /dev/null`."
-        }
-        Format::Whole => {
-            "Write each changed file in full: its path alone on a line, then a fenced code block \
-with the file's complete new content. Never abbreviate with comments such as \
-`... rest unchanged`."
+    }
+
+    /// From the locator's refusal.
+    pub fn from_refusal(path: &str, searched: &str, refusal: &Refusal) -> FailedEdit {
+        FailedEdit {
+            path: path.to_string(),
+            reason: refusal.message.clone(),
+            searched: searched.to_string(),
+            closest: refusal.closest.as_ref().map(|c| (c.first_line, c.text.clone(), c.similarity)),
         }
     }
 }
 
-/// The fence for a file's text: longer than any run of backticks inside it.
-fn fence_for(text: &str) -> String {
+/// The prompt texts in use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompts {
+    udiff: String,
+    search_replace: String,
+    whole: String,
+    retry: String,
+}
+
+impl Default for Prompts {
+    fn default() -> Self {
+        Prompts::new(Overrides::default())
+    }
+}
+
+impl Prompts {
+    /// The bundled texts, each replaced by its override when there is one.
+    pub fn new(overrides: Overrides<'_>) -> Prompts {
+        let pick = |name: PromptName| overrides.get(name).unwrap_or(name.bundled()).to_string();
+        Prompts {
+            udiff: pick(PromptName::Udiff),
+            search_replace: pick(PromptName::SearchReplace),
+            whole: pick(PromptName::Whole),
+            retry: pick(PromptName::Retry),
+        }
+    }
+
+    pub fn text(&self, name: PromptName) -> &str {
+        match name {
+            PromptName::Udiff => &self.udiff,
+            PromptName::SearchReplace => &self.search_replace,
+            PromptName::Whole => &self.whole,
+            PromptName::Retry => &self.retry,
+        }
+    }
+
+    /// The system prompt for a reply format.
+    pub fn system(&self, format: Format) -> &str {
+        self.text(PromptName::for_format(format))
+    }
+
+    /// The messages that ask for an edit: the format's system prompt, then one user message
+    /// holding each file under its path in a fenced block, and the user's request last.
+    pub fn build_request(
+        &self,
+        format: Format,
+        user_prompt: &str,
+        files: &[(&str, &str)],
+    ) -> Vec<Message> {
+        let mut content = String::new();
+        if !files.is_empty() {
+            content.push_str("Here are the files, each under its path:\n\n");
+            for (path, text) in files {
+                push_fenced(&mut content, Some(path), text);
+                content.push('\n');
+            }
+        }
+        content.push_str(user_prompt.trim_end());
+        content.push('\n');
+        vec![
+            Message { role: Role::System, content: self.system(format).to_string() },
+            Message { role: Role::User, content },
+        ]
+    }
+
+    /// The message that reports failed edits (why, and the closest text actually in the file)
+    /// and the edits that did apply, so the model resends only what failed.
+    pub fn build_retry(&self, failed: &[FailedEdit], applied: &[String]) -> String {
+        let failed_text = failed_section(failed);
+        let applied_text = applied_section(applied);
+        let mut message = self.retry.clone();
+        // A template without a slot still gets the section, at the end: the facts matter more
+        // than the wording.
+        for (slot, text) in [(FAILED_SLOT, &failed_text), (APPLIED_SLOT, &applied_text)] {
+            if message.contains(slot) {
+                message = message.replace(slot, text.trim_end());
+            } else {
+                message = format!("{}\n\n{}", message.trim_end(), text.trim_end());
+            }
+        }
+        let mut out = message.trim_end().to_string();
+        out.push('\n');
+        out
+    }
+}
+
+fn failed_section(failed: &[FailedEdit]) -> String {
+    let mut out = String::new();
+    if failed.is_empty() {
+        out.push_str("No edit failed.\n");
+        return out;
+    }
+    let n = failed.len();
+    out.push_str(&format!("{n} edit{} failed:\n", if n == 1 { "" } else { "s" }));
+    for (i, edit) in failed.iter().enumerate() {
+        out.push_str(&format!("\n### {}. `{}`: {}\n\n", i + 1, edit.path, edit.reason.trim()));
+        if !edit.searched.trim().is_empty() {
+            out.push_str("You looked for:\n\n");
+            push_fenced(&mut out, None, &edit.searched);
+        }
+        match &edit.closest {
+            Some((first, text, similarity)) => {
+                let last = first + text.lines().count().max(1) - 1;
+                let percent = (similarity * 100.0).floor().clamp(0.0, 100.0) as u32;
+                let lines = if last == *first {
+                    format!("line {first}")
+                } else {
+                    format!("lines {first}-{last}")
+                };
+                out.push_str(&format!(
+                    "\nThe closest text actually in `{}` ({lines}, {percent}% similar) is:\n\n",
+                    edit.path
+                ));
+                push_fenced(&mut out, None, text);
+            }
+            None => out.push_str(&format!("\nNothing similar was found in `{}`.\n", edit.path)),
+        }
+    }
+    out
+}
+
+fn applied_section(applied: &[String]) -> String {
+    if applied.is_empty() {
+        return "None of your edits were applied.\n".to_string();
+    }
+    let mut out = String::from("These edits were applied; do not send them again:\n\n");
+    for a in applied {
+        out.push_str(&format!("- {}\n", a.trim()));
+    }
+    out
+}
+
+/// Append `text` in a fenced block, under `path` when given. The fence is longer than any run
+/// of backticks in the text, so nothing inside can close it.
+fn push_fenced(out: &mut String, path: Option<&str>, text: &str) {
+    let fence = "`".repeat(longest_backtick_run(text).max(2) + 1);
+    if let Some(path) = path {
+        out.push_str(path);
+        out.push('\n');
+    }
+    out.push_str(&fence);
+    out.push('\n');
+    out.push_str(text);
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&fence);
+    out.push('\n');
+}
+
+fn longest_backtick_run(text: &str) -> usize {
     let mut longest = 0;
     let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    "`".repeat((longest + 1).max(3))
-}
-
-/// The messages for a request: the system prompt for `format`, then one user message with the
-/// request and each file (path, then its text in a fenced block).
-pub fn build_request(
-    format: Format,
-    user_prompt: &str,
-    files: &[(String, String)],
-) -> Vec<Message> {
-    let system = format!("{COMMON}\n\n{}", format_rules(format));
-    let mut user = String::new();
-    if !files.is_empty() {
-        user.push_str("The files:\n\n");
-        for (path, text) in files {
-            let fence = fence_for(text);
-            user.push_str(&format!("{path}\n{fence}\n{text}"));
-            if !text.ends_with('\n') {
-                user.push('\n');
-            }
-            user.push_str(&format!("{fence}\n\n"));
+    for b in text.bytes() {
+        if b == b'`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
         }
     }
-    user.push_str("Request: ");
-    user.push_str(user_prompt.trim());
-    user.push('\n');
-    vec![
-        Message { role: Role::System, content: system },
-        Message { role: Role::User, content: user },
-    ]
-}
-
-/// The follow-up after some edits of the last reply could not be placed: each failed edit with
-/// why (the reason holds the closest text in the file, when there is one), and which edits
-/// applied, so the model re-sends only the failed ones.
-pub fn build_retry(failed: &[EditReport], applied: &[EditReport]) -> String {
-    let mut text = String::from("Some of your edits could not be applied.\n\n");
-    for r in failed.iter().filter(|r| r.status == Status::Refused) {
-        let path = if r.path.is_empty() { "(no path)" } else { r.path.as_str() };
-        let (a, b) = r.reply_lines;
-        let why = r.reason.as_deref().unwrap_or("it could not be placed");
-        text.push_str(&format!(
-            "- The edit to {path} (lines {a}-{b} of your reply) failed: {why}\n"
-        ));
-    }
-    if applied.is_empty() {
-        text.push_str("\nNo edit was applied.\n");
-    } else {
-        text.push_str("\nThese edits were applied; do not send them again:\n");
-        for r in applied {
-            let (a, b) = r.reply_lines;
-            text.push_str(&format!("- {} (lines {a}-{b} of your reply)\n", r.path));
-        }
-    }
-    text.push_str(
-        "\nSend corrected edits for the failed ones only, in the same format, quoting the \
-file's current lines exactly.\n",
-    );
-    text
+    longest
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::locate::{Closest, RefusalKind};
 
-    fn report(path: &str, status: Status, reason: Option<&str>) -> EditReport {
-        EditReport {
-            path: path.into(),
-            format: Format::SearchReplace,
-            status,
-            strategy: None,
-            similarity: None,
-            lines: None,
-            reason: reason.map(Into::into),
-            reply_lines: (3, 9),
+    fn failed() -> FailedEdit {
+        FailedEdit {
+            path: "src/app.py".into(),
+            reason: "SEARCH text not found".into(),
+            searched: "def main():\n    x = 1\n".into(),
+            closest: Some((12, "def main():\n    x = 10\n".into(), 0.934)),
         }
     }
 
     #[test]
-    fn request_holds_rules_files_and_prompt() {
-        let files = vec![("src/a.py".to_string(), "x = '```'\n".to_string())];
-        let m = build_request(Format::Udiff, "  fix it ", &files);
-        assert_eq!(m.len(), 2);
-        assert!(m[0].content.contains("unified diff"));
-        assert!(m[1].content.contains("src/a.py\n````\nx = '```'\n````\n"));
-        assert!(m[1].content.ends_with("Request: fix it\n"));
+    fn bundled_prompts_teach_the_lessons() {
+        let p = Prompts::default();
+        for format in [Format::Udiff, Format::SearchReplace, Format::Whole] {
+            let text = p.system(format).to_lowercase();
+            assert!(text.contains("never elide"), "{format:?}");
+            assert!(text.contains("exactly as it was given"), "{format:?}");
+            assert!(
+                text.contains("one fenced block per file") || text.contains("one block per file")
+            );
+        }
+        assert!(p.system(Format::Udiff).contains("Do not write line numbers"));
+        assert!(p.system(Format::Udiff).contains("Rewrite whole blocks"));
+        assert!(p.system(Format::SearchReplace).contains("copied exactly from the file"));
+        assert!(p.text(PromptName::Retry).contains(FAILED_SLOT));
+        assert!(p.text(PromptName::Retry).contains(APPLIED_SLOT));
     }
 
     #[test]
-    fn retry_names_failures_and_applied_edits() {
-        let failed = [report("a.py", Status::Refused, Some("not found\nclosest text: y = 1"))];
-        let applied = [report("b.py", Status::Applied, None)];
-        let t = build_retry(&failed, &applied);
-        assert!(t.contains("a.py (lines 3-9 of your reply) failed: not found"));
-        assert!(t.contains("closest text: y = 1"));
-        assert!(t.contains("do not send them again:\n- b.py"));
+    fn overrides_replace_only_what_they_name() {
+        let mut o = Overrides::default();
+        o.set(PromptName::Whole, Some("Send whole files."));
+        assert_eq!(o.get(PromptName::Whole), Some("Send whole files."));
+        let p = Prompts::new(o);
+        assert_eq!(p.system(Format::Whole), "Send whole files.");
+        assert_eq!(p.system(Format::Udiff), UDIFF);
+        assert_eq!(p.text(PromptName::Retry), RETRY);
+        for name in PromptName::ALL {
+            assert_eq!(Prompts::default().text(name), name.bundled(), "{}", name.name());
+        }
+    }
+
+    #[test]
+    fn a_request_carries_each_file_under_its_path() {
+        let p = Prompts::default();
+        let files = [("src/app.py", "x = 1\n"), ("README.md", "Run:\n````sh\nmake\n````\nok")];
+        let msgs = p.build_request(Format::SearchReplace, "Make x two.", &files);
+        assert_eq!(msgs.len(), 2);
+        assert_eq!(msgs[0].role, Role::System);
+        assert_eq!(msgs[0].content, SEARCH_REPLACE);
+        assert_eq!(msgs[1].role, Role::User);
+        let user = &msgs[1].content;
+        assert!(user.contains("src/app.py\n```\nx = 1\n```\n"), "{user}");
+        // Longer than the file's own four-backtick fence, and the missing newline is added.
+        assert!(user.contains("README.md\n`````\nRun:\n````sh\nmake\n````\nok\n`````\n"), "{user}");
+        assert!(user.ends_with("Make x two.\n"));
+        let json = serde_json::to_value(&msgs[0]).expect("json");
+        assert_eq!(json["role"], "system");
+    }
+
+    #[test]
+    fn a_request_without_files_is_just_the_prompt() {
+        let msgs = Prompts::default().build_request(Format::Udiff, "Hello\n\n", &[]);
+        assert_eq!(msgs[1].content, "Hello\n");
+    }
+
+    #[test]
+    fn the_retry_names_failures_closest_text_and_what_applied() {
+        let p = Prompts::default();
+        let applied = vec!["src/db.py lines 10-16".to_string(), "src/new.py (created)".to_string()];
+        let msg = p.build_retry(&[failed()], &applied);
+        assert!(msg.contains("1 edit failed"), "{msg}");
+        assert!(msg.contains("`src/app.py`: SEARCH text not found"), "{msg}");
+        assert!(msg.contains("```\ndef main():\n    x = 1\n```"), "{msg}");
+        assert!(msg.contains("(lines 12-13, 93% similar)"), "{msg}");
+        assert!(msg.contains("```\ndef main():\n    x = 10\n```"), "{msg}");
+        assert!(msg.contains("do not send them again"), "{msg}");
+        assert!(msg.contains("- src/db.py lines 10-16\n- src/new.py (created)"), "{msg}");
+        assert!(!msg.contains(FAILED_SLOT) && !msg.contains(APPLIED_SLOT));
+    }
+
+    #[test]
+    fn a_retry_without_closest_text_or_applied_edits_says_so() {
+        let mut f = failed();
+        f.closest = None;
+        let msg = Prompts::default().build_retry(&[f.clone(), f], &[]);
+        assert!(msg.contains("2 edits failed"), "{msg}");
+        assert!(msg.contains("Nothing similar was found in `src/app.py`"), "{msg}");
+        assert!(msg.contains("None of your edits were applied"), "{msg}");
+    }
+
+    #[test]
+    fn a_retry_template_without_slots_still_gets_the_facts() {
+        let mut o = Overrides::default();
+        o.set(PromptName::Retry, Some("Fix these."));
+        let msg = Prompts::new(o).build_retry(&[failed()], &["a.py".to_string()]);
+        assert!(msg.starts_with("Fix these.\n\n1 edit failed"), "{msg}");
+        assert!(msg.contains("    x = 10"));
+        assert!(msg.ends_with("- a.py\n"), "{msg}");
+    }
+
+    #[test]
+    fn closest_text_with_backticks_gets_a_longer_fence() {
+        let mut f = failed();
+        f.closest = Some((3, "s = \"```\"\n".into(), 0.6));
+        let msg = Prompts::default().build_retry(&[f], &[]);
+        assert!(msg.contains("(line 3, 60% similar)"), "{msg}");
+        assert!(msg.contains("````\ns = \"```\"\n````"), "{msg}");
+    }
+
+    #[test]
+    fn from_a_refusal() {
+        let refusal = Refusal {
+            kind: RefusalKind::NotFound,
+            message: "not found".into(),
+            closest: Some(Closest { first_line: 4, text: "y\n".into(), similarity: 0.7 }),
+        };
+        let f = FailedEdit::from_refusal("a.py", "x\n", &refusal);
+        assert_eq!(f.closest, Some((4, "y\n".to_string(), 0.7)));
+        assert_eq!(f.reason, "not found");
     }
 }

@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 use crate::core::edit::{Change, Edit, Format};
 use crate::core::parse::{Event, ParseOptions};
 use crate::core::plan::{self, EditReport, FileWrite, FormatChoice, Source, Status};
-use crate::core::prompt;
+use crate::core::prompt::{self, FailedEdit, Prompts};
 use crate::core::stream::StreamParser;
 use crate::provider::settings::{self, Flags};
 use crate::provider::{
@@ -183,17 +183,20 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
     let workspace = Workspace::open(&args.root)?;
     let project = workspace.list_files();
     let files = read_files(args, &workspace, &project)?;
-    let messages: Vec<ChatMessage> =
-        prompt::build_request(args.format.into(), &args.prompt, &files)
-            .into_iter()
-            .map(|m| ChatMessage::new(role(m.role), m.content))
-            .collect();
+    let prompts = crate::shell::prompts::load()?;
+    let file_refs: Vec<(&str, &str)> =
+        files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let messages: Vec<ChatMessage> = prompts
+        .build_request(args.format.into(), &args.prompt, &file_refs)
+        .into_iter()
+        .map(|m| ChatMessage::new(role(m.role), m.content))
+        .collect();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     let mut state = State::new(&workspace, project);
-    let rounds = run_rounds(args, &settings, &runtime, &mut state, messages)?;
+    let rounds = run_rounds(args, &settings, &runtime, &mut state, &prompts, messages)?;
 
     let cancelled = matches!(rounds.failure, Some(ProviderError::Cancelled));
     let write_failed = match args.apply {
@@ -277,6 +280,7 @@ fn run_rounds(
     settings: &ProviderSettings,
     runtime: &tokio::runtime::Runtime,
     state: &mut State,
+    prompts: &Prompts,
     mut messages: Vec<ChatMessage>,
 ) -> Result<Rounds> {
     let mut rounds = Rounds { last_reports: Vec::new(), any_edits: false, failure: None };
@@ -314,9 +318,22 @@ fn run_rounds(
         }
         eprintln!("redline: asking again about {} edit(s) that could not be placed", failed.len());
         messages.push(ChatMessage::new(Role::Assistant, streamed.reply));
-        messages.push(ChatMessage::new(Role::User, prompt::build_retry(&failed, &applied)));
+        let failed: Vec<FailedEdit> = failed.iter().map(FailedEdit::from_report).collect();
+        let applied: Vec<String> = applied.iter().map(describe_applied).collect();
+        messages.push(ChatMessage::new(Role::User, prompts.build_retry(&failed, &applied)));
     }
     Ok(rounds)
+}
+
+/// An applied edit, as the retry message names it.
+fn describe_applied(r: &EditReport) -> String {
+    match r.lines {
+        Some((a, b)) => format!(
+            "{} (lines {a}-{b}, reply lines {}-{})",
+            r.path, r.reply_lines.0, r.reply_lines.1
+        ),
+        None => format!("{} (reply lines {}-{})", r.path, r.reply_lines.0, r.reply_lines.1),
+    }
 }
 
 fn role(r: prompt::Role) -> Role {

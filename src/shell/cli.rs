@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::core::edit::Format;
 use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
 use crate::shell::ask::{self, AskArgs};
+use crate::shell::parse_cmd::{self, ParseArgs};
 use crate::shell::workspace::Workspace;
 
 /// Review the code edits a language model proposes, hunk by hunk.
@@ -44,6 +45,10 @@ pub enum Command {
     /// Exit status: 0 when every edit applied, 1 when some were refused, 2 on a network, auth,
     /// usage or I/O error.
     Ask(AskArgs),
+    /// Parse a model reply as it arrives and print one JSON line per finished edit or problem.
+    ///
+    /// Exit status: 0 when the reply was read to its end, 2 on a usage or I/O error.
+    Parse(ParseArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -133,6 +138,7 @@ pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Command::Apply(args) => apply(&args),
         Command::Ask(args) => ask::ask(&args),
+        Command::Parse(args) => parse_cmd::parse(&args),
     }
 }
 
@@ -304,6 +310,8 @@ mod tests {
             lines: None,
             reason: None,
             reply_lines: (1, 7),
+            searched: None,
+            closest: None,
         }
     }
 

@@ -6,4 +6,6 @@
 
 pub mod ask;
 pub mod cli;
+pub mod parse_cmd;
+pub mod prompts;
 pub mod workspace;

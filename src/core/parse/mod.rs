@@ -22,7 +22,7 @@
 
 pub mod markers;
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 
 use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource, Problem};
 use crate::core::paths::{clean_path_line, looks_like_path, normalize_relative, prose_mentions};
@@ -126,7 +126,8 @@ pub struct Parser {
     only: Option<Format>,
     known: HashSet<String>,
     line_no: usize,
-    recent: Vec<Recent>,
+    /// The last [`RECENT`] lines read, oldest first (their buffers are reused).
+    recent: VecDeque<Recent>,
     prose_paths: Vec<String>,
     last_path: Option<String>,
     pending_header: Option<String>,
@@ -164,7 +165,7 @@ impl Parser {
             only: options.only,
             known,
             line_no: 0,
-            recent: Vec::new(),
+            recent: VecDeque::with_capacity(RECENT),
             prose_paths: Vec::new(),
             last_path: None,
             pending_header: None,
@@ -243,10 +244,16 @@ impl Parser {
     }
 
     fn remember(&mut self, line: &str, fence: Option<FenceLine>) {
-        if self.recent.len() == RECENT {
-            self.recent.remove(0);
+        if self.recent.len() == RECENT
+            && let Some(mut oldest) = self.recent.pop_front()
+        {
+            oldest.text.clear();
+            oldest.text.push_str(line);
+            oldest.fence = fence;
+            self.recent.push_back(oldest);
+            return;
         }
-        self.recent.push(Recent { text: line.to_string(), fence });
+        self.recent.push_back(Recent { text: line.to_string(), fence });
     }
 
     fn problem(&mut self, path: Option<String>, format: Format, reason: &str, start: usize) {

@@ -1,0 +1,130 @@
+//! Property tests of the incremental parser: a reply split at arbitrary byte positions gives
+//! exactly the events of the whole reply, and the count of finished edits never goes down.
+//!
+//! Replies are assembled from fragments of every format (with CRLF, multi-byte characters,
+//! unterminated blocks), so that cuts fall inside markers, inside characters and between `\r`
+//! and `\n`.
+
+use proptest::prelude::*;
+use redline::core::parse::{Event, ParseOptions, Parser, parse_reply};
+use redline::core::stream::StreamParser;
+
+const FRAGMENTS: &[&str] = &[
+    "Here is the change to `src/app.py`:\n\n",
+    "Some prose with ünïcödé — and € signs.\n",
+    "src/app.py\n```python\n<<<<<<< SEARCH\ndef f():\n    return 1\n=======\ndef f():\n    return 2\n>>>>>>> REPLACE\n```\n",
+    "lib/ç.rs\r\n```rust\r\n<<<<<<< SEARCH\r\nlet x = 'é';\r\n=======\r\nlet x = '€';\r\n>>>>>>> REPLACE\r\n```\r\n",
+    "```diff\n--- a/b.py\n+++ b/b.py\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n\n d\n@@ -10 +10 @@\n-e\n+f\n```\n",
+    "--- a/c.py\n+++ b/c.py\n@@\n x\n-y\n+z\nThat was unfenced.\n",
+    "```diff\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n```\n",
+    "docs/guide.md\n````markdown\n# Guide\n```sh\nmake\n```\n````\n",
+    "```bash\ncargo test\n```\n",
+    "<<<<<<< SEARCH\nno path here\n=======\nstill none\n>>>>>>> REPLACE\n",
+    "```\n<<<<<<< SEARCH\nunfinished",
+    "```diff\n--- a/d.py\n+++ b/d.py\n@@\n-cut\n+off",
+    "\r\n",
+    "trailing text without a newline",
+];
+
+fn reply() -> impl Strategy<Value = String> {
+    prop::collection::vec(0..FRAGMENTS.len(), 1..12)
+        .prop_map(|picks| picks.into_iter().map(|i| FRAGMENTS[i]).collect::<String>())
+}
+
+/// A reply and sorted cut positions in it (any byte offset, even inside a character).
+fn reply_and_cuts() -> impl Strategy<Value = (String, Vec<usize>)> {
+    reply().prop_flat_map(|r| {
+        let len = r.len();
+        (Just(r), prop::collection::vec(0..=len, 0..40))
+    })
+}
+
+/// A reply with invalid UTF-8 in it: fragments and stray bytes (a lone continuation byte, a cut
+/// two-byte character, a byte never valid in UTF-8).
+fn byte_reply() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        (0..FRAGMENTS.len()).prop_map(|i| FRAGMENTS[i].as_bytes().to_vec()),
+        Just(b"x = '\x80'\n".to_vec()),
+        Just(b"\xc3".to_vec()),
+        Just(b"\xff\xfe\n".to_vec()),
+    ];
+    prop::collection::vec(piece, 1..12).prop_map(|v| v.concat())
+}
+
+/// What the parser makes of `bytes` read line by line, each line decoded on its own with
+/// U+FFFD for bad bytes.
+fn reference(bytes: &[u8]) -> Vec<Event> {
+    let mut parser = Parser::new(ParseOptions::default());
+    let mut events = Vec::new();
+    let mut lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    for line in lines {
+        events.extend(parser.push_line(&String::from_utf8_lossy(line)));
+    }
+    events.extend(parser.finish());
+    events
+}
+
+fn edits_in(events: &[Event]) -> usize {
+    events.iter().filter(|e| matches!(e, Event::Edit(_))).count()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_split_gives_the_events_of_the_whole((reply, mut cuts) in reply_and_cuts()) {
+        let whole = parse_reply(&reply, ParseOptions::default());
+        cuts.sort_unstable();
+        let bytes = reply.as_bytes();
+        let mut parser = StreamParser::new(ParseOptions::default());
+        let mut got = Vec::new();
+        let mut last = 0;
+        let mut edits_seen = 0;
+        for cut in cuts.into_iter().chain(std::iter::once(bytes.len())) {
+            got.extend(parser.push_bytes(&bytes[last..cut]));
+            last = cut;
+            prop_assert!(parser.edits() >= edits_seen, "the edit count went down");
+            edits_seen = parser.edits();
+            prop_assert_eq!(parser.edits(), edits_in(&got));
+            prop_assert_eq!(parser.bytes(), cut);
+        }
+        got.extend(parser.finish());
+        prop_assert!(parser.edits() >= edits_seen);
+        prop_assert_eq!(parser.edits(), edits_in(&whole));
+        prop_assert_eq!(got, whole);
+    }
+
+    #[test]
+    fn fixed_size_chunks_give_the_events_of_the_whole(reply in reply(), size in 1usize..16) {
+        let whole = parse_reply(&reply, ParseOptions::default());
+        let mut parser = StreamParser::new(ParseOptions::default());
+        let mut got = Vec::new();
+        for chunk in reply.as_bytes().chunks(size) {
+            got.extend(parser.push_bytes(chunk));
+        }
+        got.extend(parser.finish());
+        prop_assert_eq!(got, whole);
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_line_by_line_wherever_the_cuts(
+        bytes in byte_reply(),
+        mut cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..20),
+    ) {
+        let want = reference(&bytes);
+        let mut cuts: Vec<usize> = cuts.drain(..).map(|i| i.index(bytes.len() + 1)).collect();
+        cuts.sort_unstable();
+        let mut parser = StreamParser::new(ParseOptions::default());
+        let mut got = Vec::new();
+        let mut last = 0;
+        for cut in cuts.into_iter().chain(std::iter::once(bytes.len())) {
+            got.extend(parser.push_bytes(&bytes[last..cut]));
+            last = cut;
+        }
+        got.extend(parser.finish());
+        prop_assert_eq!(got, want);
+    }
+}
