@@ -4,6 +4,7 @@ pub mod apply;
 pub mod edit;
 pub mod elision;
 pub mod execute;
+pub mod review;
 
 pub mod indent;
 pub mod locate;

@@ -1,0 +1,641 @@
+//! The review: every hunk a reply proposes, its state, and the decisions taken on it, with undo.
+//!
+//! Plain data and pure transitions. A decision that changes a file returns an [`Effect`] (a write
+//! the shell must carry out, with the text it expects to find); the shell answers with
+//! [`Review::write_done`] or [`Review::write_failed`]. Each hunk is placed again in its file's
+//! current text when it is previewed and when it is accepted, so hunks applied before it, or a
+//! change on disk, never make it land on stale line numbers.
+//!
+//! What this module does not do: read or write files, parse replies (it takes parser events),
+//! draw anything.
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource};
+use crate::core::execute::{After, apply_single};
+use crate::core::parse::Event;
+use crate::core::plan::{EditReport, Source, Status};
+use crate::core::resolve::Project;
+
+/// A hunk's identity: a hash of its path and its old and new text, stable across sessions.
+pub type HunkId = u64;
+
+/// Where a hunk stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HunkState {
+    /// Waiting for a decision.
+    Pending,
+    /// Accepted; its write is on its way.
+    Accepted,
+    /// Written to disk.
+    Applied,
+    Rejected,
+    /// It cannot be placed (the reason is in its report); it can be retried with the model.
+    Failed,
+    /// Its file changed under it so that it no longer fits where it did; never applied silently.
+    Conflict(String),
+}
+
+impl HunkState {
+    pub fn name(&self) -> &'static str {
+        match self {
+            HunkState::Pending => "pending",
+            HunkState::Accepted => "accepted",
+            HunkState::Applied => "applied",
+            HunkState::Rejected => "rejected",
+            HunkState::Failed => "failed",
+            HunkState::Conflict(_) => "conflict",
+        }
+    }
+
+    /// Whether a decision is still to be taken.
+    pub fn is_open(&self) -> bool {
+        matches!(self, HunkState::Pending | HunkState::Failed | HunkState::Conflict(_))
+    }
+}
+
+/// What accepting a hunk would change: lines `start..start + old.len()` (0-based) of the file
+/// as it is now become `new`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Preview {
+    pub start: usize,
+    pub old: Vec<String>,
+    pub new: Vec<String>,
+    /// The file would be deleted.
+    pub deletes: bool,
+}
+
+/// One hunk under review.
+#[derive(Debug, Clone)]
+pub struct ReviewHunk {
+    pub id: HunkId,
+    /// Project-relative path.
+    pub path: String,
+    pub edit: Edit,
+    pub state: HunkState,
+    /// How it was placed the last time (strategy, similarity, lines) or why it could not be.
+    pub report: EditReport,
+    /// What accepting it would change, against the file as it is now (empty when it cannot be
+    /// placed).
+    pub preview: Preview,
+}
+
+/// A write the shell must carry out, refusing if the file no longer holds `expected`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Write {
+        hunk: HunkId,
+        path: String,
+        expected: Option<String>,
+        text: String,
+    },
+    Delete {
+        hunk: HunkId,
+        path: String,
+        expected: String,
+    },
+    /// The review needs this file's content ([`Review::file_loaded`]).
+    Read {
+        path: String,
+    },
+}
+
+/// A decision, kept for undo.
+#[derive(Debug, Clone)]
+struct Decision {
+    hunk: HunkId,
+    before_state: HunkState,
+    /// For an applied hunk: the file before and after it.
+    written: Option<(Source, After)>,
+}
+
+/// Counts of hunks by state, for the status line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    pub pending: usize,
+    pub accepted: usize,
+    pub applied: usize,
+    pub rejected: usize,
+    pub failed: usize,
+    pub conflict: usize,
+}
+
+/// The review of one or more replies.
+#[derive(Debug, Clone, Default)]
+pub struct Review {
+    project_files: Vec<String>,
+    files: BTreeMap<String, Source>,
+    hunks: Vec<ReviewHunk>,
+    decisions: Vec<Decision>,
+    /// Events waiting for their file to be read.
+    waiting: Vec<(Edit, String)>,
+    /// Parser problems (blocks that could not be read), for display.
+    pub problems: Vec<String>,
+}
+
+impl Review {
+    /// A review of a project with these files; `sources` holds what is already read.
+    pub fn new(project_files: Vec<String>, sources: BTreeMap<String, Source>) -> Review {
+        Review { project_files, files: sources, ..Review::default() }
+    }
+
+    pub fn hunks(&self) -> &[ReviewHunk] {
+        &self.hunks
+    }
+
+    pub fn hunk(&self, id: HunkId) -> Option<&ReviewHunk> {
+        self.hunks.iter().find(|h| h.id == id)
+    }
+
+    /// The file's content as the review knows it.
+    pub fn source(&self, path: &str) -> Option<&Source> {
+        self.files.get(path)
+    }
+
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for h in &self.hunks {
+            match h.state {
+                HunkState::Pending => c.pending += 1,
+                HunkState::Accepted => c.accepted += 1,
+                HunkState::Applied => c.applied += 1,
+                HunkState::Rejected => c.rejected += 1,
+                HunkState::Failed => c.failed += 1,
+                HunkState::Conflict(_) => c.conflict += 1,
+            }
+        }
+        c
+    }
+
+    /// Take a parser event: a finished edit becomes a pending hunk (or asks for its file first).
+    pub fn add_event(&mut self, event: Event) -> Vec<Effect> {
+        match event {
+            Event::Problem(p) => {
+                let path = p.path.unwrap_or_default();
+                self.problems.push(format!(
+                    "{path}: {} (reply lines {}-{})",
+                    p.reason, p.reply_lines.0, p.reply_lines.1
+                ));
+                Vec::new()
+            }
+            Event::Edit(edit) => {
+                let project = Project::new(&self.project_files);
+                let path = match project.resolve(&edit) {
+                    Ok(p) => p,
+                    Err(_) if edit.path_source == PathSource::Prose => return Vec::new(),
+                    Err(reason) => {
+                        self.problems.push(reason);
+                        return Vec::new();
+                    }
+                };
+                if self.files.contains_key(&path) {
+                    self.push_hunk(edit, path);
+                    Vec::new()
+                } else {
+                    self.waiting.push((edit, path.clone()));
+                    vec![Effect::Read { path }]
+                }
+            }
+        }
+    }
+
+    /// The shell read a file the review asked for.
+    pub fn file_loaded(&mut self, path: &str, source: Source) {
+        self.files.insert(path.to_string(), source);
+        let (ready, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.waiting).into_iter().partition(|(_, p)| p == path);
+        self.waiting = rest;
+        for (edit, p) in ready {
+            self.push_hunk(edit, p);
+        }
+    }
+
+    fn push_hunk(&mut self, edit: Edit, path: String) {
+        let id = hunk_id(&path, &edit);
+        if self.hunks.iter().any(|h| h.id == id) {
+            return;
+        }
+        let mut hunk = ReviewHunk {
+            id,
+            path,
+            edit,
+            state: HunkState::Pending,
+            report: empty_report(),
+            preview: Preview::default(),
+        };
+        self.place(&mut hunk);
+        if hunk.report.status == Status::Refused {
+            hunk.state = HunkState::Failed;
+        }
+        self.hunks.push(hunk);
+    }
+
+    /// Place a hunk against its file's current text: its report and preview.
+    fn place(&self, hunk: &mut ReviewHunk) {
+        let source = self.files.get(&hunk.path).cloned().unwrap_or(Source::Missing);
+        let (report, after) = apply_single(&hunk.edit, &hunk.path, &source);
+        hunk.preview = match (&source, after) {
+            (_, None) => Preview::default(),
+            (Source::Text(before), Some(After::Text(after))) => preview(before, &after),
+            (Source::Missing, Some(After::Text(after))) => preview("", &after),
+            (Source::Text(before), Some(After::Deleted)) => Preview {
+                start: 0,
+                old: before.lines().map(String::from).collect(),
+                new: Vec::new(),
+                deletes: true,
+            },
+            _ => Preview::default(),
+        };
+        hunk.report = report;
+    }
+
+    /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
+    /// then says why).
+    pub fn accept(&mut self, id: HunkId) -> Option<Effect> {
+        let idx = self.hunks.iter().position(|h| h.id == id)?;
+        if !matches!(self.hunks[idx].state, HunkState::Pending | HunkState::Failed) {
+            return None;
+        }
+        let source = self.files.get(&self.hunks[idx].path).cloned().unwrap_or(Source::Missing);
+        let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
+        let hunk = &mut self.hunks[idx];
+        hunk.report = report;
+        let Some(after) = after else {
+            hunk.state = HunkState::Failed;
+            return None;
+        };
+        let before_state = std::mem::replace(&mut hunk.state, HunkState::Accepted);
+        self.decisions.push(Decision {
+            hunk: id,
+            before_state,
+            written: Some((source.clone(), after.clone())),
+        });
+        let expected = match &source {
+            Source::Text(t) => Some(t.clone()),
+            _ => None,
+        };
+        Some(match after {
+            After::Text(text) => {
+                Effect::Write { hunk: id, path: hunk.path.clone(), expected, text }
+            }
+            After::Deleted => Effect::Delete {
+                hunk: id,
+                path: hunk.path.clone(),
+                expected: expected.unwrap_or_default(),
+            },
+        })
+    }
+
+    /// Reject a hunk.
+    pub fn reject(&mut self, id: HunkId) -> bool {
+        let Some(hunk) = self.hunks.iter_mut().find(|h| h.id == id) else { return false };
+        if !hunk.state.is_open() {
+            return false;
+        }
+        let before_state = std::mem::replace(&mut hunk.state, HunkState::Rejected);
+        self.decisions.push(Decision { hunk: id, before_state, written: None });
+        true
+    }
+
+    /// The shell wrote what [`Review::accept`] or [`Review::undo`] asked for.
+    pub fn write_done(&mut self, id: HunkId, path: &str, after: After) {
+        match after {
+            After::Text(t) => self.files.insert(path.to_string(), Source::Text(t)),
+            After::Deleted => self.files.insert(path.to_string(), Source::Missing),
+        };
+        if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id)
+            && h.state == HunkState::Accepted
+        {
+            h.state = HunkState::Applied;
+        }
+        self.replace_pending(path);
+    }
+
+    /// The write failed (the file changed on disk, the disk is full): the hunk goes back to
+    /// where it was, with the reason.
+    pub fn write_failed(&mut self, id: HunkId, reason: &str) {
+        if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
+        {
+            let d = self.decisions.remove(pos);
+            if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id) {
+                h.state = d.before_state;
+                h.report.reason = Some(reason.to_string());
+            }
+        }
+    }
+
+    /// Undo the last decision. A rejected hunk is pending again; an applied one is taken out of
+    /// its file: by restoring the text from before it when the file is unchanged since, else by
+    /// reversing the hunk by content. `Err` says why it cannot be undone.
+    pub fn undo(&mut self) -> Result<Option<Effect>, String> {
+        let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
+        let idx = self.hunks.iter().position(|h| h.id == d.hunk).ok_or("the hunk is gone")?;
+        let Some((before, after)) = d.written.clone() else {
+            self.decisions.pop();
+            self.hunks[idx].state = d.before_state;
+            return Ok(None);
+        };
+        if self.hunks[idx].state == HunkState::Accepted {
+            return Err("its write has not finished yet".into());
+        }
+        let path = self.hunks[idx].path.clone();
+        let now = self.files.get(&path).cloned().unwrap_or(Source::Missing);
+        let unchanged = match (&now, &after) {
+            (Source::Text(n), After::Text(a)) => n == a,
+            (Source::Missing, After::Deleted) => true,
+            _ => false,
+        };
+        let restore = if unchanged {
+            match before {
+                Source::Text(t) => After::Text(t),
+                Source::Missing => After::Deleted,
+                Source::Unusable(why) => return Err(why),
+            }
+        } else {
+            let reverse = reversed(&self.hunks[idx].edit).ok_or(
+                "the file changed since, and this kind of edit cannot be reversed by content",
+            )?;
+            match apply_single(&reverse, &path, &now) {
+                (_, Some(a)) => a,
+                (report, None) => {
+                    return Err(format!(
+                        "the file changed since, and the hunk's new text is no longer there to take out: {}",
+                        report.reason.unwrap_or_default()
+                    ));
+                }
+            }
+        };
+        self.decisions.pop();
+        self.hunks[idx].state = d.before_state;
+        let expected = match &now {
+            Source::Text(t) => Some(t.clone()),
+            _ => None,
+        };
+        let id = d.hunk;
+        Ok(Some(match restore {
+            After::Text(text) => Effect::Write { hunk: id, path, expected, text },
+            After::Deleted => {
+                Effect::Delete { hunk: id, path, expected: expected.unwrap_or_default() }
+            }
+        }))
+    }
+
+    /// The shell carried out an undo's write.
+    pub fn undo_done(&mut self, path: &str, after: After) {
+        match after {
+            After::Text(t) => self.files.insert(path.to_string(), Source::Text(t)),
+            After::Deleted => self.files.insert(path.to_string(), Source::Missing),
+        };
+        self.replace_pending(path);
+    }
+
+    /// A file changed on disk (another program, the user's editor): its open hunks are placed
+    /// again in the new text. One whose old text is still there stays pending at its new place;
+    /// one that no longer fits becomes a conflict, never applied silently.
+    pub fn file_changed(&mut self, path: &str, source: Source) {
+        self.files.insert(path.to_string(), source);
+        let ids: Vec<HunkId> = self
+            .hunks
+            .iter()
+            .filter(|h| h.path == path && h.state.is_open())
+            .map(|h| h.id)
+            .collect();
+        for id in ids {
+            let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
+            let mut h = self.hunks[idx].clone();
+            let was_placed = h.report.status == Status::Applied;
+            self.place(&mut h);
+            h.state = match (h.report.status, was_placed) {
+                (Status::Applied, _) => HunkState::Pending,
+                (Status::Refused, true) => HunkState::Conflict(format!(
+                    "{path} changed on disk and the hunk no longer fits: {}",
+                    h.report.reason.clone().unwrap_or_default()
+                )),
+                (Status::Refused, false) => HunkState::Failed,
+            };
+            self.hunks[idx] = h;
+        }
+    }
+
+    /// Place the open hunks of a file again after it changed.
+    fn replace_pending(&mut self, path: &str) {
+        let ids: Vec<HunkId> = self
+            .hunks
+            .iter()
+            .filter(|h| h.path == path && h.state.is_open())
+            .map(|h| h.id)
+            .collect();
+        for id in ids {
+            let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
+            let mut h = self.hunks[idx].clone();
+            self.place(&mut h);
+            if h.state == HunkState::Pending && h.report.status == Status::Refused {
+                h.state = HunkState::Failed;
+            } else if h.state == HunkState::Failed && h.report.status == Status::Applied {
+                h.state = HunkState::Pending;
+            }
+            self.hunks[idx] = h;
+        }
+    }
+
+    /// Split a pending diff or SEARCH/REPLACE hunk into one hunk per group of changes, each with
+    /// up to three unchanged lines around it. Returns whether it was split.
+    pub fn split(&mut self, id: HunkId) -> bool {
+        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
+        let h = &self.hunks[idx];
+        if h.state != HunkState::Pending {
+            return false;
+        }
+        let Change::Modify { hunk } = &h.edit.change else { return false };
+        let parts = split_hunk(hunk, 3);
+        if parts.len() < 2 {
+            return false;
+        }
+        let original = self.hunks.remove(idx);
+        for (k, part) in parts.into_iter().enumerate() {
+            let edit = Edit { change: Change::Modify { hunk: part }, ..original.edit.clone() };
+            let id = hunk_id(&original.path, &edit);
+            let mut hunk = ReviewHunk {
+                id,
+                path: original.path.clone(),
+                edit,
+                state: HunkState::Pending,
+                report: empty_report(),
+                preview: Preview::default(),
+            };
+            self.place(&mut hunk);
+            if hunk.report.status == Status::Refused {
+                hunk.state = HunkState::Failed;
+            }
+            self.hunks.insert(idx + k, hunk);
+        }
+        true
+    }
+
+    /// Replace a pending hunk's new text (edited by the user before accepting).
+    pub fn edit_new_text(&mut self, id: HunkId, new_text: &str) -> bool {
+        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
+        if !self.hunks[idx].state.is_open() {
+            return false;
+        }
+        let edit = &mut self.hunks[idx].edit;
+        let new_lines: Vec<String> = new_text.lines().map(String::from).collect();
+        match &mut edit.change {
+            Change::Modify { hunk } => {
+                let old: Vec<String> = hunk.old_lines().map(String::from).collect();
+                let mut h = Hunk::from_old_new(&old, &new_lines);
+                h.old_start_hint = hunk.old_start_hint;
+                *hunk = h;
+            }
+            Change::Create { content } | Change::Replace { content } => {
+                *content = new_text.to_string()
+            }
+            Change::Delete => return false,
+        }
+        let mut h = self.hunks[idx].clone();
+        self.place(&mut h);
+        h.state =
+            if h.report.status == Status::Applied { HunkState::Pending } else { HunkState::Failed };
+        self.hunks[idx] = h;
+        true
+    }
+}
+
+fn empty_report() -> EditReport {
+    EditReport {
+        path: String::new(),
+        format: Format::Udiff,
+        status: Status::Refused,
+        strategy: None,
+        similarity: None,
+        lines: None,
+        reason: None,
+        reply_lines: (0, 0),
+        searched: None,
+        closest: None,
+    }
+}
+
+/// A stable identity for a hunk: its path and its old and new text.
+pub fn hunk_id(path: &str, edit: &Edit) -> HunkId {
+    let mut h = Fnv::default();
+    path.hash(&mut h);
+    match &edit.change {
+        Change::Modify { hunk } => {
+            hunk.old_text().hash(&mut h);
+            hunk.new_text().hash(&mut h);
+        }
+        Change::Create { content } | Change::Replace { content } => content.hash(&mut h),
+        Change::Delete => "delete".hash(&mut h),
+    }
+    h.finish()
+}
+
+/// FNV-1a: a hash that is the same in every build, so ids can be recorded and replayed.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The lines that differ between two texts, as one region.
+fn preview(before: &str, after: &str) -> Preview {
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
+    let changed: Vec<&DiffOp> =
+        ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })).collect();
+    let (Some(first), Some(last)) = (changed.first(), changed.last()) else {
+        return Preview::default();
+    };
+    let (o1, n1) = (first.old_range().start, first.new_range().start);
+    let (o2, n2) = (last.old_range().end, last.new_range().end);
+    Preview {
+        start: o1,
+        old: old[o1..o2].iter().map(|s| s.to_string()).collect(),
+        new: new[n1..n2].iter().map(|s| s.to_string()).collect(),
+        deletes: false,
+    }
+}
+
+/// The edit that takes a hunk back out: added lines become removed ones and the reverse.
+fn reversed(edit: &Edit) -> Option<Edit> {
+    let Change::Modify { hunk } = &edit.change else { return None };
+    let lines = hunk
+        .lines
+        .iter()
+        .map(|l| {
+            let kind = match l.kind {
+                LineKind::Add => LineKind::Remove,
+                LineKind::Remove => LineKind::Add,
+                LineKind::Context => LineKind::Context,
+            };
+            HunkLine::new(kind, l.text.clone())
+        })
+        .collect();
+    Some(Edit {
+        change: Change::Modify { hunk: Hunk { lines, old_start_hint: None, marked: false } },
+        ..edit.clone()
+    })
+}
+
+/// Cut a hunk into one hunk per group of changes, keeping up to `context` unchanged lines on each
+/// side of each group.
+pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
+    let lines = &hunk.lines;
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        if lines[k].kind == LineKind::Context {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < lines.len() && lines[k].kind != LineKind::Context {
+            k += 1;
+        }
+        groups.push((start, k));
+    }
+    if groups.len() < 2 {
+        return vec![hunk.clone()];
+    }
+    let mut parts = Vec::new();
+    for (g, &(s, e)) in groups.iter().enumerate() {
+        let prev_end = if g == 0 { 0 } else { groups[g - 1].1 };
+        let next_start = groups.get(g + 1).map_or(lines.len(), |x| x.0);
+        // Context between two groups is shared out, each side taking up to `context` lines.
+        let lo =
+            s.saturating_sub(context).max(if g == 0 { 0 } else { prev_end + (s - prev_end) / 2 });
+        let hi = (e + context).min(if g + 1 == groups.len() {
+            lines.len()
+        } else {
+            e + (next_start - e).div_ceil(2)
+        });
+        parts.push(Hunk {
+            lines: lines[lo..hi].to_vec(),
+            old_start_hint: None,
+            marked: hunk.marked,
+        });
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests;

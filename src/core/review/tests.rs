@@ -1,0 +1,158 @@
+use super::*;
+use crate::core::parse::{ParseOptions, parse_reply};
+
+const APP: &str = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";
+
+fn review_with(reply: &str) -> Review {
+    let files = vec!["app.py".to_string()];
+    let mut sources = BTreeMap::new();
+    sources.insert("app.py".to_string(), Source::Text(APP.to_string()));
+    let mut r = Review::new(files, sources);
+    for e in parse_reply(reply, ParseOptions::default()) {
+        assert!(r.add_event(e).is_empty());
+    }
+    r
+}
+
+const TWO: &str = "app.py\n```\n<<<<<<< SEARCH\n    return 1\n=======\n    return 10\n>>>>>>> REPLACE\n```\n\napp.py\n```\n<<<<<<< SEARCH\n    return 2\n=======\n    return 20\n>>>>>>> REPLACE\n```\n";
+
+fn write_of(e: Effect) -> (HunkId, String, String) {
+    match e {
+        Effect::Write { hunk, path, text, .. } => (hunk, path, text),
+        other => panic!("not a write: {other:?}"),
+    }
+}
+
+#[test]
+fn hunks_arrive_pending_with_a_preview() {
+    let r = review_with(TWO);
+    assert_eq!(r.hunks().len(), 2);
+    assert_eq!(r.counts().pending, 2);
+    let p = &r.hunks()[0].preview;
+    assert_eq!(
+        (p.start, p.old.clone(), p.new.clone()),
+        (1, vec!["    return 1".into()], vec!["    return 10".into()])
+    );
+    assert_eq!(r.hunks()[0].report.strategy.as_deref(), Some("exact"));
+}
+
+#[test]
+fn accept_writes_and_later_hunks_are_placed_in_the_new_text() {
+    let mut r = review_with(TWO);
+    let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
+    let (id, path, text) = write_of(r.accept(b).unwrap());
+    assert_eq!(r.hunk(b).unwrap().state, HunkState::Accepted);
+    r.write_done(id, &path, After::Text(text.clone()));
+    assert_eq!(r.hunk(b).unwrap().state, HunkState::Applied);
+    let (_, _, text2) = write_of(r.accept(a).unwrap());
+    assert_eq!(text2, "def a():\n    return 10\n\n\ndef b():\n    return 20\n");
+}
+
+#[test]
+fn reject_and_undo() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    assert!(r.reject(a));
+    assert_eq!(r.counts().rejected, 1);
+    assert_eq!(r.undo(), Ok(None));
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+}
+
+#[test]
+fn undoing_an_applied_hunk_restores_the_file() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    let (id, path, text) = write_of(r.accept(a).unwrap());
+    r.write_done(id, &path, After::Text(text));
+    let (_, _, restored) = write_of(r.undo().unwrap().unwrap());
+    assert_eq!(restored, APP);
+    r.undo_done("app.py", After::Text(restored));
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+}
+
+#[test]
+fn undo_after_the_file_changed_reverses_by_content() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    let (id, path, text) = write_of(r.accept(a).unwrap());
+    r.write_done(id, &path, After::Text(text.clone()));
+    let edited = format!("# header\n{text}");
+    r.file_changed("app.py", Source::Text(edited));
+    let (_, _, back) = write_of(r.undo().unwrap().unwrap());
+    assert_eq!(back, format!("# header\n{APP}"));
+}
+
+#[test]
+fn undo_is_refused_when_the_new_text_is_gone() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    let (id, path, text) = write_of(r.accept(a).unwrap());
+    r.write_done(id, &path, After::Text(text));
+    r.file_changed("app.py", Source::Text("something else entirely\n".into()));
+    assert!(r.undo().is_err());
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Applied);
+}
+
+#[test]
+fn a_change_on_disk_moves_pending_hunks_or_makes_conflicts() {
+    let mut r = review_with(TWO);
+    let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
+    r.file_changed(
+        "app.py",
+        Source::Text(format!("import os\n\n{}", APP.replace("return 2", "return 3"))),
+    );
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+    assert_eq!(r.hunk(a).unwrap().preview.start, 3, "moved down two lines");
+    assert!(matches!(r.hunk(b).unwrap().state, HunkState::Conflict(_)));
+    assert!(r.accept(b).is_none(), "a conflict is never applied");
+}
+
+#[test]
+fn a_failed_write_puts_the_hunk_back() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    let _ = r.accept(a).unwrap();
+    r.write_failed(a, "disk full");
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+    assert_eq!(r.undo(), Ok(None), "nothing to undo");
+}
+
+#[test]
+fn split_cuts_a_hunk_into_its_change_groups() {
+    let reply = "```diff\n--- a/app.py\n+++ b/app.py\n@@\n def a():\n-    return 1\n+    return 10\n \n \n def b():\n-    return 2\n+    return 20\n```\n";
+    let mut r = review_with(reply);
+    assert_eq!(r.hunks().len(), 1);
+    let id = r.hunks()[0].id;
+    assert!(r.split(id));
+    assert_eq!(r.hunks().len(), 2);
+    assert!(r.hunks().iter().all(|h| h.state == HunkState::Pending), "{:?}", r.hunks());
+}
+
+#[test]
+fn unplaceable_hunks_fail_with_a_reason() {
+    let reply =
+        "app.py\n```\n<<<<<<< SEARCH\ndef nowhere():\n    pass\n=======\nx\n>>>>>>> REPLACE\n```\n";
+    let r = review_with(reply);
+    assert_eq!(r.hunks()[0].state, HunkState::Failed);
+    assert!(r.hunks()[0].report.reason.is_some());
+}
+
+#[test]
+fn files_not_read_yet_are_asked_for() {
+    let mut r = Review::new(vec!["app.py".into()], BTreeMap::new());
+    let mut asked = Vec::new();
+    for e in parse_reply(TWO, ParseOptions::default()) {
+        asked.extend(r.add_event(e));
+    }
+    assert_eq!(asked[0], Effect::Read { path: "app.py".into() });
+    r.file_loaded("app.py", Source::Text(APP.into()));
+    assert_eq!(r.hunks().len(), 2);
+}
+
+#[test]
+fn ids_are_stable() {
+    let a = review_with(TWO);
+    let b = review_with(TWO);
+    assert_eq!(a.hunks()[0].id, b.hunks()[0].id);
+    assert_ne!(a.hunks()[0].id, a.hunks()[1].id);
+}
