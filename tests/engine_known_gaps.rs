@@ -271,3 +271,20 @@ mod repeating_files {
         }
     }
 }
+
+/// Found by `fuzz/fuzz_targets/parse.rs` (`fuzz/regressions/parse-double-cr-before-lf`): a line
+/// ending `\r\r\n` (a CRLF file converted twice) loses both `\r`s in `parse_reply` (`str::lines`
+/// strips `\r\n`, then `Parser::push_line` strips another `\r`) but only one in `StreamParser`
+/// (it splits at `\n`, then `push_line` strips one `\r`), so a streamed reply's whole-file
+/// content differs from the complete reply's.
+#[test]
+fn a_line_ending_in_two_carriage_returns_streams_like_the_whole_reply() {
+    use redline::core::parse::{ParseOptions, parse_reply};
+    use redline::core::stream::StreamParser;
+    let reply = "x.py\n```\nab\r\r\ncd\n```\n";
+    let whole = parse_reply(reply, ParseOptions::default());
+    let mut stream = StreamParser::new(ParseOptions::default());
+    let mut events = stream.push_str(reply);
+    events.extend(stream.finish());
+    assert_eq!(events, whole);
+}
