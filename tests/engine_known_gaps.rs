@@ -129,6 +129,29 @@ fn a_header_line_number_chooses_between_overlapping_places() {
     }
 }
 
+/// A SEARCH that starts mid-line (`x + 1` for the line `    w = x + 1`) is matched fuzzily to
+/// the whole line, and the whole line is replaced by the REPLACE's fragment: `    w = x + 1`
+/// becomes `x + 2`, silently breaking the code. (A one-line fragment is handled by the
+/// partial-line fallback; with a second line after it, it is not.) Expected: the fragment
+/// replaced within its line, or a refusal.
+#[test]
+fn a_search_starting_mid_line_never_replaces_the_whole_line_with_a_fragment() {
+    let file =
+        "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    w = x + 1\n    return w\n";
+    let reply = common::search_replace("f.py", "x + 1\n    return w\n", "x + 2\n    return w\n");
+    let r = run(&[("f.py", file)], &reply);
+    if r.applied() == 1 {
+        assert_eq!(
+            r.text("f.py"),
+            "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    w = x + 2\n    return w\n",
+            "{:#?}",
+            r.reports()
+        );
+    } else {
+        assert!(r.outcome.writes.is_empty());
+    }
+}
+
 mod context_free {
     //! The property behind the case above: a `diff -U0` of a random edit gives the edited file or
     //! a refusal. It fails within a few hundred cases today (repeated lines such as `pass`).
