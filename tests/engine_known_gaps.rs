@@ -152,6 +152,21 @@ fn a_search_starting_mid_line_never_replaces_the_whole_line_with_a_fragment() {
     }
 }
 
+/// A complete whole-file listing of a Python `Protocol`, whose method bodies are the literal `...`
+/// (Ellipsis), is refused: every `...` is taken for a placeholder, and the new method between
+/// two of them "sits between two placeholders". The SEARCH/REPLACE path already tells literal
+/// `...` lines from elisions; the whole-file merge does not. Expected: the listing is written as
+/// it is (every `...` is also in the original at that place). A refusal is safe, so this is the
+/// least serious gap here.
+#[test]
+fn a_whole_listing_with_literal_ellipsis_bodies_is_applied() {
+    let file = "from typing import Protocol\n\n\nclass Shape(Protocol):\n    def area(self) -> float:\n        ...\n\n    def name(self) -> str:\n        ...\n\n\nclass Square:\n    def area(self) -> float:\n        return self.side ** 2\n";
+    let listing = "from typing import Protocol\n\n\nclass Shape(Protocol):\n    def area(self) -> float:\n        ...\n\n    def name(self) -> str:\n        ...\n\n    def perimeter(self) -> float:\n        ...\n\n\nclass Square:\n    def area(self) -> float:\n        return self.side ** 2\n";
+    let r = run(&[("shapes.py", file)], &format!("shapes.py\n```python\n{listing}```\n"));
+    assert_eq!(r.applied(), 1, "{:#?}", r.reports());
+    assert_eq!(r.text("shapes.py"), listing);
+}
+
 mod context_free {
     //! The property behind the case above: a `diff -U0` of a random edit gives the edited file or
     //! a refusal. It fails within a few hundred cases today (repeated lines such as `pass`).
