@@ -8,6 +8,7 @@
 //! (`Lines::Spaced`): on files with runs of equal lines they fail today, and are kept, with their
 //! failing cases, in `engine_known_gaps.rs`. `PROPTEST_CASES=5000 cargo test --test engine_props`
 //! hunts longer.
+
 mod common;
 
 use common::generate::{
