@@ -1,1 +1,184 @@
-fn main() {}
+//! Benchmarks of locating and applying one flawed hunk in a large file.
+//!
+//! The file is generated Python: classes of methods that look alike but differ in names, literals
+//! and constants (as real code does: many `total = 0` and `for item in items:` lines). The hunk is
+//! 40 lines from the file's middle changing one line, carrying the usual defects at once: dedented
+//! by 4 spaces, one context line missing, one copy error in a context line, trailing whitespace.
+//! Each size (2,000, 20,000 and 200,000 lines) is measured two ways: the locator and applier alone
+//! (`locate_parts` + `apply_hunk`, building the per-line index as `execute` does), and the whole
+//! pure pipeline (`plan` + `execute` on the reply text). Run: `cargo bench --bench locate`.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use redline::core::apply::apply_hunk;
+use redline::core::edit::{Hunk, HunkLine, LineKind};
+use redline::core::locate::lines::LineInfo;
+use redline::core::locate::locate_parts;
+use redline::core::plan::{FileWrite, FormatChoice, Source, execute, plan};
+use redline::core::text::TextFile;
+
+const NOUNS: &[&str] = &[
+    "order", "invoice", "payment", "refund", "customer", "shipment", "basket", "coupon", "ticket",
+    "report", "account", "session",
+];
+const STATUSES: &[&str] = &["open", "paid", "late", "void", "held", "sent"];
+
+/// A small deterministic generator (no dependency, same file every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// Roughly `lines` lines of Python: classes of 10-line methods.
+fn generate(lines: usize) -> Vec<String> {
+    let mut rng = Lcg(0x5eed);
+    let mut out = Vec::with_capacity(lines + 16);
+    let mut i = 0;
+    while out.len() < lines {
+        if i % 50 == 0 {
+            out.push(format!("class Service{}:", i / 50));
+            out.push(format!("    \"\"\"Handlers of group {}.\"\"\"", i / 50));
+            out.push(String::new());
+        }
+        let noun = NOUNS[rng.next(NOUNS.len())];
+        let status = STATUSES[rng.next(STATUSES.len())];
+        let k = 1 + rng.next(9);
+        let limit = 10 * (1 + rng.next(20));
+        out.push(format!("    def handle_{noun}_{i}(self, request, limit={limit}):"));
+        out.push(format!("        \"\"\"Handle {noun} batch #{i}.\"\"\""));
+        out.push(format!("        items = self.fetch_{noun}(request.user_id, limit)"));
+        out.push("        total = 0".to_string());
+        out.push("        for item in items:".to_string());
+        out.push(format!("            if item.status == \"{status}\":"));
+        out.push(format!("                total += item.amount * {k}"));
+        out.push(format!("        log.info(\"{noun} %d done\", {i})"));
+        out.push("        return total".to_string());
+        out.push(String::new());
+        i += 1;
+    }
+    out
+}
+
+/// A scenario: the file, the flawed hunk, the reply holding it, and the expected result.
+struct Case {
+    text: String,
+    hunk: Hunk,
+    reply: String,
+    want: String,
+}
+
+fn case(lines: usize) -> Case {
+    let file = generate(lines);
+    // 40 lines of method bodies from the middle, starting at a `def` line.
+    let mut start = file.len() / 2;
+    while !file[start].starts_with("    def ") {
+        start += 1;
+    }
+    let old = &file[start..start + 40];
+    let target = 16; // the second method's `total += ...` line
+    assert!(old[target].contains("total += item.amount"), "{}", old[target]);
+    let changed = format!("{} + 1", old[target]);
+
+    let mut hunk_lines = Vec::new();
+    for (k, line) in old.iter().enumerate() {
+        let dedented = line.strip_prefix("    ").unwrap_or(line).to_string();
+        match k {
+            // One context line missing: the third method's docstring.
+            21 => continue,
+            // A copy error in a context line.
+            7 => {
+                hunk_lines.push(HunkLine::new(LineKind::Context, dedented.replace("done", "dnoe")))
+            }
+            _ if k == target => {
+                hunk_lines.push(HunkLine::new(LineKind::Remove, dedented));
+                let added = changed.strip_prefix("    ").unwrap_or(&changed).to_string();
+                hunk_lines.push(HunkLine::new(LineKind::Add, added));
+            }
+            // Trailing whitespace on some context lines.
+            _ if k % 5 == 3 => hunk_lines.push(HunkLine::new(LineKind::Context, dedented + "  ")),
+            _ => hunk_lines.push(HunkLine::new(LineKind::Context, dedented)),
+        }
+    }
+    let hunk = Hunk { lines: hunk_lines, old_start_hint: None, marked: true };
+
+    let mut reply = String::from("```diff\n--- a/src/service.py\n+++ b/src/service.py\n@@\n");
+    for l in &hunk.lines {
+        let mark = match l.kind {
+            LineKind::Context => ' ',
+            LineKind::Remove => '-',
+            LineKind::Add => '+',
+        };
+        reply.push(mark);
+        reply.push_str(&l.text);
+        reply.push('\n');
+    }
+    reply.push_str("```\n");
+
+    let text: String = file.iter().map(|l| format!("{l}\n")).collect();
+    let mut want_lines = file.clone();
+    want_lines[start + target] = changed;
+    let want = want_lines.iter().map(|l| format!("{l}\n")).collect();
+    Case { text, hunk, reply, want }
+}
+
+fn locate_and_apply(case: &Case, mut file: TextFile) -> TextFile {
+    let infos: Vec<LineInfo> = file.lines.iter().map(|l| LineInfo::new(l)).collect();
+    let mut parts = locate_parts(&case.hunk, &infos, 0).expect("the hunk is located");
+    drop(infos);
+    parts.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
+    for (h, loc) in &parts {
+        apply_hunk(&mut file, h, loc);
+    }
+    file
+}
+
+fn plan_and_execute(case: &Case, sources: &BTreeMap<String, Source>) -> String {
+    let project = vec!["src/service.py".to_string()];
+    let p = plan(&case.reply, FormatChoice::Auto, &project);
+    let out = execute(&p, sources);
+    match out.writes.as_slice() {
+        [FileWrite::Write { text, .. }] => text.clone(),
+        other => panic!("expected one write, got {other:?}: {:?}", out.reports),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("flawed 40-line hunk");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1));
+    for lines in [2_000, 20_000, 200_000] {
+        let case = case(lines);
+        let parsed = TextFile::parse(&case.text);
+        // Measure only a correct application.
+        assert_eq!(locate_and_apply(&case, parsed.clone()).render(), case.want);
+        let mut sources = BTreeMap::new();
+        sources.insert("src/service.py".to_string(), Source::Text(case.text.clone()));
+        assert_eq!(plan_and_execute(&case, &sources), case.want);
+
+        group.measurement_time(Duration::from_secs(if lines >= 200_000 { 8 } else { 3 }));
+        group.bench_with_input(
+            BenchmarkId::new("locate_parts + apply_hunk", lines),
+            &case,
+            |b, case| {
+                b.iter_batched(
+                    || parsed.clone(),
+                    |file| black_box(locate_and_apply(case, file)),
+                    BatchSize::LargeInput,
+                )
+            },
+        );
+        group.bench_with_input(BenchmarkId::new("plan + execute", lines), &case, |b, case| {
+            b.iter(|| black_box(plan_and_execute(case, &sources)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -396,6 +396,19 @@ fn files_under_git_are_refused() {
     assert!(!scratch.root().join(".git/hooks").exists());
 }
 
+#[test]
+fn files_under_git_are_refused_whatever_the_case_of_its_name() {
+    let scratch = Scratch::new(&[
+        ("app.py", APP.as_bytes()),
+        (".GIT/config", APP.as_bytes()),
+        ("sub/.Git/HEAD", APP.as_bytes()),
+    ]);
+    assert_refused_untouched(&scratch, &udiff(".GIT/config"));
+    assert_refused_untouched(&scratch, &udiff("sub/.Git/HEAD"));
+    assert_refused_untouched(&scratch, &search_replace(".gIt/new.py", "", "x = 1\n"));
+    assert!(!scratch.root().join(".gIt").exists());
+}
+
 // ---- files that cannot be edited ----------------------------------------------------------------
 
 #[test]

@@ -129,6 +129,44 @@ fn a_header_line_number_chooses_between_overlapping_places() {
     }
 }
 
+/// A SEARCH that starts mid-line (`x + 1` for the line `    w = x + 1`) is matched fuzzily to
+/// the whole line, and the whole line is replaced by the REPLACE's fragment: `    w = x + 1`
+/// becomes `x + 2`, silently breaking the code. (A one-line fragment is handled by the
+/// partial-line fallback; with a second line after it, it is not.) Expected: the fragment
+/// replaced within its line, or a refusal.
+#[test]
+fn a_search_starting_mid_line_never_replaces_the_whole_line_with_a_fragment() {
+    let file =
+        "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    w = x + 1\n    return w\n";
+    let reply = common::search_replace("f.py", "x + 1\n    return w\n", "x + 2\n    return w\n");
+    let r = run(&[("f.py", file)], &reply);
+    if r.applied() == 1 {
+        assert_eq!(
+            r.text("f.py"),
+            "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    w = x + 2\n    return w\n",
+            "{:#?}",
+            r.reports()
+        );
+    } else {
+        assert!(r.outcome.writes.is_empty());
+    }
+}
+
+/// A complete whole-file listing of a Python `Protocol`, whose method bodies are the literal `...`
+/// (Ellipsis), is refused: every `...` is taken for a placeholder, and the new method between
+/// two of them "sits between two placeholders". The SEARCH/REPLACE path already tells literal
+/// `...` lines from elisions; the whole-file merge does not. Expected: the listing is written as
+/// it is (every `...` is also in the original at that place). A refusal is safe, so this is the
+/// least serious gap here.
+#[test]
+fn a_whole_listing_with_literal_ellipsis_bodies_is_applied() {
+    let file = "from typing import Protocol\n\n\nclass Shape(Protocol):\n    def area(self) -> float:\n        ...\n\n    def name(self) -> str:\n        ...\n\n\nclass Square:\n    def area(self) -> float:\n        return self.side ** 2\n";
+    let listing = "from typing import Protocol\n\n\nclass Shape(Protocol):\n    def area(self) -> float:\n        ...\n\n    def name(self) -> str:\n        ...\n\n    def perimeter(self) -> float:\n        ...\n\n\nclass Square:\n    def area(self) -> float:\n        return self.side ** 2\n";
+    let r = run(&[("shapes.py", file)], &format!("shapes.py\n```python\n{listing}```\n"));
+    assert_eq!(r.applied(), 1, "{:#?}", r.reports());
+    assert_eq!(r.text("shapes.py"), listing);
+}
+
 mod context_free {
     //! The property behind the case above: a `diff -U0` of a random edit gives the edited file or
     //! a refusal. It fails within a few hundred cases today (repeated lines such as `pass`).
@@ -270,4 +308,21 @@ mod repeating_files {
             }
         }
     }
+}
+
+/// Found by `fuzz/fuzz_targets/parse.rs` (`fuzz/regressions/parse-double-cr-before-lf`): a line
+/// ending `\r\r\n` (a CRLF file converted twice) loses both `\r`s in `parse_reply` (`str::lines`
+/// strips `\r\n`, then `Parser::push_line` strips another `\r`) but only one in `StreamParser`
+/// (it splits at `\n`, then `push_line` strips one `\r`), so a streamed reply's whole-file
+/// content differs from the complete reply's.
+#[test]
+fn a_line_ending_in_two_carriage_returns_streams_like_the_whole_reply() {
+    use redline::core::parse::{ParseOptions, parse_reply};
+    use redline::core::stream::StreamParser;
+    let reply = "x.py\n```\nab\r\r\ncd\n```\n";
+    let whole = parse_reply(reply, ParseOptions::default());
+    let mut stream = StreamParser::new(ParseOptions::default());
+    let mut events = stream.push_str(reply);
+    events.extend(stream.finish());
+    assert_eq!(events, whole);
 }
