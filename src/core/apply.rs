@@ -7,6 +7,9 @@
 
 use crate::core::edit::Hunk;
 use crate::core::indent::{IndentMap, file_style};
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use crate::core::locate::lines::Likeness;
 use crate::core::locate::{HunkSlot, Located};
 use crate::core::text::{NewLine, TextFile};
 
@@ -67,8 +70,25 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
                     keep(&mut out, split, next, file);
                     pos = next;
                 } else {
-                    for l in &added {
-                        out.push(NewLine::added(indent.apply(l)));
+                    // Replacing removed lines: where a removed line was found only roughly (a
+                    // copy error, a fragment of the line), the model's change is carried onto
+                    // the file's own line instead of overwriting it.
+                    let removed: Vec<usize> = (0..k)
+                        .rev()
+                        .take_while(|&j| matches!(slots[j], HunkSlot::Removed(..)))
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .collect();
+                    let pairs = removed.len() == added.len();
+                    for (i, l) in added.iter().enumerate() {
+                        let merged = match pairs.then(|| slots[removed[i]]) {
+                            Some(HunkSlot::Removed(f, Likeness::Fuzzy(_))) => {
+                                merge_line(&hunk.lines[removed[i]].text, l, &file.lines[f])
+                            }
+                            _ => None,
+                        };
+                        out.push(NewLine::added(merged.unwrap_or_else(|| indent.apply(l))));
                     }
                 }
                 k = run_end;
@@ -83,6 +103,53 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
     grew
 }
 
+/// Carry the model's change of one line (`model_old` → `model_new`) onto the file's own version
+/// of it (`file_line`), which differs from `model_old` by a copy error or by being longer (the
+/// model quoted a fragment). `None` when the two differences overlap.
+pub fn merge_line(model_old: &str, model_new: &str, file_line: &str) -> Option<String> {
+    let base = model_old.trim();
+    let theirs = model_new.trim();
+    let body = file_line.trim_start();
+    let indent = &file_line[..file_line.len() - body.len()];
+    if !base.is_empty() && body.trim_end() != base && body.matches(base).count() == 1 {
+        return Some(file_line.replacen(base, theirs, 1));
+    }
+    let b: Vec<char> = base.chars().collect();
+    let o: Vec<char> = body.trim_end().chars().collect();
+    let t: Vec<char> = theirs.chars().collect();
+    let ours = char_edits(&b, &o);
+    let mine = char_edits(&b, &t);
+    for (r1, _) in &ours {
+        for (r2, _) in &mine {
+            let overlap = r1.start < r2.end && r2.start < r1.end;
+            let same_point = r1.start == r2.start && (r1.is_empty() || r2.is_empty());
+            if overlap || same_point {
+                return None;
+            }
+        }
+    }
+    let mut all: Vec<&(std::ops::Range<usize>, Vec<char>)> = ours.iter().chain(&mine).collect();
+    all.sort_by_key(|(r, _)| (r.start, r.end));
+    let mut out = String::from(indent);
+    let mut at = 0;
+    for (r, with) in all {
+        out.extend(&b[at..r.start]);
+        out.extend(with);
+        at = r.end;
+    }
+    out.extend(&b[at..]);
+    Some(out)
+}
+
+/// The edits that turn `from` into `to`: ranges of `from` and what replaces them.
+fn char_edits(from: &[char], to: &[char]) -> Vec<(std::ops::Range<usize>, Vec<char>)> {
+    capture_diff_slices(Algorithm::Myers, from, to)
+        .into_iter()
+        .filter(|op| !matches!(op, DiffOp::Equal { .. }))
+        .map(|op| (op.old_range(), to[op.new_range()].to_vec()))
+        .collect()
+}
+
 /// The first file line the following slots are anchored at.
 fn next_anchor(slots: &[HunkSlot]) -> Option<usize> {
     slots.iter().find_map(|s| match s {
@@ -94,4 +161,23 @@ fn next_anchor(slots: &[HunkSlot]) -> Option<usize> {
 
 fn is_added(s: HunkSlot) -> bool {
     matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_line;
+
+    #[test]
+    fn carries_a_change_onto_the_files_line() {
+        // A copy error elsewhere in the line survives.
+        assert_eq!(
+            merge_line("def start_task(x):", "def start_task(x, y):", "def create_task(x):")
+                .as_deref(),
+            Some("def create_task(x, y):")
+        );
+        // A fragment of the line.
+        assert_eq!(merge_line("x + 1", "x + 2", "    w = x + 1").as_deref(), Some("    w = x + 2"));
+        // Overlapping differences are not guessed at.
+        assert_eq!(merge_line("a = 1", "a = 2", "a = 3"), None);
+    }
 }

@@ -65,7 +65,8 @@ pub fn is_placeholder(line: &str) -> bool {
     had_leader && (phrase || (dotted && lower.split_whitespace().count() <= 8))
 }
 
-fn only_dots(t: &str) -> bool {
+/// A line that is nothing but an ellipsis (`...`, `…`): a placeholder, or Python's literal `...`.
+pub fn only_dots(t: &str) -> bool {
     let t = t.trim();
     (t.len() >= 3 && t.chars().all(|c| c == '.'))
         || t == "…"

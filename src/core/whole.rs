@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use crate::core::elision::is_placeholder;
+use crate::core::elision::{is_placeholder, only_dots};
 use crate::core::locate::align::{self, PatLine, Slot};
 use crate::core::locate::lines::{Likeness, LineInfo};
 use crate::core::text::{NewLine, TextFile};
@@ -31,7 +31,13 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
     let resp: Vec<&str> = listing.lines().collect();
     let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
     let resp_info: Vec<LineInfo> = resp.iter().map(|l| LineInfo::new(l)).collect();
-    let wild: Vec<bool> = resp.iter().map(|l| is_placeholder(l)).collect();
+    // A bare `...` is literal code (a Python stub body) when the original has it too.
+    let literal_dots: std::collections::HashSet<&str> =
+        original.lines.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
+    let wild: Vec<bool> = resp
+        .iter()
+        .map(|l| is_placeholder(l) && !(only_dots(l) && literal_dots.contains(l.trim())))
+        .collect();
     // Anchors are unchanged lines: compared with their indentation, without trailing whitespace.
     let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
     let resp_keys: Vec<u64> = resp_info

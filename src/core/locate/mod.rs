@@ -141,7 +141,10 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
         if l.kind == LineKind::Add || forced[k] {
             continue;
         }
-        pat.push(PatLine { info: LineInfo::new(&l.text), wildcard: is_placeholder(&l.text) });
+        pat.push(PatLine {
+            info: LineInfo::new(&l.text),
+            wildcard: l.kind == LineKind::Context && is_placeholder(&l.text),
+        });
         origin.push(k);
     }
     let searched = hunk.old_text();

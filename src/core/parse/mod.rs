@@ -47,11 +47,17 @@ pub struct ParseOptions {
 }
 
 /// Parse a complete reply.
+///
+/// Lines are framed exactly as [`crate::core::stream::StreamParser`] frames a stream (split at
+/// `\n`, one trailing `\r` dropped), so a reply parses the same whole or in pieces.
 pub fn parse_reply(reply: &str, options: ParseOptions) -> Vec<Event> {
     let mut parser = Parser::new(options);
     let mut events = Vec::new();
-    for line in reply.lines() {
-        events.extend(parser.push_line(line));
+    let body = reply.strip_suffix('\n').unwrap_or(reply);
+    if !reply.is_empty() {
+        for line in body.split('\n') {
+            events.extend(parser.push_line(line));
+        }
     }
     events.extend(parser.finish());
     events
