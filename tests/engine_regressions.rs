@@ -326,3 +326,23 @@ fn a_line_ending_in_two_carriage_returns_streams_like_the_whole_reply() {
     events.extend(stream.finish());
     assert_eq!(events, whole);
 }
+
+/// A retry round (or a model repeating itself) sends a block that is already in the file: it is
+/// reported as applied with nothing written, not refused.
+#[test]
+fn an_edit_sent_again_is_already_applied() {
+    let block = common::search_replace(
+        "src/app.py",
+        "def load(path):\n    return json.loads(Path(path).read_text())\n",
+        "def load(path):\n    text = Path(path).read_text()\n    return json.loads(text)\n",
+    );
+    let reply = format!("{block}\n{block}");
+    let r = run(&[("src/app.py", APP_PY)], &reply);
+    let statuses: Vec<Status> = r.reports().iter().map(|x| x.status).collect();
+    assert_eq!(statuses, vec![Status::Applied, Status::Applied], "{:#?}", r.reports());
+    assert_eq!(r.reports()[1].strategy.as_deref(), Some("already-applied"));
+    assert!(
+        r.text("src/app.py")
+            .contains("    text = Path(path).read_text()\n    return json.loads(text)\n")
+    );
+}

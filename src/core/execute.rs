@@ -196,6 +196,15 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
                 r.reason = Some("the old text is part of one line; replaced within it".into());
                 return r;
             }
+            if let Some((start, end)) = already_applied(hunk, &text.lines) {
+                // The same edit sent again (a retry round, a repeated block): nothing to do.
+                let mut r = report(edit, path, Status::Applied, "already-applied");
+                r.similarity = Some(1.0);
+                r.lines = Some((start + 1, end));
+                r.reason =
+                    Some("the file already holds this hunk's new text; nothing changed".into());
+                return r;
+            }
             return refusal_report(edit, path, &refusal);
         }
     };
@@ -231,6 +240,28 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
         r.reason = Some(notes.join("; "));
     }
     r
+}
+
+/// Whether a hunk whose old text is gone was already applied: its new text (with its context)
+/// is in the file exactly as written, at exactly one place, and says enough to be sure.
+fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
+    let new: Vec<&str> = hunk.new_lines().collect();
+    let changed = hunk.lines.iter().any(|l| l.kind != crate::core::edit::LineKind::Context);
+    let telling = new.iter().filter(|l| l.trim().len() >= 4).count() >= 2;
+    if !changed || !telling || new.is_empty() || new.len() > lines.len() {
+        return None;
+    }
+    let same = |a: &str, b: &str| a.trim_end() == b.trim_end();
+    let mut found = None;
+    for start in 0..=lines.len() - new.len() {
+        if new.iter().zip(&lines[start..]).all(|(n, l)| same(n, l)) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((start, start + new.len()));
+        }
+    }
+    found
 }
 
 fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {
