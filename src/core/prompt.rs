@@ -112,6 +112,12 @@ pub struct Message {
     pub content: String,
 }
 
+impl Message {
+    pub fn new(role: Role, content: impl Into<String>) -> Self {
+        Message { role, content: content.into() }
+    }
+}
+
 /// An edit that could not be applied, as the retry message reports it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FailedEdit {

@@ -397,13 +397,7 @@ impl Review {
     /// one that no longer fits becomes a conflict, never applied silently.
     pub fn file_changed(&mut self, path: &str, source: Source) {
         self.files.insert(path.to_string(), source);
-        let ids: Vec<HunkId> = self
-            .hunks
-            .iter()
-            .filter(|h| h.path == path && h.state.is_open())
-            .map(|h| h.id)
-            .collect();
-        for id in ids {
+        for id in self.open_hunks_of(path) {
             let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
             let mut h = self.hunks[idx].clone();
             let was_placed = h.report.status == Status::Applied;
@@ -420,15 +414,14 @@ impl Review {
         }
     }
 
+    /// The hunks of a file still waiting for a decision.
+    fn open_hunks_of(&self, path: &str) -> Vec<HunkId> {
+        self.hunks.iter().filter(|h| h.path == path && h.state.is_open()).map(|h| h.id).collect()
+    }
+
     /// Place the open hunks of a file again after it changed.
     fn replace_pending(&mut self, path: &str) {
-        let ids: Vec<HunkId> = self
-            .hunks
-            .iter()
-            .filter(|h| h.path == path && h.state.is_open())
-            .map(|h| h.id)
-            .collect();
-        for id in ids {
+        for id in self.open_hunks_of(path) {
             let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
             let mut h = self.hunks[idx].clone();
             self.place(&mut h);

@@ -52,27 +52,8 @@ impl fmt::Display for ApiKey {
     }
 }
 
-/// Who wrote a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    System,
-    User,
-    Assistant,
-}
-
-/// One message of a conversation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ChatMessage {
-    pub role: Role,
-    pub content: String,
-}
-
-impl ChatMessage {
-    pub fn new(role: Role, content: impl Into<String>) -> Self {
-        ChatMessage { role, content: content.into() }
-    }
-}
+/// One message of a conversation: the same type the prompt builders produce.
+pub use crate::core::prompt::{Message as ChatMessage, Role};
 
 /// What to ask the model.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,14 +15,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::core::edit::{Change, Edit, Format};
+use crate::core::edit::{Edit, Format};
 use crate::core::parse::{Event, ParseOptions};
 use crate::core::plan::{self, EditReport, FileWrite, FormatChoice, Source, Status};
-use crate::core::prompt::{self, FailedEdit, Prompts};
+use crate::core::prompt::{FailedEdit, Prompts};
 use crate::core::stream::StreamParser;
 use crate::provider::settings::{self, Flags};
 use crate::provider::{
@@ -30,6 +29,7 @@ use crate::provider::{
     StreamSummary, stream_chat,
 };
 use crate::shell::cli::{Exit, human_line};
+use crate::shell::parse_cmd::EditLine;
 use crate::shell::workspace::Workspace;
 
 #[derive(Debug, Clone, Args)]
@@ -112,36 +112,6 @@ impl From<EditFormatArg> for Format {
     }
 }
 
-/// One finished edit, as a JSON line on standard output.
-#[derive(Debug, Serialize)]
-pub struct EditLine<'a> {
-    pub path: &'a str,
-    pub format: Format,
-    pub kind: &'static str,
-    pub old: Option<String>,
-    pub new: Option<String>,
-    pub reply_lines: (usize, usize),
-}
-
-impl<'a> EditLine<'a> {
-    pub fn of(edit: &'a Edit) -> Self {
-        let (kind, old, new) = match &edit.change {
-            Change::Modify { hunk } => ("modify", Some(hunk.old_text()), Some(hunk.new_text())),
-            Change::Create { content } => ("create", None, Some(content.clone())),
-            Change::Replace { content } => ("replace", None, Some(content.clone())),
-            Change::Delete => ("delete", None, None),
-        };
-        EditLine {
-            path: &edit.path,
-            format: edit.format,
-            kind,
-            old,
-            new,
-            reply_lines: edit.reply_lines,
-        }
-    }
-}
-
 /// `redline ask`: errors are printed here (one line) and become [`Exit::Error`].
 pub fn ask(args: &AskArgs) -> Exit {
     match try_ask(args) {
@@ -186,11 +156,8 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
     let prompts = crate::shell::prompts::load()?;
     let file_refs: Vec<(&str, &str)> =
         files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-    let messages: Vec<ChatMessage> = prompts
-        .build_request(args.format.into(), &args.prompt, &file_refs)
-        .into_iter()
-        .map(|m| ChatMessage::new(role(m.role), m.content))
-        .collect();
+    let messages: Vec<ChatMessage> =
+        prompts.build_request(args.format.into(), &args.prompt, &file_refs).into_iter().collect();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -333,14 +300,6 @@ fn describe_applied(r: &EditReport) -> String {
             r.path, r.reply_lines.0, r.reply_lines.1
         ),
         None => format!("{} (reply lines {}-{})", r.path, r.reply_lines.0, r.reply_lines.1),
-    }
-}
-
-fn role(r: prompt::Role) -> Role {
-    match r {
-        prompt::Role::System => Role::System,
-        prompt::Role::User => Role::User,
-        prompt::Role::Assistant => Role::Assistant,
     }
 }
 

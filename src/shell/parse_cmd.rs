@@ -203,6 +203,13 @@ fn write_event_json(line: &mut Vec<u8>, event: &Event) {
     }
 }
 
+impl<'a> EditLine<'a> {
+    /// The line for a finished edit (also what `redline ask` prints while streaming).
+    pub fn of(edit: &'a Edit) -> Self {
+        edit_line(edit)
+    }
+}
+
 fn edit_line(edit: &Edit) -> EditLine<'_> {
     let (kind, old, new) = match &edit.change {
         Change::Modify { hunk } => ("modify", Some(hunk.old_text()), Some(hunk.new_text())),
