@@ -246,7 +246,12 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
 /// is in the file exactly as written, at exactly one place, and says enough to be sure.
 fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
     let new: Vec<&str> = hunk.new_lines().collect();
-    let changed = hunk.lines.iter().any(|l| l.kind != crate::core::edit::LineKind::Context);
+    // Only added text proves the edit happened: a deletion whose line is missing may never have
+    // been there.
+    let changed = hunk
+        .lines
+        .iter()
+        .any(|l| l.kind == crate::core::edit::LineKind::Add && !l.text.trim().is_empty());
     let telling = new.iter().filter(|l| l.trim().len() >= 4).count() >= 2;
     if !changed || !telling || new.is_empty() || new.len() > lines.len() {
         return None;
