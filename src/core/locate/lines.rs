@@ -13,10 +13,17 @@ pub struct LineInfo<'a> {
     pub key: u64,
     /// Length of the text with all whitespace removed.
     pub loose_len: usize,
-    /// The first [`CAP`] characters of the text with all whitespace removed, for fuzzy compares.
+    /// What fuzzy comparison needs, made on first use: most lines are only ever compared by key.
+    fuzzy: std::cell::OnceCell<Fuzzy>,
+}
+
+/// A line's fuzzy-comparison form.
+#[derive(Debug, Clone)]
+pub struct Fuzzy {
+    /// The first [`CAP`] characters of the text with all whitespace removed.
     pub loose: Box<[char]>,
-    /// How many of the line's characters fall in each of [`HIST`] buckets: a cheap bound on how
-    /// alike two lines can be, checked before the edit distance.
+    /// How many of those characters fall in each of [`HIST`] buckets: a cheap bound on how alike
+    /// two lines can be, checked before the edit distance.
     pub hist: [u8; HIST],
 }
 
@@ -32,19 +39,26 @@ impl<'a> LineInfo<'a> {
         let indent = &trimmed[..trimmed.len() - body.len()];
         // A fast multiplicative hash: keys only need to tell lines apart within one file.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut hist = [0u8; HIST];
         let mut loose_len = 0;
-        let mut loose = Vec::new();
         for c in body.chars().filter(|c| !c.is_whitespace()) {
             h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x0100_0000_01b3);
             loose_len += 1;
-            if loose.len() < CAP {
-                loose.push(c);
-                let slot = &mut hist[c as usize % HIST];
+        }
+        LineInfo { trimmed, indent, key: h, loose_len, fuzzy: std::cell::OnceCell::new() }
+    }
+
+    /// The line's fuzzy-comparison form.
+    pub fn fuzzy(&self) -> &Fuzzy {
+        self.fuzzy.get_or_init(|| {
+            let mut hist = [0u8; HIST];
+            let loose: Box<[char]> =
+                self.body().chars().filter(|c| !c.is_whitespace()).take(CAP).collect();
+            for c in loose.iter() {
+                let slot = &mut hist[*c as usize % HIST];
                 *slot = slot.saturating_add(1);
             }
-        }
-        LineInfo { trimmed, indent, key: h, loose_len, loose: loose.into_boxed_slice(), hist }
+            Fuzzy { loose, hist }
+        })
     }
 
     pub fn is_blank(&self) -> bool {
@@ -107,6 +121,7 @@ pub fn compare(a: &LineInfo, b: &LineInfo) -> Likeness {
         return Likeness::Different;
     }
     // Characters two lines can share at most; an edit distance is at least what is left over.
+    let (a, b) = (a.fuzzy(), b.fuzzy());
     let common: usize = a.hist.iter().zip(&b.hist).map(|(x, y)| *x.min(y) as usize).sum();
     let longer = a.loose.len().max(b.loose.len());
     if 1.0 - ((longer - common.min(longer)) as f64 / longer as f64) < FUZZY_MIN {

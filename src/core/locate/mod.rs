@@ -159,7 +159,7 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
     let windows = candidate_windows(&pat, file, &index);
     let mut candidates: Vec<Alignment> = Vec::new();
     for (lo, hi) in windows {
-        collect_candidates(&pat, file, lo, hi, &mut candidates);
+        collect_candidates(&pat, file, &index, lo, hi, &mut candidates);
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.span.0.cmp(&b.span.0)));
     let Some(best) = candidates.first().cloned() else {
@@ -587,16 +587,20 @@ fn candidate_windows(pat: &[PatLine], file: &[LineInfo], index: &FileIndex) -> V
 fn collect_candidates(
     pat: &[PatLine],
     file: &[LineInfo],
+    index: &FileIndex,
     lo: usize,
     hi: usize,
     out: &mut Vec<Alignment>,
 ) {
-    let mut budget = MAX_CANDIDATE_RUNS;
     let Some(best) = align::align(pat, file, lo, hi) else { return };
     let (s, e) = best.span;
+    // A rival must place at least as many lines exactly as the best does (see `locate_in`):
+    // stretches of the file holding fewer of the pattern's lines are not worth aligning.
+    let mut search =
+        Enumeration { pat, file, index, need: exact_lines(pat, &best), budget: MAX_CANDIDATE_RUNS };
     out.push(best);
-    enumerate(pat, file, lo, s, out, &mut budget);
-    enumerate(pat, file, e, hi, out, &mut budget);
+    search.run(lo, s, out);
+    search.run(e, hi, out);
     if self_similar(pat) {
         for (a, b) in [(s + 1, hi), (lo, e.saturating_sub(1))] {
             if b > a
@@ -611,23 +615,41 @@ fn collect_candidates(
 /// Most alignments run when enumerating the places of one window.
 const MAX_CANDIDATE_RUNS: usize = 48;
 
-fn enumerate(
-    pat: &[PatLine],
-    file: &[LineInfo],
-    lo: usize,
-    hi: usize,
-    out: &mut Vec<Alignment>,
-    budget: &mut usize,
-) {
-    if hi <= lo || *budget == 0 {
-        return;
+/// The recursive search for every place in a window.
+struct Enumeration<'p, 'f, 'l> {
+    pat: &'p [PatLine<'p>],
+    file: &'f [LineInfo<'l>],
+    index: &'f FileIndex,
+    /// Exactly placed lines a rival needs.
+    need: usize,
+    budget: usize,
+}
+
+impl Enumeration<'_, '_, '_> {
+    fn run(&mut self, lo: usize, hi: usize, out: &mut Vec<Alignment>) {
+        if hi <= lo || self.budget == 0 || self.lines_present(lo, hi) < self.need.max(1) {
+            return;
+        }
+        self.budget -= 1;
+        let Some(a) = align::align(self.pat, self.file, lo, hi) else { return };
+        let (s, e) = a.span;
+        out.push(a);
+        self.run(lo, s, out);
+        self.run(e, hi, out);
     }
-    *budget -= 1;
-    let Some(a) = align::align(pat, file, lo, hi) else { return };
-    let (s, e) = a.span;
-    out.push(a);
-    enumerate(pat, file, lo, s, out, budget);
-    enumerate(pat, file, e, hi, out, budget);
+
+    /// How many non-blank pattern lines occur (whitespace aside) within `lo..hi`.
+    fn lines_present(&self, lo: usize, hi: usize) -> usize {
+        self.pat
+            .iter()
+            .filter(|p| !p.wildcard && !p.info.is_blank())
+            .filter(|p| {
+                let occ = self.index.occurrences(p.info.key);
+                let first = occ.partition_point(|&j| (j as usize) < lo);
+                occ.get(first).is_some_and(|&j| (j as usize) < hi)
+            })
+            .count()
+    }
 }
 
 /// How many non-blank pattern lines an alignment places exactly as written: a place matching as
