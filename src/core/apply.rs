@@ -30,6 +30,7 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
     };
     let mut out = Vec::new();
     let mut pos = loc.start;
+    let mut end = loc.end;
     let slots = &loc.slots;
     let mut k = 0;
     while k < slots.len() {
@@ -58,7 +59,27 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
                     // (a docstring's closing quotes, a comment, an attribute) stay before them:
                     // the model wrote the new lines right before that next line. Blank lines it
                     // left out stay after them, as separators.
-                    let next = next_anchor(&slots[run_end..]).unwrap_or(pos).max(pos);
+                    let next = match next_anchor(&slots[run_end..]) {
+                        Some(n) => n.max(pos),
+                        // New lines ending the hunk: lines that close the construct they follow
+                        // (`}` of the function the hunk's last line is in) come first when the new
+                        // lines are no deeper than them, or the new code would land inside it.
+                        None => {
+                            let depth = added
+                                .iter()
+                                .find(|l| !l.trim().is_empty())
+                                .map(|l| columns(&indent.apply(l)));
+                            let mut n = pos;
+                            while let (Some(d), Some(line)) = (depth, file.lines.get(n))
+                                && is_closer(line)
+                                && columns(line) >= d
+                            {
+                                n += 1;
+                            }
+                            end = end.max(n);
+                            n
+                        }
+                    };
                     let split = (pos..next)
                         .rev()
                         .find(|&f| !file.lines[f].trim().is_empty())
@@ -97,10 +118,22 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
         }
         k += 1;
     }
-    keep(&mut out, pos, loc.end, file);
-    let grew = out.len() as isize - (loc.end - loc.start) as isize;
-    file.splice(loc.start, loc.end, out);
+    keep(&mut out, pos, end, file);
+    let grew = out.len() as isize - (end - loc.start) as isize;
+    file.splice(loc.start, end, out);
     grew
+}
+
+/// A line that only closes a construct: `}`, `});`, `end`, `)`.
+fn is_closer(line: &str) -> bool {
+    let t = line.trim();
+    matches!(t, "end" | "fi" | "done" | "esac" | "*/" | "-->")
+        || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))
+}
+
+/// Indentation width, a tab counting 4.
+fn columns(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
 /// Carry the model's change of one line (`model_old` → `model_new`) onto the file's own version

@@ -42,16 +42,22 @@ pub struct Alignment {
 
 const BLANK_GAIN: f64 = 0.02;
 
-fn gain(p: &PatLine, l: Likeness) -> Option<f64> {
+fn gain(p: &PatLine, f: &LineInfo, l: Likeness, delta: Option<isize>) -> Option<f64> {
     let w = p.info.weight();
     if p.info.is_blank() {
         return matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing)
             .then_some(BLANK_GAIN);
     }
+    // A hunk shifted as a whole keeps one indentation change: a line matching at the change the
+    // rest of the hunk shows is the better evidence. Without one, an exact line is a little
+    // better evidence than a re-indented one, so that of two overlapping places the one matching
+    // as written wins.
+    let shifted_as_expected = delta.is_some_and(|d| indent_delta(p, f) == d);
     match l {
-        // An exact line is a little better evidence than a re-indented one, so that of two
-        // overlapping places the one matching as written wins.
+        Likeness::Same | Likeness::Indent if shifted_as_expected => Some(w),
+        Likeness::Same if delta.is_some() => Some(0.97 * w),
         Likeness::Same => Some(w),
+        Likeness::Indent if delta.is_some() => Some(0.95 * w),
         Likeness::Indent => Some(0.98 * w),
         Likeness::Spacing => Some(0.96 * w),
         Likeness::Fuzzy(s) => {
@@ -59,6 +65,12 @@ fn gain(p: &PatLine, l: Likeness) -> Option<f64> {
         }
         Likeness::Different => None,
     }
+}
+
+/// How much deeper a file line is indented than the pattern line (a tab counting 4).
+pub fn indent_delta(p: &PatLine, f: &LineInfo) -> isize {
+    let cols = |s: &str| s.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>() as isize;
+    cols(f.indent) - cols(p.info.indent)
 }
 
 fn gap_cost(f: &LineInfo) -> f64 {
@@ -78,13 +90,16 @@ pub struct Params {
     pub fuzzy_min: f64,
     /// Shortest line (without whitespace) that may be paired fuzzily.
     pub fuzzy_min_len: usize,
+    /// The indentation change the hunk shows where it is anchored, if it shows one.
+    pub delta: Option<isize>,
 }
 
 impl Params {
     /// For hunks, whose paired lines keep the file's text: a wrong pairing costs little.
-    pub const HUNK: Params = Params { fuzzy_min: super::lines::FUZZY_MIN, fuzzy_min_len: 0 };
+    pub const HUNK: Params =
+        Params { fuzzy_min: super::lines::FUZZY_MIN, fuzzy_min_len: 0, delta: None };
     /// For whole-file listings, whose paired lines replace the original: pair only near-copies.
-    pub const LISTING: Params = Params { fuzzy_min: 0.7, fuzzy_min_len: 8 };
+    pub const LISTING: Params = Params { fuzzy_min: 0.7, fuzzy_min_len: 8, delta: None };
 }
 
 /// Align `pat` within `file[lo..hi]`. Returns `None` when nothing matched at all.
@@ -144,7 +159,7 @@ pub fn align_with(
                         l => l,
                     };
                     likeness[(i - 1) * n + j - 1] = l;
-                    if let Some(g) = gain(p, l) {
+                    if let Some(g) = gain(p, f, l, params.delta) {
                         let s = score[(i - 1) * w + j - 1] + g;
                         if s >= best {
                             best = s;

@@ -592,19 +592,27 @@ fn collect_candidates(
     hi: usize,
     out: &mut Vec<Alignment>,
 ) {
-    let Some(best) = align::align(pat, file, lo, hi) else { return };
+    let params =
+        align::Params { delta: window_delta(pat, file, index, lo, hi), ..align::Params::HUNK };
+    let Some(best) = align::align_with(pat, file, lo, hi, params) else { return };
     let (s, e) = best.span;
     // A rival must place at least as many lines exactly as the best does (see `locate_in`):
     // stretches of the file holding fewer of the pattern's lines are not worth aligning.
-    let mut search =
-        Enumeration { pat, file, index, need: exact_lines(pat, &best), budget: MAX_CANDIDATE_RUNS };
+    let mut search = Enumeration {
+        pat,
+        file,
+        index,
+        params,
+        need: exact_lines(pat, &best),
+        budget: MAX_CANDIDATE_RUNS,
+    };
     out.push(best);
     search.run(lo, s, out);
     search.run(e, hi, out);
     if self_similar(pat) {
         for (a, b) in [(s + 1, hi), (lo, e.saturating_sub(1))] {
             if b > a
-                && let Some(other) = align::align(pat, file, a, b)
+                && let Some(other) = align::align_with(pat, file, a, b, params)
             {
                 out.push(other);
             }
@@ -615,11 +623,37 @@ fn collect_candidates(
 /// Most alignments run when enumerating the places of one window.
 const MAX_CANDIDATE_RUNS: usize = 48;
 
+/// The indentation change a window shows: the most common one between the pattern's telling
+/// lines and their occurrences in the window (ties going to the smaller change), if any differs
+/// from none at all.
+fn window_delta(
+    pat: &[PatLine],
+    file: &[LineInfo],
+    index: &FileIndex,
+    lo: usize,
+    hi: usize,
+) -> Option<isize> {
+    let mut seen: Vec<(isize, usize)> = Vec::new();
+    for p in pat.iter().filter(|p| !p.wildcard && p.info.loose_len >= 4) {
+        let occ = index.occurrences(p.info.key);
+        let first = occ.partition_point(|&j| (j as usize) < lo);
+        for &j in occ[first..].iter().take_while(|&&j| (j as usize) < hi) {
+            let d = align::indent_delta(p, &file[j as usize]);
+            match seen.iter_mut().find(|(x, _)| *x == d) {
+                Some(e) => e.1 += 1,
+                None => seen.push((d, 1)),
+            }
+        }
+    }
+    seen.into_iter().max_by_key(|&(d, n)| (n, std::cmp::Reverse(d.abs()))).map(|(d, _)| d)
+}
+
 /// The recursive search for every place in a window.
 struct Enumeration<'p, 'f, 'l> {
     pat: &'p [PatLine<'p>],
     file: &'f [LineInfo<'l>],
     index: &'f FileIndex,
+    params: align::Params,
     /// Exactly placed lines a rival needs.
     need: usize,
     budget: usize,
@@ -631,7 +665,7 @@ impl Enumeration<'_, '_, '_> {
             return;
         }
         self.budget -= 1;
-        let Some(a) = align::align(self.pat, self.file, lo, hi) else { return };
+        let Some(a) = align::align_with(self.pat, self.file, lo, hi, self.params) else { return };
         let (s, e) = a.span;
         out.push(a);
         self.run(lo, s, out);
