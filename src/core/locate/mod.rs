@@ -300,8 +300,14 @@ fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
         }
         let touches_add = (start > 0 && hunk.lines[start - 1].kind != LineKind::Context)
             || (k < n && hunk.lines[k].kind != LineKind::Context);
-        let has_text = hunk.lines[start..k].iter().any(|l| !l.text.trim().is_empty());
-        if touches_add && has_text {
+        // A line worth adding: not only blank lines, closers or comment markers.
+        let has_text = hunk.lines[start..k]
+            .iter()
+            .any(|l| l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3);
+        // A hunk opens with the context it is anchored by; lines at its very start that are not
+        // in the file are miscopied context, not new code.
+        let leading = start == 0;
+        if touches_add && has_text && !leading {
             for s in &mut slots[start..k] {
                 *s = HunkSlot::ForgottenAdd;
             }
