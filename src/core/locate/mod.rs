@@ -258,6 +258,7 @@ fn finish(
     }
     mark_forgotten_adds(hunk, &mut slots);
     resolve_empty_elisions(&mut slots)?;
+    check_elision_ends(hunk, &slots, file)?;
     let forgotten: Vec<usize> = origin
         .iter()
         .enumerate()
@@ -392,6 +393,49 @@ fn forced_adds(hunk: &Hunk) -> Vec<bool> {
         k = j.max(k + 1);
     }
     forced
+}
+
+/// A `...` that stands for some lines ends where the next line found is: that line must say
+/// where it is (`}` alone could be the end of any block, unless it closes the block the `...`
+/// is the body of), or how much the `...` covers is a guess.
+fn check_elision_ends(hunk: &Hunk, slots: &[HunkSlot], file: &[LineInfo]) -> Result<(), Refusal> {
+    for (k, slot) in slots.iter().enumerate() {
+        let HunkSlot::Elided(s, e) = *slot else { continue };
+        if e <= s || e == usize::MAX {
+            continue;
+        }
+        let next: Vec<usize> = slots[k + 1..]
+            .iter()
+            .take_while(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
+            .filter_map(|s| match s {
+                HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
+                _ => None,
+            })
+            .filter(|f| !file[*f].is_blank())
+            .take(3)
+            .collect();
+        if next.is_empty() || next.iter().any(|f| file[*f].loose_len >= 4) {
+            continue;
+        }
+        // A closing `}` ends the `...` well when everything the `...` covers is deeper than it:
+        // the body of the block it closes (`fn f() {` / `...` / `}`).
+        let cols =
+            |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
+        let end = cols(&file[next[0]]);
+        if file[s..e].iter().all(|l| l.is_blank() || cols(l) > end) {
+            continue;
+        }
+        return Err(Refusal {
+            kind: RefusalKind::UnanchoredElision,
+            message: format!(
+                "the `...` at hunk line {} is followed only by {:?}, too common a line to tell how much it stands for: include a distinctive line after it",
+                k + 1,
+                hunk.lines.get(k + 1).map_or("", |l| l.text.trim())
+            ),
+            closest: None,
+        });
+    }
+    Ok(())
 }
 
 /// A `...` that absorbed nothing: harmless unless new lines depend on where it ends.
