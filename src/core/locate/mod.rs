@@ -674,8 +674,8 @@ fn collect_candidates(
 const MAX_CANDIDATE_RUNS: usize = 48;
 
 /// The indentation change a window shows: the most common one between the pattern's telling
-/// lines and their occurrences in the window (ties going to the smaller change), if any differs
-/// from none at all.
+/// lines and their single occurrence in the window (ties going to the smaller change). Lines
+/// occurring several times in the window say nothing about it.
 fn window_delta(
     pat: &[PatLine],
     file: &[LineInfo],
@@ -687,12 +687,13 @@ fn window_delta(
     for p in pat.iter().filter(|p| !p.wildcard && p.info.loose_len >= 4) {
         let occ = index.occurrences(p.info.key);
         let first = occ.partition_point(|&j| (j as usize) < lo);
-        for &j in occ[first..].iter().take_while(|&&j| (j as usize) < hi) {
-            let d = align::indent_delta(p, &file[j as usize]);
-            match seen.iter_mut().find(|(x, _)| *x == d) {
-                Some(e) => e.1 += 1,
-                None => seen.push((d, 1)),
-            }
+        let inside: Vec<u32> =
+            occ[first..].iter().take_while(|&&j| (j as usize) < hi).copied().take(2).collect();
+        let [j] = inside[..] else { continue };
+        let d = align::indent_delta(p, &file[j as usize]);
+        match seen.iter_mut().find(|(x, _)| *x == d) {
+            Some(e) => e.1 += 1,
+            None => seen.push((d, 1)),
         }
     }
     seen.into_iter().max_by_key(|&(d, n)| (n, std::cmp::Reverse(d.abs()))).map(|(d, _)| d)
