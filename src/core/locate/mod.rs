@@ -166,15 +166,23 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
         return Err(not_found(&pat, file, &searched));
     };
     let mut by_hint = false;
-    let rivals: Vec<&Alignment> = candidates[1..]
+    // The places about as good as the best: of these, one whose lines all moved by the same
+    // indentation beats one that matches some lines as written and others shifted, and then one
+    // matching more lines as written beats one that matches them re-indented. What is left tied
+    // is ambiguous.
+    let near: Vec<&Alignment> = candidates
         .iter()
-        .filter(|c| {
-            c.score >= best.score - AMBIGUITY_MARGIN
-                && exact_lines(&pat, c) >= exact_lines(&pat, &best)
-                && same_reading(&pat, c, &best)
-                && !same_place(&pat, c, &best)
-        })
+        .filter(|c| c.score >= best.score - AMBIGUITY_MARGIN && same_reading(&pat, c, &best))
         .collect();
+    // (A single line matching as written is no evidence against a shifted reading.)
+    let quality = |c: &Alignment| {
+        let exact = exact_lines(&pat, c);
+        (consistent_indent(&pat, file, c), if exact >= 2 { exact } else { 0 })
+    };
+    let top = near.iter().map(|c| quality(c)).max().expect("the best is near itself");
+    let best = (*near.iter().find(|c| quality(c) == top).expect("one has the top quality")).clone();
+    let rivals: Vec<&Alignment> =
+        near.iter().copied().filter(|c| quality(c) == top && !same_place(&pat, c, &best)).collect();
     let mut chosen = best.clone();
     if !rivals.is_empty() {
         let mut all = vec![&best];
@@ -744,6 +752,16 @@ fn exact_lines(pat: &[PatLine], a: &Alignment) -> usize {
         .zip(&a.slots)
         .filter(|(p, s)| !p.info.is_blank() && matches!(s, Slot::Line(_, Likeness::Same)))
         .count()
+}
+
+/// Whether every non-blank line an alignment places moved by the same indentation.
+fn consistent_indent(pat: &[PatLine], file: &[LineInfo], a: &Alignment) -> bool {
+    let mut deltas = pat.iter().zip(&a.slots).filter_map(|(p, s)| match s {
+        Slot::Line(f, _) if !p.info.is_blank() => Some(align::indent_delta(p, &file[*f])),
+        _ => None,
+    });
+    let first = deltas.next();
+    deltas.all(|d| Some(d) == first)
 }
 
 /// Whether some non-blank line occurs twice in the pattern.
