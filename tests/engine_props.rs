@@ -157,7 +157,7 @@ proptest! {
         // Miscopy the first line if SEARCH and REPLACE share it and it is long enough to stay
         // recognisable.
         let miscopy = search.len() > 2
-            && search[0] == replace[0]
+            && replace.first() == search.first()
             && search[0].trim().len() > 12
             && typo % 2 == 0;
         if miscopy {
