@@ -346,3 +346,23 @@ fn an_edit_sent_again_is_already_applied() {
             .contains("    text = Path(path).read_text()\n    return json.loads(text)\n")
     );
 }
+
+/// A lazy listing that hides a definition the reply's prose talks about: restoring it unchanged
+/// could undo what the model meant (it said it removed it), so the listing is refused.
+#[test]
+fn a_placeholder_hiding_what_the_reply_talks_about_is_refused() {
+    let file = "class Cart:\n    def add(self, item):\n        self.items.append(item)\n\n    def legacy_total(self):\n        return sum(self.items)\n\n    def clear(self):\n        self.items = []\n";
+    let listing = "class Cart:\n    # ... existing code ...\n\n    def clear(self):\n        self.items.clear()\n";
+    let reply = format!(
+        "I removed `legacy_total` and made `clear` keep the list.\n\ncart.py\n```python\n{listing}```\n"
+    );
+    let r = run(&[("cart.py", file)], &reply);
+    assert_eq!(r.applied(), 0, "{:#?}", r.reports());
+    assert!(r.refusal_reason().contains("legacy_total"), "{}", r.refusal_reason());
+    // The same listing, with prose that names only what it lists, restores the placeholder.
+    let reply = format!("`clear` now keeps the list.\n\ncart.py\n```python\n{listing}```\n");
+    let r = run(&[("cart.py", file)], &reply);
+    assert_eq!(r.applied(), 1, "{:#?}", r.reports());
+    assert!(r.text("cart.py").contains("def legacy_total(self):"));
+    assert!(r.text("cart.py").ends_with("    def clear(self):\n        self.items.clear()\n"));
+}

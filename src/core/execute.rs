@@ -48,7 +48,7 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     order.push(path.clone());
                     working(sources.get(path))
                 });
-                reports.push(apply_edit(edit, path, w));
+                reports.push(apply_edit(edit, path, w, &plan.mentions));
             }
         }
     }
@@ -79,7 +79,7 @@ pub enum After {
 /// current text at the moment it is accepted.
 pub fn apply_single(edit: &Edit, path: &str, before: &Source) -> (EditReport, Option<After>) {
     let mut w = working(Some(before));
-    let report = apply_edit(edit, path, &mut w);
+    let report = apply_edit(edit, path, &mut w, &[]);
     let after = match (w.dirty, w.text) {
         (false, _) => None,
         (true, Some(t)) => Some(After::Text(t.render())),
@@ -130,7 +130,7 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
     }
 }
 
-fn apply_edit(edit: &Edit, path: &str, w: &mut Working) -> EditReport {
+fn apply_edit(edit: &Edit, path: &str, w: &mut Working, mentions: &[String]) -> EditReport {
     if let Some(why) = &w.unusable {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
@@ -155,7 +155,7 @@ fn apply_edit(edit: &Edit, path: &str, w: &mut Working) -> EditReport {
                 report(edit, path, Status::Applied, "create")
             }
         },
-        Change::Replace { content } => replace(edit, path, content, w),
+        Change::Replace { content } => replace(edit, path, content, w, mentions),
         Change::Delete => {
             if w.text.is_none() {
                 return refused(edit, path.into(), format!("{path}: cannot delete, no such file"));
@@ -298,7 +298,13 @@ fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {
 /// than the file, is taken for an excerpt rather than the new whole file.
 const EXCERPT_SHARE: f64 = 0.5;
 
-fn replace(edit: &Edit, path: &str, content: &str, w: &mut Working) -> EditReport {
+fn replace(
+    edit: &Edit,
+    path: &str,
+    content: &str,
+    w: &mut Working,
+    mentions: &[String],
+) -> EditReport {
     let Some(text) = w.text.as_mut() else {
         if content.lines().any(|l| {
             crate::core::elision::is_placeholder(l) && l.trim().trim_matches('.').trim() != ""
@@ -319,6 +325,22 @@ fn replace(edit: &Edit, path: &str, content: &str, w: &mut Working) -> EditRepor
         Ok(m) => m,
         Err(why) => return refused(edit, path.into(), format!("{path}: {why}")),
     };
+    // The reply says it changes something that the listing leaves behind a placeholder: restoring
+    // it unchanged could undo what the model meant, so this is not guessed at.
+    if let Some(name) = merged
+        .restored_lines
+        .iter()
+        .filter_map(|&f| defined_name(&text.lines[f]))
+        .find(|name| mentions.iter().any(|m| m == name))
+    {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the reply talks about `{name}`, but the listing leaves it behind a placeholder, so whether it stays unchanged is unclear: list it in full (or leave it out on purpose with a diff)"
+            ),
+        );
+    }
     let orig_nonblank = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
     let new_len = merged.lines.len();
     if !merged.restored
@@ -343,6 +365,31 @@ fn replace(edit: &Edit, path: &str, content: &str, w: &mut Working) -> EditRepor
         report(edit, path, Status::Applied, if merged.restored { "whole-merge" } else { "whole" });
     r.lines = Some((1, n));
     r
+}
+
+/// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`.
+fn defined_name(line: &str) -> Option<&str> {
+    const KEYWORDS: &[&str] = &[
+        "def",
+        "fn",
+        "function",
+        "class",
+        "struct",
+        "enum",
+        "trait",
+        "interface",
+        "func",
+        "impl",
+        "module",
+    ];
+    let mut words =
+        line.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
+    while let Some(w) = words.next() {
+        if KEYWORDS.contains(&w) {
+            return words.next();
+        }
+    }
+    None
 }
 
 fn round(x: f64) -> f64 {

@@ -100,6 +100,9 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub(crate) items: Vec<PlanItem>,
+    /// Names the reply's prose mentions in backticks (`extra_indent`, `Error::msg`): what the
+    /// model says it changes.
+    pub(crate) mentions: Vec<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -41,7 +41,41 @@ pub(crate) fn plan_reply(reply: &str, choice: FormatChoice, project_files: &[Str
             }
         }
     }
-    Plan { items }
+    Plan { items, mentions: prose_names(reply) }
+}
+
+/// The code names (identifiers, `a.b`, `A::b` and their parts) the reply's prose mentions in
+/// backticks, outside fenced blocks.
+pub fn prose_names(reply: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut fenced = false;
+    for line in reply.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (i, piece) in line.split('`').enumerate() {
+            if i % 2 == 0 {
+                continue;
+            }
+            let word = piece.trim().trim_end_matches("()");
+            if word.is_empty() || word.contains(['/', ' ']) {
+                continue;
+            }
+            for part in word.split(['.', ':']).filter(|p| !p.is_empty()) {
+                if part.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    && !names.iter().any(|n| n == part)
+                {
+                    names.push(part.to_string());
+                }
+            }
+        }
+    }
+    names
 }
 
 /// The project's files, indexed for resolution.

@@ -24,6 +24,8 @@ pub struct WholeMerge {
     pub restored: bool,
     /// Share of the original's non-blank lines that the listing kept verbatim.
     pub kept_share: f64,
+    /// Original lines (0-based) brought back for placeholders.
+    pub restored_lines: Vec<usize>,
 }
 
 /// Merge a whole-file listing into the original text.
@@ -59,7 +61,7 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
 
     if !wild.contains(&true) {
         let lines = resp.iter().map(|l| NewLine::added(*l)).collect();
-        return Ok(WholeMerge { lines, restored: false, kept_share });
+        return Ok(WholeMerge { lines, restored: false, kept_share, restored_lines: Vec::new() });
     }
 
     let mut counts = HashMap::new();
@@ -68,11 +70,21 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
     }
     let anchors = trusted_anchors(&pairs, &orig_info, &counts);
     let mut out = Vec::new();
+    let mut restored_lines = Vec::new();
     let (mut o_pos, mut r_pos) = (0usize, 0usize);
     for run in anchors.iter().chain(std::iter::once(&(original.lines.len(), resp.len(), 0))) {
         let (o_start, r_start, len) = *run;
         let gap = Gap { orig: (o_pos, o_start), listing: (r_pos, r_start) };
-        merge_gap(original, &orig_info, &counts, &resp, &resp_info, &wild, gap, &mut out)?;
+        merge_gap(
+            original,
+            &orig_info,
+            &counts,
+            &resp,
+            &resp_info,
+            &wild,
+            gap,
+            (&mut out, &mut restored_lines),
+        )?;
         for k in 0..len {
             out.push(NewLine::kept(
                 original.lines[o_start + k].clone(),
@@ -82,7 +94,7 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
         o_pos = o_start + len;
         r_pos = r_start + len;
     }
-    Ok(WholeMerge { lines: out, restored: true, kept_share })
+    Ok(WholeMerge { lines: out, restored: true, kept_share, restored_lines })
 }
 
 fn exact_key(l: &LineInfo) -> u64 {
@@ -152,7 +164,7 @@ fn merge_gap(
     resp_info: &[LineInfo],
     wild: &[bool],
     gap: Gap,
-    out: &mut Vec<NewLine>,
+    (out, restored): (&mut Vec<NewLine>, &mut Vec<usize>),
 ) -> Result<(), String> {
     let (o, r) = (gap.orig, gap.listing);
     let listing = r.0..r.1;
@@ -236,6 +248,7 @@ fn merge_gap(
                 let end = next.unwrap_or(o.1).max(e).max(o_pos);
                 for f in o_pos..end {
                     out.push(NewLine::kept(original.lines[f].clone(), original.eols[f]));
+                    restored.push(f);
                 }
                 o_pos = end;
             }
@@ -249,6 +262,7 @@ fn merge_gap(
                 let end = next.unwrap_or(o.1).max(o_pos);
                 for f in o_pos..end {
                     out.push(NewLine::kept(original.lines[f].clone(), original.eols[f]));
+                    restored.push(f);
                 }
                 o_pos = end;
             }
