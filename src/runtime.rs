@@ -85,7 +85,7 @@ pub fn run(app: &mut App, session: Session) -> Result<()> {
     let _guard = Guard;
     let result = runtime.block_on(event_loop(app, session));
     restore_terminal();
-    let _ = std::panic::take_hook();
+    // The hook stays: restoring an already restored terminal is harmless.
     result
 }
 

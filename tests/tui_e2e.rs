@@ -16,11 +16,8 @@ struct Tmux {
 
 impl Tmux {
     fn cmd(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket])
-            .args(args)
-            .output()
-            .expect("tmux runs");
+        let out =
+            Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("tmux runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 

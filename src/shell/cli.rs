@@ -369,6 +369,24 @@ mod tests {
     }
 
     #[test]
+    fn review_and_demo_command_lines() {
+        let Ok(Cli { command: Some(Command::Demo(d)), .. }) =
+            Cli::try_parse_from(["redline", "demo", "/tmp/x", "--speed", "20"])
+        else {
+            panic!("demo")
+        };
+        assert_eq!((d.dir.as_deref(), d.speed), (Some(std::path::Path::new("/tmp/x")), 20.0));
+        let Ok(cli) = Cli::try_parse_from(["redline", "-m", "fix it", "a.py", "b.py"]) else {
+            panic!("review")
+        };
+        assert!(cli.command.is_none());
+        assert_eq!(cli.review.prompt.as_deref(), Some("fix it"));
+        assert_eq!(cli.review.files.len(), 2);
+        let Ok(bare) = Cli::try_parse_from(["redline"]) else { panic!("bare") };
+        assert!(bare.command.is_none() && bare.review.is_empty());
+    }
+
+    #[test]
     fn format_names() {
         let parsed = Cli::try_parse_from(["redline", "apply", "--format", "search-replace"]);
         let Ok(Cli { command: Some(Command::Apply(args)), .. }) = parsed else { panic!("parse") };

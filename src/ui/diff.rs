@@ -175,9 +175,12 @@ fn diff_blocks(old: &[String], new: &[String], o_off: usize, n_off: usize) -> Ve
     blocks
 }
 
+/// Byte ranges of a line.
+pub type Ranges = Vec<Range<usize>>;
+
 /// The byte ranges that differ between two versions of a line, word by word; `None` when the
 /// lines share too little for emphasis to help (or are too long to compare cheaply).
-pub fn word_emphasis(a: &str, b: &str) -> Option<(Vec<Range<usize>>, Vec<Range<usize>>)> {
+pub fn word_emphasis(a: &str, b: &str) -> Option<(Ranges, Ranges)> {
     if a.len() > 1_000 || b.len() > 1_000 {
         return None;
     }
@@ -281,6 +284,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::single_range_in_vec_init)]
     fn painting_merges_syntax_and_emphasis() {
         let colors: LineColors = vec![((1, 1, 1), 0..3), ((2, 2, 2), 3..7)];
         let spans = paint(

@@ -402,6 +402,9 @@ fn unified<'a>(
     }
 }
 
+/// A side-by-side row: the old side's spans and the new side's, either absent.
+type SideRow<'a> = (Option<Vec<Span<'a>>>, Option<Vec<Span<'a>>>);
+
 fn side_by_side<'a>(
     model: &'a DiffModel,
     colors: Option<&crate::ui::highlight::HunkColors>,
@@ -415,7 +418,7 @@ fn side_by_side<'a>(
     let half = width.saturating_sub(1) / 2;
     let old_c = |i: usize| colors.and_then(|c| c.old.get(i));
     let new_c = |i: usize| colors.and_then(|c| c.new.get(i));
-    let mut rows: Vec<(Option<Vec<Span<'a>>>, Option<Vec<Span<'a>>>)> = Vec::new();
+    let mut rows: Vec<SideRow<'a>> = Vec::new();
     for b in &model.blocks {
         match b {
             Block::Same(pairs) => {
