@@ -14,7 +14,7 @@ use similar::{Algorithm, ChangeTag, DiffOp, TextDiff, capture_diff_slices};
 
 use crate::core::edit::{Change, LineKind};
 use crate::core::plan::Source;
-use crate::core::review::ReviewHunk;
+use crate::core::review::{HunkState, ReviewHunk};
 use crate::ui::highlight::LineColors;
 
 /// Unchanged lines of the file shown around a change.
@@ -58,7 +58,9 @@ impl DiffModel {
         let before_from = p.start.saturating_sub(CONTEXT).min(file.len());
         let before: Vec<String> =
             file[before_from..p.start.min(file.len())].iter().map(|s| expand(s)).collect();
-        let after_from = (p.start + p.old.len()).min(file.len());
+        // An applied hunk's file already holds its new lines.
+        let mid_len = if hunk.state == HunkState::Applied { p.new.len() } else { p.old.len() };
+        let after_from = (p.start + mid_len).min(file.len());
         let after: Vec<String> = file[after_from..(after_from + CONTEXT).min(file.len())]
             .iter()
             .map(|s| expand(s))
