@@ -353,8 +353,10 @@ impl App {
             }
             Msg::FileRead { path, source } => {
                 self.reading.remove(&path);
+                let before = self.review.hunks().len();
                 self.review.file_loaded(&path, source);
                 self.select_first_if_none();
+                self.select_new_if_decided(before);
                 Vec::new()
             }
             Msg::EditorDone { hunk, result } => match result {
@@ -375,6 +377,7 @@ impl App {
     }
 
     fn add_events(&mut self, events: Vec<Event>) -> Vec<AppEffect> {
+        let before = self.review.hunks().len();
         let mut effects = Vec::new();
         for event in events {
             for effect in self.review.add_event(event) {
@@ -386,7 +389,18 @@ impl App {
             }
         }
         self.select_first_if_none();
+        self.select_new_if_decided(before);
         effects
+    }
+
+    /// When the selected hunk is decided and new hunks arrived, the first new one is the next
+    /// thing to look at.
+    fn select_new_if_decided(&mut self, before: usize) {
+        let decided = self.selected_hunk().is_none_or(|h| !h.state.is_open());
+        if decided && self.filter.is_empty() && self.review.hunks().len() > before {
+            self.selected = Some(self.review.hunks()[before].id);
+            self.diff_scroll = 0;
+        }
     }
 
     fn select_first_if_none(&mut self) {

@@ -209,6 +209,9 @@ fn accept_all_takes_every_finished_pending_hunk() {
 #[test]
 fn retry_asks_the_model_about_failed_edits() {
     let (mut app, now) = streamed();
+    app.update(key('J'), now);
+    app.update(key('j'), now);
+    assert_eq!(app.selected_hunk().unwrap().state, HunkState::Failed);
     let effects = app.update(key('r'), now);
     let [AppEffect::StartStream { messages }] = effects.as_slice() else { panic!("{effects:?}") };
     assert_eq!(messages.len(), 3, "request, the reply, the retry");
@@ -221,6 +224,7 @@ fn retry_asks_the_model_about_failed_edits() {
     app.update(Msg::StreamEnd(StreamDone::default()), now);
     assert_eq!(app.review.hunks().len(), 6);
     assert_eq!(app.review.hunks()[5].state, HunkState::Pending);
+    assert_eq!(app.selected, Some(app.review.hunks()[5].id), "the corrected edit is selected");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block as Frame_, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block as Frame_, Borders, Clear, Paragraph, Wrap};
 
 use crate::app::{App, Focus, Modal, ViewMode};
 use crate::core::plan::Status;
@@ -206,6 +206,13 @@ fn draw_hunks(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let msg = if app.streaming { "waiting for the first edit…" } else { "no edits" };
         lines.push(Line::styled(msg, theme.fg(theme.dim)));
     }
+    // Blocks the parser could not read, under the hunks while there is room.
+    for p in &app.review.problems {
+        if lines.len() >= height {
+            break;
+        }
+        lines.push(Line::styled(format!("⚠ {p}"), theme.fg(theme.conflict)));
+    }
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
@@ -239,7 +246,13 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
                 HunkState::Conflict(w) => w.clone(),
                 _ => h.report.reason.clone().unwrap_or_else(|| "cannot be placed".into()),
             };
-            header.push(Line::styled(format!("✗ {why}"), theme.fg(theme.failed)));
+            // The first line says why; the rest (the closest text in the file) is dimmed.
+            let mut why_lines = why.lines();
+            let first = why_lines.next().unwrap_or("cannot be placed");
+            header.push(Line::styled(format!("✗ {first}"), theme.fg(theme.failed)));
+            for rest in why_lines {
+                header.push(Line::styled(format!("  {rest}"), theme.fg(theme.dim)));
+            }
             if h.state == HunkState::Failed {
                 let key = app.keymap.first_key(Action::Retry);
                 header.push(Line::styled(
@@ -254,8 +267,17 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
         _ => {}
     }
     let width = inner.width as usize;
-    let body_height = (inner.height as usize).saturating_sub(header.len());
-    let mut lines = header;
+    // The header (why a hunk failed) wraps; the diff below it never does.
+    let header_rows: usize = header
+        .iter()
+        .map(|l| l.width().div_ceil(width.max(1)).max(1))
+        .sum::<usize>()
+        .min(inner.height as usize / 2);
+    let [head, body] =
+        Layout::vertical([Constraint::Length(header_rows as u16), Constraint::Min(0)]).areas(inner);
+    frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
+    let body_height = body.height as usize;
+    let mut lines = Vec::with_capacity(body_height);
     match app.view {
         ViewMode::Unified => {
             unified(&model, colors, theme, app.diff_scroll, body_height, width, &mut lines)
@@ -264,7 +286,7 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
             side_by_side(&model, colors, theme, app.diff_scroll, body_height, width, &mut lines)
         }
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    frame.render_widget(Paragraph::new(lines), body);
 }
 
 #[derive(Clone, Copy, PartialEq)]
