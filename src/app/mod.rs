@@ -238,23 +238,18 @@ impl App {
     /// the search.
     pub fn order(&self) -> Vec<usize> {
         let hunks = self.review.hunks();
-        let mut files: Vec<&str> = Vec::new();
-        for h in hunks {
-            if !files.contains(&h.path.as_str()) {
-                files.push(&h.path);
+        let mut files: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut out: Vec<(usize, usize)> = Vec::with_capacity(hunks.len());
+        for (i, h) in hunks.iter().enumerate() {
+            let next = files.len();
+            let file = *files.entry(h.path.as_str()).or_insert(next);
+            if self.matches_filter(h) {
+                out.push((file, i));
             }
         }
-        let mut out = Vec::with_capacity(hunks.len());
-        for f in files {
-            out.extend(
-                hunks
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, h)| h.path == f && self.matches_filter(h))
-                    .map(|(i, _)| i),
-            );
-        }
-        out
+        // Stable: within a file, hunks keep their order of arrival.
+        out.sort_by_key(|&(file, _)| file);
+        out.into_iter().map(|(_, i)| i).collect()
     }
 
     fn matches_filter(&self, h: &ReviewHunk) -> bool {
