@@ -155,6 +155,13 @@ fn look(theme_flag: Option<&str>) -> Result<(Theme, Keymap)> {
     let name = theme_flag.map_or_else(|| default_theme_name(&env).to_string(), str::to_string);
     let theme = Theme::load(&name, read_config_file("theme.toml")?.as_deref(), mode)
         .map_err(anyhow::Error::msg)?;
+    if theme.mode != ColorMode::None && !Highlighter::knows_theme(&theme.syntax_theme) {
+        bail!(
+            "theme.toml: syntax_theme = \"{}\" is not one of bat's themes ({})",
+            theme.syntax_theme,
+            Highlighter::theme_names().join(", ")
+        );
+    }
     let keymap = match read_config_file("keymap.toml")? {
         Some(text) => Keymap::with_overrides(&text).map_err(anyhow::Error::msg)?,
         None => Keymap::default(),

@@ -58,6 +58,18 @@ impl Highlighter {
         }
     }
 
+    /// Whether bat's themes hold one of this name (any letter case).
+    pub fn knows_theme(name: &str) -> bool {
+        two_face::theme::EmbeddedLazyThemeSet::theme_names()
+            .iter()
+            .any(|n| n.as_name().eq_ignore_ascii_case(name))
+    }
+
+    /// The names of bat's themes, for error messages.
+    pub fn theme_names() -> Vec<&'static str> {
+        two_face::theme::EmbeddedLazyThemeSet::theme_names().iter().map(|n| n.as_name()).collect()
+    }
+
     /// No syntax colour (plain themes, tests).
     pub fn off() -> Highlighter {
         Highlighter { syntaxes: None, theme: None, cache: HashMap::new() }
@@ -137,6 +149,17 @@ mod tests {
         let c = h.get(7, &m).expect("cached");
         assert_eq!(c.old.len(), 2);
         assert!(c.old[0].len() > 1, "keywords and names get their own colours");
+    }
+
+    #[test]
+    fn the_bundled_themes_name_known_syntax_themes() {
+        for name in ["dark", "light"] {
+            let theme =
+                crate::ui::theme::Theme::load(name, None, crate::ui::theme::ColorMode::TrueColor)
+                    .unwrap();
+            assert!(Highlighter::knows_theme(&theme.syntax_theme), "{}", theme.syntax_theme);
+        }
+        assert!(!Highlighter::knows_theme("No Such Theme"));
     }
 
     #[test]
