@@ -153,7 +153,8 @@ fn look(theme_flag: Option<&str>) -> Result<(Theme, Keymap)> {
     let env = ask::environment();
     let mode = ColorMode::detect(&env);
     let name = theme_flag.map_or_else(|| default_theme_name(&env).to_string(), str::to_string);
-    let theme = Theme::load(&name, read_config_file("theme.toml")?.as_deref(), mode)
+    let overrides = read_config_file("theme.toml")?;
+    let theme = Theme::load_with(&name, theme_flag.is_some(), overrides.as_deref(), mode)
         .map_err(anyhow::Error::msg)?;
     if theme.mode != ColorMode::None && !Highlighter::knows_theme(&theme.syntax_theme) {
         bail!(

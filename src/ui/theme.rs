@@ -112,13 +112,26 @@ impl Theme {
     /// A bundled theme (`dark` or `light`) with `overrides` (a theme.toml's text) on top, its
     /// colours mapped for `mode`. Errors name the file's problem.
     pub fn load(name: &str, overrides: Option<&str>, mode: ColorMode) -> Result<Theme, String> {
+        Theme::load_with(name, false, overrides, mode)
+    }
+
+    /// [`Theme::load`]; with `explicit` (the command line named the theme) a `base` in the
+    /// overrides is ignored: the command line wins over the config folder.
+    pub fn load_with(
+        name: &str,
+        explicit: bool,
+        overrides: Option<&str>,
+        mode: ColorMode,
+    ) -> Result<Theme, String> {
         let mut table: toml::Table = toml::from_str(DARK).map_err(|e| e.to_string())?;
         let mut name = name.to_string();
         let user: Option<toml::Table> = match overrides {
             Some(text) => Some(toml::from_str(text).map_err(|e| format!("theme.toml: {e}"))?),
             None => None,
         };
-        if let Some(base) = user.as_ref().and_then(|u| u.get("base")).and_then(|b| b.as_str()) {
+        if let Some(base) = user.as_ref().and_then(|u| u.get("base")).and_then(|b| b.as_str())
+            && !explicit
+        {
             name = base.to_string();
         }
         let base = match name.as_str() {
@@ -280,6 +293,8 @@ mod tests {
         assert_eq!(t.removed, dark.removed);
         let t = Theme::load("dark", Some("base = \"light\"\n"), ColorMode::TrueColor).unwrap();
         assert_eq!(t.text, light.text);
+        let t = Theme::load_with("dark", true, Some("base = \"light\"\n"), ColorMode::TrueColor);
+        assert_eq!(t.unwrap().text, dark.text, "--theme wins over the config's base");
         let err = Theme::load("dark", Some("added = \"green\"\n"), ColorMode::TrueColor);
         assert!(err.unwrap_err().contains("not a #rrggbb"));
     }
