@@ -3,6 +3,9 @@
 //! then checks the files on disk and that the terminal was given back (alternate screen off,
 //! the shell's prompt and redline's summary in the pane, no frame left).
 //!
+//! A second run takes its keymap from the config folder (`keymap.toml`) under `NO_COLOR`, and
+//! checks that the key works and that no colour reaches the terminal.
+//!
 //! Needs tmux (`.ci/run` installs it). Without it the test says so and checks nothing, except
 //! under CI, where it fails.
 
@@ -65,8 +68,10 @@ fn demo_accept_reject_quit_in_tmux() {
     let dir = scratch.path().join("project");
     let tmux = Tmux { socket: format!("redline-e2e-{}", std::process::id()) };
     tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", "sh"]);
+    // An empty config folder: the user's keymap.toml must not change the keys.
     let command = format!(
-        "TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        "XDG_CONFIG_HOME={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        scratch.path().join("config").display(),
         env!("CARGO_BIN_EXE_redline"),
         dir.display()
     );
@@ -92,4 +97,39 @@ fn demo_accept_reject_quit_in_tmux() {
     assert!(!inventory.contains("total = 0"), "the first hunk is applied");
     assert!(!inventory.contains("ValueError"), "the second hunk is not");
     assert_eq!(read("report.py"), include_str!("../demo/project/report.py"));
+}
+
+#[test]
+fn config_keymap_and_no_color() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end keymap test checked nothing");
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let config = scratch.path().join("config");
+    std::fs::create_dir_all(config.join("redline")).unwrap();
+    std::fs::write(config.join("redline/keymap.toml"), "accept = [\"enter\"]\n").unwrap();
+    let dir = scratch.path().join("project");
+    let tmux = Tmux { socket: format!("redline-e2e-keys-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "sh"]);
+    let command = format!(
+        "XDG_CONFIG_HOME={} NO_COLOR=1 COLORTERM=truecolor TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        config.display(),
+        env!("CARGO_BIN_EXE_redline"),
+        dir.display()
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.wait_for("the stream to finish", "4 pending 0 applied 0 rejected 1 failed");
+    tmux.keys("y");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(tmux.screen().contains("0 applied"), "y no longer accepts");
+    tmux.cmd(&["send-keys", "-t", "e2e", "Enter"]);
+    tmux.wait_for("Enter to accept", "1 applied");
+    let colored = tmux.cmd(&["capture-pane", "-p", "-e", "-t", "e2e"]);
+    assert!(!colored.contains("[38;") && !colored.contains("[48;"), "NO_COLOR: {colored}");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
 }
