@@ -289,6 +289,13 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
     frame.render_widget(Paragraph::new(lines), body);
 }
 
+/// Line numbers before a diff line: old and new columns (unified), or the side's own.
+#[derive(Clone, Copy)]
+enum Gutter {
+    Both(Option<usize>, Option<usize>),
+    One(usize),
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Same,
@@ -304,7 +311,7 @@ fn diff_line<'a>(
     kind: Kind,
     index: usize,
     emph: &[std::ops::Range<usize>],
-    numbers: (Option<usize>, Option<usize>),
+    numbers: Gutter,
     theme: &Theme,
     width: usize,
 ) -> Vec<Span<'a>> {
@@ -330,10 +337,8 @@ fn diff_line<'a>(
     let mut used = 0;
     if model.first_line.is_some() {
         let gutter = match numbers {
-            (o, n) if o.is_some() && n.is_some() => format!("{} {} ", num(o), num(n)),
-            (o, None) => format!("{} ", num(o)),
-            (None, n) => format!("{} ", num(n)),
-            _ => String::new(),
+            Gutter::Both(o, n) => format!("{} {} ", num(o), num(n)),
+            Gutter::One(n) => format!("{} ", num(Some(n))),
         };
         used += gutter.chars().count();
         spans.push(Span::styled(gutter, theme.fg(theme.line_number)));
@@ -385,7 +390,7 @@ fn unified<'a>(
                         Kind::Same,
                         n,
                         &[],
-                        (Some(first + o), Some(first + n)),
+                        Gutter::Both(Some(first + o), Some(first + n)),
                         theme,
                         width,
                     );
@@ -400,7 +405,7 @@ fn unified<'a>(
                         Kind::Old,
                         c.index,
                         &c.emph,
-                        (Some(first + c.index), None),
+                        Gutter::Both(Some(first + c.index), None),
                         theme,
                         width,
                     );
@@ -413,7 +418,7 @@ fn unified<'a>(
                         Kind::New,
                         c.index,
                         &c.emph,
-                        (None, Some(first + c.index)),
+                        Gutter::Both(None, Some(first + c.index)),
                         theme,
                         width,
                     );
@@ -452,7 +457,7 @@ fn side_by_side<'a>(
                             Kind::Same,
                             n,
                             &[],
-                            (Some(first + o), None),
+                            Gutter::One(first + o),
                             theme,
                             half,
                         )),
@@ -462,7 +467,7 @@ fn side_by_side<'a>(
                             Kind::Same,
                             n,
                             &[],
-                            (None, Some(first + n)),
+                            Gutter::One(first + n),
                             theme,
                             half,
                         )),
@@ -478,7 +483,7 @@ fn side_by_side<'a>(
                             Kind::Old,
                             c.index,
                             &c.emph,
-                            (Some(first + c.index), None),
+                            Gutter::One(first + c.index),
                             theme,
                             half,
                         )
@@ -490,7 +495,7 @@ fn side_by_side<'a>(
                             Kind::New,
                             c.index,
                             &c.emph,
-                            (None, Some(first + c.index)),
+                            Gutter::One(first + c.index),
                             theme,
                             half,
                         )
