@@ -6,6 +6,10 @@
 //! A second run takes its keymap from the config folder (`keymap.toml`) under `NO_COLOR`, and
 //! checks that the key works and that no colour reaches the terminal.
 //!
+//! A third reviews a real stream: `redline --provider openai ... -m PROMPT app.py` against aimock
+//! on loopback (as the `provider_*` tests start it), accepts one hunk, rejects the other, and
+//! quits without being asked (nothing is left undecided).
+//!
 //! Needs tmux (`.ci/run` installs it). Without it the test says so and checks nothing, except
 //! under CI, where it fails.
 
@@ -132,4 +136,42 @@ fn config_keymap_and_no_color() {
     tmux.wait_for("the quit question", "Quit anyway?");
     tmux.keys("y");
     tmux.wait_for("redline to exit", "EXIT=0");
+}
+
+mod provider_support;
+
+#[test]
+fn review_a_real_stream_from_a_mock_server() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end provider test checked nothing");
+        return;
+    }
+    use provider_support::{APP_PY, REPLY, SECRET, aimock, fixtures, project, reply_fixture};
+    let server =
+        aimock(&fixtures(vec![reply_fixture("fix-tui", REPLY, serde_json::json!({}))]), &[]);
+    let dir = project();
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux { socket: format!("redline-e2e-provider-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "30", "sh"]);
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py; echo EXIT=$?",
+        dir.path().display(),
+        config.path().display(),
+        env!("CARGO_BIN_EXE_redline"),
+        server.url(),
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    let screen = tmux.wait_for("the stream to finish", "✓ openai · mock");
+    assert!(screen.contains("2 pending 0 applied"), "{screen}");
+    assert!(!screen.contains(SECRET), "the key never shows");
+    tmux.keys("y");
+    tmux.wait_for("the first hunk to be written", "1 applied");
+    tmux.keys("n");
+    tmux.wait_for("the second hunk to be rejected", "1 rejected");
+    tmux.keys("q");
+    let screen = tmux.wait_for("redline to exit without asking", "EXIT=0");
+    assert!(screen.contains("1 applied, 1 rejected, 0 left undecided"), "{screen}");
+    let app = std::fs::read_to_string(dir.path().join("app.py")).unwrap();
+    assert_eq!(app, APP_PY.replace("items[len(items)]", "items[-1]"));
 }
