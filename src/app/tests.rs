@@ -335,3 +335,24 @@ fn files_not_read_yet_are_asked_for_once() {
     assert!(!app.review.hunks().is_empty());
     assert!(app.selected.is_some());
 }
+
+#[test]
+fn split_cuts_the_selected_hunk_and_keeps_the_selection_on_it() {
+    let (mut app, now) = started();
+    let reply = "```diff\n--- a/inventory.py\n+++ b/inventory.py\n@@\n def restock(item, amount):\n-    item.stock = item.stock + amount\n+    item.stock += amount\n     return item\n \n \n def find(items, name):\n-    for item in items:\n+    for item in list(items):\n```\n";
+    app.update(Msg::Chunk(reply.into()), now);
+    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    assert_eq!(app.review.hunks().len(), 1);
+    app.update(key('s'), now);
+    assert_eq!(app.review.hunks().len(), 2);
+    assert_eq!(app.selected, Some(app.review.hunks()[0].id));
+    assert!(app.review.hunks().iter().all(|h| h.state == HunkState::Pending));
+}
+
+#[test]
+fn reject_file_leaves_other_files_alone() {
+    let (mut app, now) = streamed();
+    assert!(app.update(key('d'), now).is_empty());
+    let c = app.review.counts();
+    assert_eq!((c.rejected, c.pending, c.failed), (2, 2, 1));
+}
