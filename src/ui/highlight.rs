@@ -1,11 +1,12 @@
-//! Syntax colour for the diff view, kept off the input path: a hunk's whole old side and whole
-//! new side are highlighted at once (so the parser's state carries from line to line, as in
-//! codex's diff renderer), once per hunk and file state, and cached. Caps keep a pathological
-//! hunk from stalling a frame: lines over [`MAX_LINE`] characters get no colour, and hunks over
+//! Syntax colour for the diff view. A hunk's whole old side and whole new side are highlighted
+//! at once (so the parser's state carries from line to line, as in codex's diff renderer), once
+//! per hunk and file state, and cached; only the selected hunk is highlighted, just before a
+//! frame is drawn, so the work per frame is bounded by one hunk. Caps keep a pathological hunk
+//! from stalling input: lines over [`MAX_LINE`] characters get no colour, and hunks over
 //! [`MAX_LINES`] lines get none at all.
 //!
 //! Not for: diff colour (that is `ui::diff`, a separate layer merged at paint time), or deciding
-//! when to highlight (the runtime calls [`Highlighter::prepare`] for the selected hunk only).
+//! when to highlight (the runtime calls [`Highlighter::prepare`] for the selected hunk).
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block as Frame_, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block as BlockWidget, Borders, Clear, Paragraph, Wrap};
 
 use crate::app::{App, Focus, Modal, ViewMode};
 use crate::core::plan::Status;
@@ -56,13 +56,13 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
     }
 }
 
-fn pane<'a>(title: String, focused: bool, theme: &Theme) -> Frame_<'a> {
+fn pane<'a>(title: String, focused: bool, theme: &Theme) -> BlockWidget<'a> {
     let border = if focused { theme.border_focus } else { theme.border };
     let mut title_style = theme.fg(theme.accent);
     if focused {
         title_style = title_style.add_modifier(Modifier::BOLD);
     }
-    Frame_::default()
+    BlockWidget::default()
         .borders(Borders::ALL)
         .border_style(theme.fg(border))
         .title(Span::styled(title, title_style))
