@@ -4,6 +4,9 @@
 //! everything that touches the outside world: the file system, the command line.
 //! `provider` is the shell's network half: streaming replies from language-model servers.
 
+pub mod app;
 pub mod core;
 pub mod provider;
+pub mod runtime;
 pub mod shell;
+pub mod ui;

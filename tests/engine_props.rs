@@ -5,9 +5,8 @@
 //! applies to exactly its target; refused edits write nothing.
 //!
 //! The "never silently wrong" properties run on files whose repeated lines never sit side by side
-//! (`Lines::Spaced`): on files with runs of equal lines they fail today, and are kept, with their
-//! failing cases, in `engine_known_gaps.rs`. `PROPTEST_CASES=5000 cargo test --test engine_props`
-//! hunts longer.
+//! (`Lines::Spaced`); `engine_regressions.rs` runs them on files with runs of equal lines too.
+//! `PROPTEST_CASES=5000 cargo test --test engine_props` hunts longer.
 
 mod common;
 

@@ -123,7 +123,7 @@ pub fn ask(args: &AskArgs) -> Exit {
     }
 }
 
-fn environment() -> BTreeMap<String, String> {
+pub fn environment() -> BTreeMap<String, String> {
     std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect()
@@ -207,7 +207,7 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
 }
 
 /// The FILE arguments' paths and texts; each must be a readable text file of the project.
-fn read_files(
+pub fn read_files(
     args: &AskArgs,
     workspace: &Workspace,
     project: &[String],

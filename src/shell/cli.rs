@@ -21,14 +21,25 @@ use crate::core::edit::Format;
 use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
 use crate::shell::ask::{self, AskArgs};
 use crate::shell::parse_cmd::{self, ParseArgs};
+use crate::shell::review_cmd::{self, DemoArgs, ReviewArgs};
 use crate::shell::workspace::Workspace;
 
 /// Review the code edits a language model proposes, hunk by hunk.
 #[derive(Debug, Parser)]
-#[command(name = "redline", version, propagate_version = true)]
+///
+/// With no subcommand: the review screen (`redline -m PROMPT FILE...`); with nothing at all and
+/// no provider configured, the demo.
+#[command(
+    name = "redline",
+    version,
+    propagate_version = true,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub review: ReviewArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -49,6 +60,9 @@ pub enum Command {
     ///
     /// Exit status: 0 when the reply was read to its end, 2 on a usage or I/O error.
     Parse(ParseArgs),
+    /// Create a small sample project and review a bundled model reply streamed into it (no
+    /// network, no key).
+    Demo(DemoArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -136,9 +150,14 @@ pub fn main() -> ExitCode {
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
-        Command::Apply(args) => apply(&args),
-        Command::Ask(args) => ask::ask(&args),
-        Command::Parse(args) => parse_cmd::parse(&args),
+        Some(Command::Apply(args)) => apply(&args),
+        Some(Command::Ask(args)) => ask::ask(&args),
+        Some(Command::Parse(args)) => parse_cmd::parse(&args),
+        Some(Command::Demo(args)) => review_cmd::demo(&args),
+        None if cli.review.is_empty() && !review_cmd::provider_configured(&cli.review) => {
+            review_cmd::demo(&DemoArgs { theme: cli.review.theme.clone(), ..DemoArgs::default() })
+        }
+        None => review_cmd::review(&cli.review),
     }
 }
 
@@ -350,9 +369,27 @@ mod tests {
     }
 
     #[test]
+    fn review_and_demo_command_lines() {
+        let Ok(Cli { command: Some(Command::Demo(d)), .. }) =
+            Cli::try_parse_from(["redline", "demo", "/tmp/x", "--speed", "20"])
+        else {
+            panic!("demo")
+        };
+        assert_eq!((d.dir.as_deref(), d.speed), (Some(std::path::Path::new("/tmp/x")), 20.0));
+        let Ok(cli) = Cli::try_parse_from(["redline", "-m", "fix it", "a.py", "b.py"]) else {
+            panic!("review")
+        };
+        assert!(cli.command.is_none());
+        assert_eq!(cli.review.prompt.as_deref(), Some("fix it"));
+        assert_eq!(cli.review.files.len(), 2);
+        let Ok(bare) = Cli::try_parse_from(["redline"]) else { panic!("bare") };
+        assert!(bare.command.is_none() && bare.review.is_empty());
+    }
+
+    #[test]
     fn format_names() {
         let parsed = Cli::try_parse_from(["redline", "apply", "--format", "search-replace"]);
-        let Ok(Cli { command: Command::Apply(args) }) = parsed else { panic!("parse") };
+        let Ok(Cli { command: Some(Command::Apply(args)), .. }) = parsed else { panic!("parse") };
         assert_eq!(FormatChoice::from(args.format), FormatChoice::Only(Format::SearchReplace));
         assert!(args.reply.is_none());
     }

@@ -8,4 +8,5 @@ pub mod ask;
 pub mod cli;
 pub mod parse_cmd;
 pub mod prompts;
+pub mod review_cmd;
 pub mod workspace;

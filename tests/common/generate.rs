@@ -1,5 +1,5 @@
 //! Generators and helpers shared by the property tests (`engine_props.rs`,
-//! `engine_known_gaps.rs`): replies made of marker soups, code files, random edits of them.
+//! `engine_regressions.rs`): replies made of marker soups, code files, random edits of them.
 
 use std::collections::BTreeMap;
 

@@ -1,0 +1,783 @@
+//! The review screen's state and its one transition function, [`App::update`]: every key, chunk,
+//! tick and effect completion arrives as a [`Msg`], and the only changes to the state happen
+//! there. What the outside world must do comes back as [`AppEffect`]s: plain data (start or
+//! cancel a stream, write a file, read a file, open the editor, quit), never closures, so tests
+//! can drive the model with a fixed `now` and check what it asks for.
+//!
+//! Not for: drawing (`ui`), carrying out effects (`runtime`), or deciding where a hunk goes
+//! (`core::review`).
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::core::edit::{Change, Format};
+use crate::core::execute::After;
+use crate::core::parse::{Event, ParseOptions};
+use crate::core::plan::Source;
+use crate::core::prompt::{self, FailedEdit, Prompts};
+use crate::core::review::{Effect, HunkId, HunkState, Review, ReviewHunk};
+use crate::core::stream::StreamParser;
+use crate::provider::{ChatMessage, Role};
+use crate::ui::keymap::{Action, Keymap};
+
+/// Which pane the scroll keys and the mouse wheel move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Hunks,
+    Diff,
+    Stream,
+}
+
+/// How the selected hunk's diff is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewMode {
+    Unified,
+    SideBySide,
+}
+
+/// A dialog over the screen that takes the keys while it is open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Modal {
+    Help,
+    ConfirmQuit,
+    /// Typing a search query.
+    Search(String),
+    /// Typing the request (no `-m` was given).
+    Prompt(String),
+}
+
+/// How a stream ended without error.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamDone {
+    pub output_tokens: Option<u64>,
+    /// A note for the status line (the reply hit the token limit, ...).
+    pub note: Option<String>,
+}
+
+/// Everything that can happen to the review screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    Key(KeyEvent),
+    /// The mouse wheel turned.
+    Scroll {
+        down: bool,
+    },
+    Resize(u16, u16),
+    Chunk(String),
+    StreamEnd(StreamDone),
+    StreamError(String),
+    Tick,
+    WriteDone {
+        hunk: HunkId,
+        path: String,
+        after: After,
+        undo: bool,
+    },
+    WriteFailed {
+        hunk: HunkId,
+        path: String,
+        reason: String,
+        undo: bool,
+    },
+    FileRead {
+        path: String,
+        source: Source,
+    },
+    /// The editor closed: the text the user saved, or why there is none.
+    EditorDone {
+        hunk: HunkId,
+        result: Result<String, String>,
+    },
+}
+
+/// What the runtime must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AppEffect {
+    StartStream {
+        messages: Vec<ChatMessage>,
+    },
+    CancelStream,
+    /// A review write (`undo` when it takes a hunk back out); answer with WriteDone/WriteFailed.
+    Write {
+        effect: Effect,
+        undo: bool,
+    },
+    Read {
+        path: String,
+    },
+    OpenEditor {
+        hunk: HunkId,
+        text: String,
+    },
+    Quit,
+}
+
+/// The request the input line completes (when no `-m` was given).
+#[derive(Debug, Clone)]
+pub struct RequestSpec {
+    pub format: Format,
+    pub files: Vec<(String, String)>,
+}
+
+/// Stream timing and size, for the status line.
+#[derive(Debug, Clone, Default)]
+pub struct StreamStats {
+    pub started: Option<Instant>,
+    pub first_text: Option<Instant>,
+    pub ended: Option<Instant>,
+    pub bytes: usize,
+    pub output_tokens: Option<u64>,
+}
+
+/// What the app starts from.
+pub struct AppConfig {
+    pub review: Review,
+    pub known_paths: Vec<String>,
+    /// `provider · model`, for the status line.
+    pub label: String,
+    pub keymap: Keymap,
+    pub prompts: Prompts,
+    /// The request to send at once; empty when the input line asks for it.
+    pub conversation: Vec<ChatMessage>,
+    pub request: Option<RequestSpec>,
+}
+
+/// The review screen's state.
+pub struct App {
+    pub review: Review,
+    parser: StreamParser,
+    known_paths: Vec<String>,
+    /// Every round's reply text, as it arrived.
+    pub stream_text: String,
+    round_start: usize,
+    pub streaming: bool,
+    pub stats: StreamStats,
+    pub focus: Focus,
+    pub view: ViewMode,
+    pub modal: Option<Modal>,
+    pub selected: Option<HunkId>,
+    pub diff_scroll: usize,
+    /// Lines scrolled back from the end of the stream.
+    pub stream_scroll: usize,
+    pub filter: String,
+    pub notice: Option<String>,
+    pub label: String,
+    pub keymap: Keymap,
+    pub ticks: u64,
+    pub now: Option<Instant>,
+    pub size: (u16, u16),
+    conversation: Vec<ChatMessage>,
+    prompts: Prompts,
+    request: Option<RequestSpec>,
+    /// Paths with a write on its way: a second accept in the same file waits for it.
+    in_flight: BTreeSet<String>,
+    queued: Vec<HunkId>,
+    reading: BTreeSet<String>,
+}
+
+impl App {
+    pub fn new(config: AppConfig) -> App {
+        let options = ParseOptions { only: None, known_paths: config.known_paths.clone() };
+        App {
+            review: config.review,
+            parser: StreamParser::new(options),
+            known_paths: config.known_paths,
+            stream_text: String::new(),
+            round_start: 0,
+            streaming: false,
+            stats: StreamStats::default(),
+            focus: Focus::Hunks,
+            view: ViewMode::Unified,
+            modal: None,
+            selected: None,
+            diff_scroll: 0,
+            stream_scroll: 0,
+            filter: String::new(),
+            notice: None,
+            label: config.label,
+            keymap: config.keymap,
+            ticks: 0,
+            now: None,
+            size: (80, 24),
+            conversation: config.conversation,
+            prompts: config.prompts,
+            request: config.request,
+            in_flight: BTreeSet::new(),
+            queued: Vec::new(),
+            reading: BTreeSet::new(),
+        }
+    }
+
+    /// The first effects: the stream, or the input line for the request.
+    pub fn start(&mut self, now: Instant) -> Vec<AppEffect> {
+        self.now = Some(now);
+        if self.conversation.is_empty() {
+            self.modal = Some(Modal::Prompt(String::new()));
+            return Vec::new();
+        }
+        self.begin_stream(now);
+        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+    }
+
+    fn begin_stream(&mut self, now: Instant) {
+        self.streaming = true;
+        self.stats = StreamStats { started: Some(now), ..StreamStats::default() };
+        self.parser =
+            StreamParser::new(ParseOptions { only: None, known_paths: self.known_paths.clone() });
+        self.round_start = self.stream_text.len();
+    }
+
+    /// The unfinished last line of the stream (shown, never applied).
+    pub fn tail(&self) -> &str {
+        if self.streaming { self.parser.tail() } else { "" }
+    }
+
+    /// Indices into `review.hunks()`, grouped by file in order of first arrival, filtered by
+    /// the search.
+    pub fn order(&self) -> Vec<usize> {
+        let hunks = self.review.hunks();
+        let mut files: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut out: Vec<(usize, usize)> = Vec::with_capacity(hunks.len());
+        for (i, h) in hunks.iter().enumerate() {
+            let next = files.len();
+            let file = *files.entry(h.path.as_str()).or_insert(next);
+            if self.matches_filter(h) {
+                out.push((file, i));
+            }
+        }
+        // Stable: within a file, hunks keep their order of arrival.
+        out.sort_by_key(|&(file, _)| file);
+        out.into_iter().map(|(_, i)| i).collect()
+    }
+
+    fn matches_filter(&self, h: &ReviewHunk) -> bool {
+        if self.filter.is_empty() {
+            return true;
+        }
+        let q = self.filter.to_lowercase();
+        if h.path.to_lowercase().contains(&q) {
+            return true;
+        }
+        match &h.edit.change {
+            Change::Modify { hunk } => {
+                hunk.lines.iter().any(|l| l.text.to_lowercase().contains(&q))
+            }
+            Change::Create { content } | Change::Replace { content } => {
+                content.to_lowercase().contains(&q)
+            }
+            Change::Delete => false,
+        }
+    }
+
+    pub fn selected_hunk(&self) -> Option<&ReviewHunk> {
+        self.selected.and_then(|id| self.review.hunk(id))
+    }
+
+    /// Whether a write is on its way for this hunk's file and the hunk waits for it.
+    pub fn is_queued(&self, id: HunkId) -> bool {
+        self.queued.contains(&id)
+    }
+
+    /// The one place state changes.
+    pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
+        self.now = Some(now);
+        match msg {
+            Msg::Key(key) => self.on_key(key, now),
+            Msg::Scroll { down } => {
+                self.scroll(if down { 3 } else { -3 });
+                Vec::new()
+            }
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+                Vec::new()
+            }
+            Msg::Chunk(text) => {
+                if !self.streaming {
+                    return Vec::new();
+                }
+                self.stats.first_text.get_or_insert(now);
+                self.stats.bytes += text.len();
+                self.stream_text.push_str(&text);
+                let events = self.parser.push_str(&text);
+                self.add_events(events)
+            }
+            Msg::StreamEnd(done) => {
+                let events = self.parser.finish();
+                let effects = self.add_events(events);
+                self.streaming = false;
+                self.stats.ended = Some(now);
+                self.stats.output_tokens = done.output_tokens;
+                self.notice = done.note;
+                effects
+            }
+            Msg::StreamError(reason) => {
+                self.streaming = false;
+                self.stats.ended = Some(now);
+                self.notice = Some(if reason == "cancelled" {
+                    "stream cancelled; the edits finished before it stay under review".into()
+                } else {
+                    format!(
+                        "stream failed: {reason}; the edits finished before it stay under review"
+                    )
+                });
+                Vec::new()
+            }
+            Msg::Tick => {
+                self.ticks += 1;
+                Vec::new()
+            }
+            Msg::WriteDone { hunk, path, after, undo } => {
+                if undo {
+                    self.review.undo_done(&path, after);
+                    self.notice = Some(format!("undone: {path} restored"));
+                } else {
+                    self.review.write_done(hunk, &path, after);
+                }
+                self.in_flight.remove(&path);
+                self.next_queued(&path)
+            }
+            Msg::WriteFailed { hunk, path, reason, undo } => {
+                if !undo {
+                    self.review.write_failed(hunk, &reason);
+                }
+                self.in_flight.remove(&path);
+                self.notice = Some(format!("could not write {path}: {reason}"));
+                self.next_queued(&path)
+            }
+            Msg::FileRead { path, source } => {
+                self.reading.remove(&path);
+                let before = self.review.hunks().len();
+                self.review.file_loaded(&path, source);
+                self.select_first_if_none();
+                self.select_new_if_decided(before);
+                Vec::new()
+            }
+            Msg::EditorDone { hunk, result } => match result {
+                Err(reason) => {
+                    self.notice = Some(format!("editor: {reason}"));
+                    Vec::new()
+                }
+                Ok(text) => {
+                    if self.review.edit_new_text(hunk, &text) {
+                        self.accept_id(hunk)
+                    } else {
+                        self.notice = Some("the hunk can no longer be edited".into());
+                        Vec::new()
+                    }
+                }
+            },
+        }
+    }
+
+    fn add_events(&mut self, events: Vec<Event>) -> Vec<AppEffect> {
+        let before = self.review.hunks().len();
+        let mut effects = Vec::new();
+        for event in events {
+            for effect in self.review.add_event(event) {
+                if let Effect::Read { path } = effect
+                    && self.reading.insert(path.clone())
+                {
+                    effects.push(AppEffect::Read { path });
+                }
+            }
+        }
+        self.select_first_if_none();
+        self.select_new_if_decided(before);
+        effects
+    }
+
+    /// When the selected hunk is decided and new hunks arrived, the first new one is the next
+    /// thing to look at.
+    fn select_new_if_decided(&mut self, before: usize) {
+        let decided = self.selected_hunk().is_none_or(|h| !h.state.is_open());
+        if decided && self.filter.is_empty() && self.review.hunks().len() > before {
+            self.selected = Some(self.review.hunks()[before].id);
+            self.diff_scroll = 0;
+        }
+    }
+
+    fn select_first_if_none(&mut self) {
+        if self.selected.is_none() {
+            self.selected = self.order().first().map(|&i| self.review.hunks()[i].id);
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent, now: Instant) -> Vec<AppEffect> {
+        if let Some(modal) = self.modal.clone() {
+            return self.on_modal_key(modal, key, now);
+        }
+        let Some(action) = self.keymap.action(&key) else { return Vec::new() };
+        self.notice = None;
+        let page = (self.size.1 as isize / 2).max(1);
+        match action {
+            Action::Next => self.step(1),
+            Action::Prev => self.step(-1),
+            Action::NextFile => self.step_file(true),
+            Action::PrevFile => self.step_file(false),
+            Action::Accept => {
+                if let Some(id) = self.selected {
+                    let effects = self.accept_id(id);
+                    self.advance_from(id);
+                    return effects;
+                }
+            }
+            Action::Reject => {
+                if let Some(id) = self.selected {
+                    if self.review.reject(id) {
+                        self.advance_from(id);
+                    } else {
+                        self.notice = Some("only an open hunk can be rejected".into());
+                    }
+                }
+            }
+            Action::Undo => return self.undo(),
+            Action::AcceptFile | Action::RejectFile => {
+                let Some(path) = self.selected_hunk().map(|h| h.path.clone()) else {
+                    return Vec::new();
+                };
+                let ids: Vec<HunkId> = self.open_ids(|h| h.path == path);
+                if action == Action::RejectFile {
+                    for id in ids {
+                        self.review.reject(id);
+                    }
+                    return Vec::new();
+                }
+                return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+            }
+            Action::AcceptAll => {
+                let ids = self.open_ids(|h| h.state == HunkState::Pending);
+                return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+            }
+            Action::Split => self.split(),
+            Action::Edit => {
+                if let Some(h) = self.selected_hunk()
+                    && h.state.is_open()
+                {
+                    let text = match &h.edit.change {
+                        Change::Modify { hunk } => hunk.new_text(),
+                        Change::Create { content } | Change::Replace { content } => content.clone(),
+                        Change::Delete => {
+                            self.notice = Some("a deletion has no text to edit".into());
+                            return Vec::new();
+                        }
+                    };
+                    return vec![AppEffect::OpenEditor { hunk: h.id, text }];
+                }
+            }
+            Action::ToggleView => {
+                self.view = match self.view {
+                    ViewMode::Unified => ViewMode::SideBySide,
+                    ViewMode::SideBySide => ViewMode::Unified,
+                }
+            }
+            Action::Focus => {
+                self.focus = match self.focus {
+                    Focus::Hunks => Focus::Diff,
+                    Focus::Diff => Focus::Stream,
+                    Focus::Stream => Focus::Hunks,
+                }
+            }
+            Action::PageUp => self.scroll_page(-page),
+            Action::PageDown => self.scroll_page(page),
+            Action::Search => self.modal = Some(Modal::Search(self.filter.clone())),
+            Action::Retry => return self.retry(now),
+            Action::Cancel => {
+                if self.streaming {
+                    self.notice = Some("cancelling the stream".into());
+                    return vec![AppEffect::CancelStream];
+                }
+                self.filter.clear();
+            }
+            Action::Help => self.modal = Some(Modal::Help),
+            Action::Quit => {
+                let c = self.review.counts();
+                if self.streaming
+                    || c.pending + c.failed + c.conflict > 0
+                    || !self.in_flight.is_empty()
+                {
+                    self.modal = Some(Modal::ConfirmQuit);
+                } else {
+                    return vec![AppEffect::Quit];
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn on_modal_key(&mut self, modal: Modal, key: KeyEvent, now: Instant) -> Vec<AppEffect> {
+        let ctrl_c =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        match modal {
+            Modal::Help => self.modal = None,
+            Modal::ConfirmQuit => match key.code {
+                KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => {
+                    self.modal = None;
+                    let mut effects = Vec::new();
+                    if self.streaming {
+                        effects.push(AppEffect::CancelStream);
+                    }
+                    effects.push(AppEffect::Quit);
+                    return effects;
+                }
+                _ if ctrl_c => return vec![AppEffect::Quit],
+                _ => self.modal = None,
+            },
+            Modal::Search(mut query) => match key.code {
+                KeyCode::Enter => {
+                    self.filter = query;
+                    self.modal = None;
+                    self.selected = self.order().first().map(|&i| self.review.hunks()[i].id);
+                    if self.selected.is_none() {
+                        self.notice = Some(format!("no hunk holds `{}`", self.filter));
+                    }
+                }
+                KeyCode::Esc => {
+                    self.filter.clear();
+                    self.modal = None;
+                }
+                KeyCode::Backspace => {
+                    query.pop();
+                    self.modal = Some(Modal::Search(query));
+                }
+                KeyCode::Char(c) if !ctrl_c => {
+                    query.push(c);
+                    self.modal = Some(Modal::Search(query));
+                }
+                _ => {}
+            },
+            Modal::Prompt(mut text) => match key.code {
+                KeyCode::Enter if !text.trim().is_empty() => {
+                    self.modal = None;
+                    let Some(req) = &self.request else { return Vec::new() };
+                    let files: Vec<(&str, &str)> =
+                        req.files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+                    self.conversation = self
+                        .prompts
+                        .build_request(req.format, &text, &files)
+                        .into_iter()
+                        .map(|m| ChatMessage::new(role(m.role), m.content))
+                        .collect();
+                    self.begin_stream(now);
+                    return vec![AppEffect::StartStream { messages: self.conversation.clone() }];
+                }
+                KeyCode::Esc => return vec![AppEffect::Quit],
+                _ if ctrl_c => return vec![AppEffect::Quit],
+                KeyCode::Backspace => {
+                    text.pop();
+                    self.modal = Some(Modal::Prompt(text));
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    self.modal = Some(Modal::Prompt(text));
+                }
+                _ => {}
+            },
+        }
+        Vec::new()
+    }
+
+    fn open_ids(&self, pred: impl Fn(&ReviewHunk) -> bool) -> Vec<HunkId> {
+        self.order()
+            .into_iter()
+            .map(|i| &self.review.hunks()[i])
+            .filter(|h| h.state == HunkState::Pending && pred(h))
+            .map(|h| h.id)
+            .collect()
+    }
+
+    /// Accept one hunk, or queue it behind a write to the same file.
+    fn accept_id(&mut self, id: HunkId) -> Vec<AppEffect> {
+        let Some(h) = self.review.hunk(id) else { return Vec::new() };
+        let path = h.path.clone();
+        if !matches!(h.state, HunkState::Pending | HunkState::Failed) {
+            self.notice =
+                Some(format!("the hunk is {}; only an open hunk is accepted", h.state.name()));
+            return Vec::new();
+        }
+        if self.in_flight.contains(&path) {
+            if !self.queued.contains(&id) {
+                self.queued.push(id);
+            }
+            return Vec::new();
+        }
+        match self.review.accept(id) {
+            Some(effect) => {
+                self.in_flight.insert(path);
+                vec![AppEffect::Write { effect, undo: false }]
+            }
+            None => {
+                let why = self.review.hunk(id).and_then(|h| h.report.reason.clone());
+                self.notice = Some(format!(
+                    "cannot place the hunk in {path}: {}",
+                    why.unwrap_or_else(|| "no change".into())
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    fn next_queued(&mut self, path: &str) -> Vec<AppEffect> {
+        let pos =
+            self.queued.iter().position(|id| self.review.hunk(*id).is_some_and(|h| h.path == path));
+        match pos {
+            Some(p) => {
+                let id = self.queued.remove(p);
+                self.accept_id(id)
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn undo(&mut self) -> Vec<AppEffect> {
+        if !self.in_flight.is_empty() {
+            self.notice = Some("a write is on its way; undo after it".into());
+            return Vec::new();
+        }
+        match self.review.undo() {
+            Ok(Some(effect)) => {
+                let path = match &effect {
+                    Effect::Write { path, .. } | Effect::Delete { path, .. } => path.clone(),
+                    Effect::Read { path } => path.clone(),
+                };
+                self.in_flight.insert(path);
+                vec![AppEffect::Write { effect, undo: true }]
+            }
+            Ok(None) => {
+                self.notice = Some("undone".into());
+                Vec::new()
+            }
+            Err(why) => {
+                self.notice = Some(format!("cannot undo: {why}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn split(&mut self) {
+        let Some(id) = self.selected else { return };
+        let Some(idx) = self.review.hunks().iter().position(|h| h.id == id) else { return };
+        if self.review.split(id) {
+            self.selected = Some(self.review.hunks()[idx].id);
+        } else {
+            self.notice = Some("only a pending hunk with several changes can be split".into());
+        }
+    }
+
+    fn retry(&mut self, now: Instant) -> Vec<AppEffect> {
+        if self.streaming {
+            self.notice = Some("the model is still writing; retry when it is done".into());
+            return Vec::new();
+        }
+        let failed: Vec<&ReviewHunk> =
+            self.review.hunks().iter().filter(|h| h.state == HunkState::Failed).collect();
+        if failed.is_empty() {
+            self.notice = Some("no failed edits to retry".into());
+            return Vec::new();
+        }
+        let failed_edits: Vec<FailedEdit> =
+            failed.iter().map(|h| FailedEdit::from_report(&h.report)).collect();
+        let ids: Vec<HunkId> = failed.iter().map(|h| h.id).collect();
+        let applied: Vec<String> = self
+            .review
+            .hunks()
+            .iter()
+            .filter(|h| h.state == HunkState::Applied)
+            .map(|h| match h.report.lines {
+                Some((a, b)) => format!("{} (lines {a}-{b})", h.path),
+                None => h.path.clone(),
+            })
+            .collect();
+        let reply = self.stream_text[self.round_start..].to_string();
+        self.conversation.push(ChatMessage::new(Role::Assistant, reply));
+        self.conversation
+            .push(ChatMessage::new(Role::User, self.prompts.build_retry(&failed_edits, &applied)));
+        for id in &ids {
+            self.review.reject(*id);
+        }
+        self.stream_text
+            .push_str(&format!("\n\n── asking again about {} failed edit(s) ──\n\n", ids.len()));
+        self.begin_stream(now);
+        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+    }
+
+    fn step(&mut self, delta: isize) {
+        let order = self.order();
+        if order.is_empty() {
+            return;
+        }
+        let hunks = self.review.hunks();
+        let cur = self.selected.and_then(|id| order.iter().position(|&i| hunks[i].id == id));
+        let next = match cur {
+            Some(c) => (c as isize + delta).clamp(0, order.len() as isize - 1) as usize,
+            None => 0,
+        };
+        self.selected = Some(hunks[order[next]].id);
+        self.diff_scroll = 0;
+    }
+
+    fn step_file(&mut self, forward: bool) {
+        let order = self.order();
+        let hunks = self.review.hunks();
+        let Some(cur) = self.selected.and_then(|id| order.iter().position(|&i| hunks[i].id == id))
+        else {
+            return self.step(0);
+        };
+        let path = &hunks[order[cur]].path;
+        let target = if forward {
+            order[cur..].iter().find(|&&i| &hunks[i].path != path).copied()
+        } else {
+            // The first hunk of the previous file.
+            let prev = order[..cur].iter().rev().find(|&&i| &hunks[i].path != path).copied();
+            prev.and_then(|p| order.iter().find(|&&i| hunks[i].path == hunks[p].path).copied())
+        };
+        if let Some(t) = target {
+            self.selected = Some(hunks[t].id);
+            self.diff_scroll = 0;
+        }
+    }
+
+    /// After a decision: the next open hunk, if there is one after this one.
+    fn advance_from(&mut self, id: HunkId) {
+        let order = self.order();
+        let hunks = self.review.hunks();
+        let Some(cur) = order.iter().position(|&i| hunks[i].id == id) else { return };
+        if let Some(&next) =
+            order[cur + 1..].iter().find(|&&i| hunks[i].state == HunkState::Pending)
+        {
+            self.selected = Some(hunks[next].id);
+            self.diff_scroll = 0;
+        }
+    }
+
+    fn scroll(&mut self, delta: isize) {
+        match self.focus {
+            Focus::Stream => {
+                self.stream_scroll = (self.stream_scroll as isize - delta).max(0) as usize
+            }
+            Focus::Diff => self.diff_scroll = (self.diff_scroll as isize + delta).max(0) as usize,
+            Focus::Hunks => self.step(delta.signum()),
+        }
+    }
+
+    fn scroll_page(&mut self, delta: isize) {
+        match self.focus {
+            Focus::Stream => {
+                self.stream_scroll = (self.stream_scroll as isize - delta).max(0) as usize
+            }
+            _ => self.diff_scroll = (self.diff_scroll as isize + delta).max(0) as usize,
+        }
+    }
+}
+
+fn role(r: prompt::Role) -> Role {
+    match r {
+        prompt::Role::System => Role::System,
+        prompt::Role::User => Role::User,
+        prompt::Role::Assistant => Role::Assistant,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,358 @@
+//! Model tests: sequences of messages with a fixed `now`, checking state and effects.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+const INVENTORY: &str = include_str!("../../demo/project/inventory.py");
+const REPORT: &str = include_str!("../../demo/project/report.py");
+const REPLY: &str = include_str!("../../demo/reply.md");
+
+fn app_with(conversation: Vec<ChatMessage>) -> App {
+    let files = vec!["inventory.py".to_string(), "report.py".to_string()];
+    let mut sources = BTreeMap::new();
+    sources.insert("inventory.py".to_string(), Source::Text(INVENTORY.into()));
+    sources.insert("report.py".to_string(), Source::Text(REPORT.into()));
+    App::new(AppConfig {
+        review: Review::new(files.clone(), sources),
+        known_paths: files,
+        label: "test · model".into(),
+        keymap: Keymap::default(),
+        prompts: Prompts::default(),
+        conversation,
+        request: Some(RequestSpec {
+            format: Format::SearchReplace,
+            files: vec![("report.py".into(), REPORT.into())],
+        }),
+    })
+}
+
+fn started() -> (App, Instant) {
+    let now = Instant::now();
+    let mut app = app_with(vec![ChatMessage::new(Role::User, "change things")]);
+    let effects = app.start(now);
+    assert!(matches!(effects.as_slice(), [AppEffect::StartStream { .. }]));
+    (app, now)
+}
+
+/// The app with the whole demo reply streamed and finished.
+fn streamed() -> (App, Instant) {
+    let (mut app, now) = started();
+    for chunk in REPLY.as_bytes().chunks(37) {
+        app.update(Msg::Chunk(String::from_utf8_lossy(chunk).into_owned()), now);
+    }
+    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    (app, now)
+}
+
+fn key(c: char) -> Msg {
+    let m = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), m))
+}
+
+fn special(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Carry out a write effect as the runtime would on success.
+fn done(effect: &AppEffect) -> Msg {
+    match effect {
+        AppEffect::Write { effect: Effect::Write { hunk, path, text, .. }, undo } => {
+            Msg::WriteDone {
+                hunk: *hunk,
+                path: path.clone(),
+                after: After::Text(text.clone()),
+                undo: *undo,
+            }
+        }
+        other => panic!("not a write: {other:?}"),
+    }
+}
+
+/// Just after the line that starts the diff's second hunk (and so finishes the first).
+fn second_hunk_line_end() -> usize {
+    let at = REPLY.find("@@ -20,4").expect("second diff hunk");
+    at + REPLY[at..].find('\n').unwrap() + 1
+}
+
+#[test]
+fn hunks_appear_while_the_stream_is_open() {
+    let (mut app, now) = started();
+    let cut = second_hunk_line_end();
+    app.update(Msg::Chunk(REPLY[..cut].to_string()), now);
+    assert!(app.streaming);
+    assert_eq!(app.review.hunks().len(), 1, "the first hunk is finished by the next @@");
+    assert_eq!(app.selected, Some(app.review.hunks()[0].id), "the first hunk is selected");
+    let rest = &REPLY[cut..];
+    let half = rest.len() / 2;
+    app.update(Msg::Chunk(rest[..half].to_string()), now);
+    assert!(app.review.hunks().len() >= 2);
+    assert!(!app.tail().is_empty() || app.stream_text.ends_with('\n'));
+    app.update(Msg::Chunk(rest[half..].to_string()), now);
+    app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(300), note: None }), now);
+    assert!(!app.streaming);
+    assert_eq!(app.review.hunks().len(), 5);
+    assert_eq!(app.review.counts().failed, 1);
+    assert_eq!(app.stats.output_tokens, Some(300));
+}
+
+#[test]
+fn accept_writes_and_write_done_applies() {
+    let (mut app, now) = streamed();
+    let first = app.selected.unwrap();
+    let effects = app.update(key('y'), now);
+    assert_eq!(effects.len(), 1);
+    let AppEffect::Write { effect: Effect::Write { path, expected, text, .. }, undo: false } =
+        &effects[0]
+    else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(path, "inventory.py");
+    assert_eq!(expected.as_deref(), Some(INVENTORY), "the write names what it expects");
+    assert!(text.contains("return sum(item.price * item.stock for item in items)"));
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Accepted);
+    assert_ne!(app.selected, Some(first), "the selection moves to the next open hunk");
+    app.update(done(&effects[0]), now);
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Applied);
+}
+
+#[test]
+fn undo_restores_the_file() {
+    let (mut app, now) = streamed();
+    let first = app.selected.unwrap();
+    let effects = app.update(key('y'), now);
+    app.update(done(&effects[0]), now);
+    let effects = app.update(key('u'), now);
+    let AppEffect::Write { effect: Effect::Write { text, .. }, undo: true } = &effects[0] else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(text, INVENTORY);
+    app.update(done(&effects[0]), now);
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Pending);
+}
+
+#[test]
+fn reject_and_undo_need_no_write() {
+    let (mut app, now) = streamed();
+    let first = app.selected.unwrap();
+    assert!(app.update(key('n'), now).is_empty());
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Rejected);
+    assert!(app.update(key('u'), now).is_empty());
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Pending);
+}
+
+#[test]
+fn quitting_asks_first_when_decisions_are_pending() {
+    let (mut app, now) = streamed();
+    assert!(app.update(key('q'), now).is_empty());
+    assert_eq!(app.modal, Some(Modal::ConfirmQuit));
+    assert!(app.update(key('n'), now).is_empty(), "n keeps the session");
+    assert_eq!(app.modal, None);
+    app.update(key('q'), now);
+    assert_eq!(app.update(key('y'), now), vec![AppEffect::Quit]);
+
+    let mut empty = app_with(vec![ChatMessage::new(Role::User, "x")]);
+    assert_eq!(empty.update(key('q'), now), vec![AppEffect::Quit], "nothing pending");
+}
+
+#[test]
+fn quitting_while_streaming_cancels_the_stream() {
+    let (mut app, now) = started();
+    app.update(key('q'), now);
+    assert_eq!(app.update(key('y'), now), vec![AppEffect::CancelStream, AppEffect::Quit]);
+}
+
+#[test]
+fn escape_cancels_the_stream_and_keeps_finished_hunks() {
+    let (mut app, now) = started();
+    let cut = second_hunk_line_end();
+    app.update(Msg::Chunk(REPLY[..cut + 10].to_string()), now);
+    assert_eq!(app.update(special(KeyCode::Esc), now), vec![AppEffect::CancelStream]);
+    app.update(Msg::StreamError("cancelled".into()), now);
+    assert!(!app.streaming);
+    assert_eq!(app.review.hunks().len(), 1);
+    assert!(app.notice.as_deref().unwrap_or("").contains("cancelled"));
+    assert!(app.update(Msg::Chunk("late".into()), now).is_empty());
+    assert!(!app.stream_text.ends_with("late"), "chunks after the end are dropped");
+}
+
+#[test]
+fn accepting_a_file_queues_writes_to_the_same_file() {
+    let (mut app, now) = streamed();
+    let effects = app.update(key('a'), now);
+    assert_eq!(effects.len(), 1, "one write per file at a time: {effects:?}");
+    let next = app.update(done(&effects[0]), now);
+    assert_eq!(next.len(), 1, "the queued hunk is written after the first");
+    let AppEffect::Write { effect: Effect::Write { expected, text, .. }, .. } = &next[0] else {
+        panic!("{next:?}")
+    };
+    assert!(expected.as_deref().unwrap().contains("return sum("), "placed in the new text");
+    assert!(text.contains("raise ValueError"));
+    app.update(done(&next[0]), now);
+    assert_eq!(app.review.counts().applied, 2);
+}
+
+#[test]
+fn accept_all_takes_every_finished_pending_hunk() {
+    let (mut app, now) = streamed();
+    let mut queue = app.update(key('A'), now);
+    let mut writes = 0;
+    while let Some(e) = queue.pop() {
+        writes += 1;
+        queue.extend(app.update(done(&e), now));
+    }
+    assert_eq!(writes, 4);
+    let c = app.review.counts();
+    assert_eq!((c.applied, c.failed, c.pending), (4, 1, 0));
+}
+
+#[test]
+fn retry_asks_the_model_about_failed_edits() {
+    let (mut app, now) = streamed();
+    app.update(key('J'), now);
+    app.update(key('j'), now);
+    assert_eq!(app.selected_hunk().unwrap().state, HunkState::Failed);
+    let effects = app.update(key('r'), now);
+    let [AppEffect::StartStream { messages }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(messages.len(), 3, "request, the reply, the retry");
+    assert_eq!(messages[1].role, Role::Assistant);
+    assert!(messages[2].content.contains("def save(items, path):"), "{}", messages[2].content);
+    assert!(app.streaming);
+    assert_eq!(app.review.counts().failed, 0, "the failed edit is superseded");
+    let fix = include_str!("../../demo/retry.md");
+    app.update(Msg::Chunk(fix.into()), now);
+    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    assert_eq!(app.review.hunks().len(), 6);
+    assert_eq!(app.review.hunks()[5].state, HunkState::Pending);
+    assert_eq!(app.selected, Some(app.review.hunks()[5].id), "the corrected edit is selected");
+}
+
+#[test]
+fn search_filters_by_path_or_text() {
+    let (mut app, now) = streamed();
+    app.update(key('/'), now);
+    for c in "sum(".chars() {
+        app.update(key(c), now);
+    }
+    assert_eq!(app.modal, Some(Modal::Search("sum(".into())));
+    app.update(special(KeyCode::Enter), now);
+    assert_eq!(app.order().len(), 1);
+    app.update(special(KeyCode::Esc), now);
+    assert_eq!(app.order().len(), 5, "Esc clears the search");
+}
+
+#[test]
+fn navigation_by_hunk_and_file() {
+    let (mut app, now) = streamed();
+    let ids: Vec<HunkId> = app.order().iter().map(|&i| app.review.hunks()[i].id).collect();
+    app.update(key('j'), now);
+    assert_eq!(app.selected, Some(ids[1]));
+    app.update(key('J'), now);
+    assert_eq!(app.selected, Some(ids[2]), "first hunk of report.py");
+    app.update(key('K'), now);
+    assert_eq!(app.selected, Some(ids[0]));
+    app.update(special(KeyCode::Up), now);
+    assert_eq!(app.selected, Some(ids[0]), "stays at the top");
+    app.update(key('v'), now);
+    assert_eq!(app.view, ViewMode::SideBySide);
+    app.update(special(KeyCode::Tab), now);
+    assert_eq!(app.focus, Focus::Diff);
+    app.update(Msg::Scroll { down: true }, now);
+    assert_eq!(app.diff_scroll, 3);
+}
+
+#[test]
+fn editing_then_accepting_writes_the_edited_text() {
+    let (mut app, now) = streamed();
+    let id = app.selected.unwrap();
+    let effects = app.update(key('e'), now);
+    let [AppEffect::OpenEditor { hunk, text }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(*hunk, id);
+    assert!(text.contains("return sum("));
+    let edited = text.replace("return sum(", "return 0 + sum(");
+    let effects = app.update(Msg::EditorDone { hunk: id, result: Ok(edited) }, now);
+    let [AppEffect::Write { effect: Effect::Write { text, .. }, .. }] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert!(text.contains("return 0 + sum("));
+}
+
+#[test]
+fn a_failed_write_puts_the_hunk_back_with_the_reason() {
+    let (mut app, now) = streamed();
+    let id = app.selected.unwrap();
+    app.update(key('y'), now);
+    app.update(
+        Msg::WriteFailed {
+            hunk: id,
+            path: "inventory.py".into(),
+            reason: "inventory.py changed on disk".into(),
+            undo: false,
+        },
+        now,
+    );
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
+    assert!(app.notice.as_deref().unwrap().contains("changed on disk"));
+}
+
+#[test]
+fn the_input_line_sends_the_request() {
+    let now = Instant::now();
+    let mut app = app_with(Vec::new());
+    assert!(app.start(now).is_empty());
+    assert_eq!(app.modal, Some(Modal::Prompt(String::new())));
+    for c in "fix it".chars() {
+        app.update(key(c), now);
+    }
+    let effects = app.update(special(KeyCode::Enter), now);
+    let [AppEffect::StartStream { messages }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(messages.len(), 2);
+    assert!(messages[1].content.contains("report.py") && messages[1].content.contains("fix it"));
+    assert!(app.streaming);
+}
+
+#[test]
+fn files_not_read_yet_are_asked_for_once() {
+    let now = Instant::now();
+    let files = vec!["report.py".to_string()];
+    let mut app = App::new(AppConfig {
+        review: Review::new(files.clone(), BTreeMap::new()),
+        known_paths: files,
+        label: String::new(),
+        keymap: Keymap::default(),
+        prompts: Prompts::default(),
+        conversation: vec![ChatMessage::new(Role::User, "x")],
+        request: None,
+    });
+    app.start(now);
+    let reply = REPLY.split("Then the report").nth(1).unwrap();
+    let effects = app.update(Msg::Chunk(reply.into()), now);
+    assert_eq!(effects, vec![AppEffect::Read { path: "report.py".into() }]);
+    app.update(
+        Msg::FileRead { path: "report.py".into(), source: Source::Text(REPORT.into()) },
+        now,
+    );
+    assert!(!app.review.hunks().is_empty());
+    assert!(app.selected.is_some());
+}
+
+#[test]
+fn split_cuts_the_selected_hunk_and_keeps_the_selection_on_it() {
+    let (mut app, now) = started();
+    let reply = "```diff\n--- a/inventory.py\n+++ b/inventory.py\n@@\n def restock(item, amount):\n-    item.stock = item.stock + amount\n+    item.stock += amount\n     return item\n \n \n def find(items, name):\n-    for item in items:\n+    for item in list(items):\n```\n";
+    app.update(Msg::Chunk(reply.into()), now);
+    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    assert_eq!(app.review.hunks().len(), 1);
+    app.update(key('s'), now);
+    assert_eq!(app.review.hunks().len(), 2);
+    assert_eq!(app.selected, Some(app.review.hunks()[0].id));
+    assert!(app.review.hunks().iter().all(|h| h.state == HunkState::Pending));
+}
+
+#[test]
+fn reject_file_leaves_other_files_alone() {
+    let (mut app, now) = streamed();
+    assert!(app.update(key('d'), now).is_empty());
+    let c = app.review.counts();
+    assert_eq!((c.rejected, c.pending, c.failed), (2, 2, 1));
+}

@@ -1,0 +1,307 @@
+//! The diff of one hunk, as a model the painters read: the old and new side's lines (with up to
+//! three unchanged lines of the file around the change), grouped into unchanged and changed
+//! blocks, with word-level emphasis of what changed inside a changed line (`similar`'s word
+//! diff). Syntax colour is a separate layer (`ui::highlight`); [`paint`] merges the two when a
+//! line is drawn, as delta does.
+//!
+//! Not for: locating the hunk (its `Preview` says where it goes), or layout (`ui::render`).
+
+use std::ops::Range;
+
+use ratatui::style::{Color, Style};
+use ratatui::text::Span;
+use similar::{Algorithm, ChangeTag, DiffOp, TextDiff, capture_diff_slices};
+
+use crate::core::edit::{Change, LineKind};
+use crate::core::plan::Source;
+use crate::core::review::{HunkState, ReviewHunk};
+use crate::ui::highlight::LineColors;
+
+/// Unchanged lines of the file shown around a change.
+pub const CONTEXT: usize = 3;
+
+/// One side's line in a block: its index in the side, and the byte ranges that changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    pub index: usize,
+    pub emph: Vec<Range<usize>>,
+}
+
+/// A run of unchanged lines, or a change (removed lines, then added lines).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Block {
+    Same(Vec<(usize, usize)>),
+    Change(Vec<Cell>, Vec<Cell>),
+}
+
+/// A hunk's diff.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DiffModel {
+    pub old: Vec<String>,
+    pub new: Vec<String>,
+    pub blocks: Vec<Block>,
+    /// The file line (1-based) of both sides' first line; `None` when the hunk is not placed.
+    pub first_line: Option<usize>,
+}
+
+impl DiffModel {
+    /// The diff of a hunk against the file as the review knows it.
+    pub fn of(hunk: &ReviewHunk, source: Option<&Source>) -> DiffModel {
+        let p = &hunk.preview;
+        if p.old.is_empty() && p.new.is_empty() && !p.deletes {
+            return unplaced(hunk);
+        }
+        let file: Vec<&str> = match source {
+            Some(Source::Text(t)) => t.lines().collect(),
+            _ => Vec::new(),
+        };
+        let before_from = p.start.saturating_sub(CONTEXT).min(file.len());
+        let before: Vec<String> =
+            file[before_from..p.start.min(file.len())].iter().map(|s| expand(s)).collect();
+        // An applied hunk's file already holds its new lines.
+        let mid_len = if hunk.state == HunkState::Applied { p.new.len() } else { p.old.len() };
+        let after_from = (p.start + mid_len).min(file.len());
+        let after: Vec<String> = file[after_from..(after_from + CONTEXT).min(file.len())]
+            .iter()
+            .map(|s| expand(s))
+            .collect();
+        let old_mid: Vec<String> = p.old.iter().map(|s| expand(s)).collect();
+        let new_mid: Vec<String> = p.new.iter().map(|s| expand(s)).collect();
+        let mut blocks = Vec::new();
+        let n = before.len();
+        if n > 0 {
+            blocks.push(Block::Same((0..n).map(|i| (i, i)).collect()));
+        }
+        blocks.extend(diff_blocks(&old_mid, &new_mid, n, n));
+        let (oa, na) = (n + old_mid.len(), n + new_mid.len());
+        if !after.is_empty() {
+            blocks.push(Block::Same((0..after.len()).map(|i| (oa + i, na + i)).collect()));
+        }
+        let old = [before.clone(), old_mid, after.clone()].concat();
+        let new = [before, new_mid, after].concat();
+        DiffModel { old, new, blocks, first_line: Some(before_from + 1) }
+    }
+
+    /// Rows in the unified layout.
+    pub fn unified_len(&self) -> usize {
+        self.blocks
+            .iter()
+            .map(|b| match b {
+                Block::Same(v) => v.len(),
+                Block::Change(o, n) => o.len() + n.len(),
+            })
+            .sum()
+    }
+}
+
+/// A hunk that has no place in its file: its own text, unnumbered.
+fn unplaced(hunk: &ReviewHunk) -> DiffModel {
+    let (mut old, mut new, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
+    match &hunk.edit.change {
+        Change::Modify { hunk } => {
+            for l in &hunk.lines {
+                let t = expand(&l.text);
+                match l.kind {
+                    LineKind::Context => {
+                        blocks.push(Block::Same(vec![(old.len(), new.len())]));
+                        old.push(t.clone());
+                        new.push(t);
+                    }
+                    LineKind::Remove => {
+                        blocks.push(Block::Change(
+                            vec![Cell { index: old.len(), emph: vec![] }],
+                            vec![],
+                        ));
+                        old.push(t);
+                    }
+                    LineKind::Add => {
+                        blocks.push(Block::Change(
+                            vec![],
+                            vec![Cell { index: new.len(), emph: vec![] }],
+                        ));
+                        new.push(t);
+                    }
+                }
+            }
+        }
+        Change::Create { content } | Change::Replace { content } => {
+            new = content.lines().map(expand).collect();
+            blocks.push(Block::Change(
+                vec![],
+                (0..new.len()).map(|index| Cell { index, emph: vec![] }).collect(),
+            ));
+        }
+        Change::Delete => {}
+    }
+    DiffModel { old, new, blocks, first_line: None }
+}
+
+fn expand(s: &str) -> String {
+    if s.contains('\t') { s.replace('\t', "    ") } else { s.to_string() }
+}
+
+/// The blocks of a line diff between `old` and `new`, indices offset into the sides.
+fn diff_blocks(old: &[String], new: &[String], o_off: usize, n_off: usize) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    for op in capture_diff_slices(Algorithm::Myers, old, new) {
+        match op {
+            DiffOp::Equal { old_index, new_index, len } => blocks.push(Block::Same(
+                (0..len).map(|k| (o_off + old_index + k, n_off + new_index + k)).collect(),
+            )),
+            DiffOp::Delete { old_index, old_len, .. } => blocks.push(Block::Change(
+                (0..old_len).map(|k| Cell { index: o_off + old_index + k, emph: vec![] }).collect(),
+                vec![],
+            )),
+            DiffOp::Insert { new_index, new_len, .. } => blocks.push(Block::Change(
+                vec![],
+                (0..new_len).map(|k| Cell { index: n_off + new_index + k, emph: vec![] }).collect(),
+            )),
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                let mut o: Vec<Cell> = (0..old_len)
+                    .map(|k| Cell { index: o_off + old_index + k, emph: vec![] })
+                    .collect();
+                let mut n: Vec<Cell> = (0..new_len)
+                    .map(|k| Cell { index: n_off + new_index + k, emph: vec![] })
+                    .collect();
+                for k in 0..old_len.min(new_len) {
+                    let (a, b) = (&old[old_index + k], &new[new_index + k]);
+                    if let Some((ea, eb)) = word_emphasis(a, b) {
+                        o[k].emph = ea;
+                        n[k].emph = eb;
+                    }
+                }
+                blocks.push(Block::Change(o, n));
+            }
+        }
+    }
+    blocks
+}
+
+/// Byte ranges of a line.
+pub type Ranges = Vec<Range<usize>>;
+
+/// The byte ranges that differ between two versions of a line, word by word; `None` when the
+/// lines share too little for emphasis to help (or are too long to compare cheaply).
+pub fn word_emphasis(a: &str, b: &str) -> Option<(Ranges, Ranges)> {
+    if a.len() > 1_000 || b.len() > 1_000 {
+        return None;
+    }
+    let diff = TextDiff::configure().algorithm(Algorithm::Myers).diff_words(a, b);
+    let (mut ea, mut eb) = (Vec::new(), Vec::new());
+    let (mut pa, mut pb, mut same) = (0, 0, 0);
+    for change in diff.iter_all_changes() {
+        let len = change.value().len();
+        match change.tag() {
+            ChangeTag::Equal => {
+                pa += len;
+                pb += len;
+                if !change.value().trim().is_empty() {
+                    same += len;
+                }
+            }
+            ChangeTag::Delete => {
+                push_range(&mut ea, pa..pa + len);
+                pa += len;
+            }
+            ChangeTag::Insert => {
+                push_range(&mut eb, pb..pb + len);
+                pb += len;
+            }
+        }
+    }
+    let longest = a.trim().len().max(b.trim().len()).max(1);
+    (same * 10 >= longest * 3).then_some((ea, eb))
+}
+
+fn push_range(v: &mut Vec<Range<usize>>, r: Range<usize>) {
+    match v.last_mut() {
+        Some(last) if last.end == r.start => last.end = r.end,
+        _ => v.push(r),
+    }
+}
+
+/// Paint one line: the syntax layer's foregrounds, the diff layer's background (`base`), and
+/// the emphasis background over the changed words. At most `max` bytes are painted.
+pub fn paint<'a>(
+    text: &'a str,
+    colors: Option<&LineColors>,
+    emph: &[Range<usize>],
+    base: Style,
+    emph_bg: Option<Color>,
+    syntax: impl Fn((u8, u8, u8)) -> Option<Color>,
+    max: usize,
+) -> Vec<Span<'a>> {
+    let end = floor_char(text, text.len().min(max));
+    let mut cuts = vec![0, end];
+    if let Some(c) = colors {
+        for (_, r) in c {
+            cuts.extend([r.start, r.end]);
+        }
+    }
+    for r in emph {
+        cuts.extend([r.start, r.end]);
+    }
+    cuts.retain(|&c| c <= end && text.is_char_boundary(c));
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut spans = Vec::with_capacity(cuts.len());
+    for w in cuts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let mut style = base;
+        if let Some(fg) = colors
+            .and_then(|c| c.iter().find(|(_, r)| r.start <= a && a < r.end))
+            .and_then(|(rgb, _)| syntax(*rgb))
+        {
+            style = style.fg(fg);
+        }
+        if emph.iter().any(|r| r.start <= a && a < r.end) {
+            style = match emph_bg {
+                Some(bg) => style.bg(bg),
+                None => style.add_modifier(ratatui::style::Modifier::UNDERLINED),
+            };
+        }
+        spans.push(Span::styled(&text[a..b], style));
+    }
+    spans
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changed_words_are_emphasised() {
+        let (a, b) =
+            word_emphasis("    return total * rate", "    return total * tax_rate").unwrap();
+        assert_eq!(a, vec![19..23]);
+        assert_eq!(b, vec![19..27]);
+        assert!(word_emphasis("abc def", "xyz uvw").is_none(), "nothing in common");
+    }
+
+    #[test]
+    #[allow(clippy::single_range_in_vec_init)]
+    fn painting_merges_syntax_and_emphasis() {
+        let colors: LineColors = vec![((1, 1, 1), 0..3), ((2, 2, 2), 3..7)];
+        let spans = paint(
+            "abcdefg",
+            Some(&colors),
+            &[2..5],
+            Style::default(),
+            Some(Color::Red),
+            |(r, g, b)| Some(Color::Rgb(r, g, b)),
+            100,
+        );
+        let texts: Vec<&str> = spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(texts, ["ab", "c", "de", "fg"]);
+        assert_eq!(spans[1].style.bg, Some(Color::Red));
+        assert_eq!(spans[1].style.fg, Some(Color::Rgb(1, 1, 1)));
+        assert_eq!(spans[3].style.bg, None);
+    }
+}

@@ -1,0 +1,175 @@
+//! Syntax colour for the diff view. A hunk's whole old side and whole new side are highlighted
+//! at once (so the parser's state carries from line to line, as in codex's diff renderer), once
+//! per hunk and file state, and cached; only the selected hunk is highlighted, just before a
+//! frame is drawn, so the work per frame is bounded by one hunk. Caps keep a pathological hunk
+//! from stalling input: lines over [`MAX_LINE`] characters get no colour, and hunks over
+//! [`MAX_LINES`] lines get none at all.
+//!
+//! Not for: diff colour (that is `ui::diff`, a separate layer merged at paint time), or deciding
+//! when to highlight (the runtime calls [`Highlighter::prepare`] for the selected hunk).
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+
+use syntect::easy::HighlightLines;
+use syntect::highlighting::Theme as SyntectTheme;
+use syntect::parsing::SyntaxSet;
+
+use crate::core::review::HunkId;
+use crate::ui::diff::DiffModel;
+
+/// Lines longer than this are left uncoloured.
+pub const MAX_LINE: usize = 1_000;
+/// Hunks with more lines than this (both sides together) are left uncoloured.
+pub const MAX_LINES: usize = 2_000;
+
+/// One line's colour runs: an RGB foreground over a byte range.
+pub type LineColors = Vec<((u8, u8, u8), Range<usize>)>;
+
+/// A hunk's colour, side by side with its [`DiffModel`].
+#[derive(Debug, Clone, Default)]
+pub struct HunkColors {
+    pub old: Vec<LineColors>,
+    pub new: Vec<LineColors>,
+}
+
+/// The syntax set, the syntax theme and the per-hunk cache.
+pub struct Highlighter {
+    syntaxes: Option<SyntaxSet>,
+    theme: Option<SyntectTheme>,
+    cache: HashMap<(HunkId, u64), HunkColors>,
+}
+
+impl Highlighter {
+    /// A highlighter with bat's syntaxes and the named theme (`None`: no syntax colour).
+    pub fn new(theme_name: &str) -> Highlighter {
+        if theme_name.is_empty() {
+            return Highlighter::off();
+        }
+        let themes = two_face::theme::extra();
+        let theme = two_face::theme::EmbeddedLazyThemeSet::theme_names()
+            .iter()
+            .find(|n| n.as_name().eq_ignore_ascii_case(theme_name))
+            .map(|n| themes.get(*n).clone());
+        Highlighter {
+            syntaxes: Some(two_face::syntax::extra_no_newlines()),
+            theme,
+            cache: HashMap::new(),
+        }
+    }
+
+    /// Whether bat's themes hold one of this name (any letter case).
+    pub fn knows_theme(name: &str) -> bool {
+        two_face::theme::EmbeddedLazyThemeSet::theme_names()
+            .iter()
+            .any(|n| n.as_name().eq_ignore_ascii_case(name))
+    }
+
+    /// The names of bat's themes, for error messages.
+    pub fn theme_names() -> Vec<&'static str> {
+        two_face::theme::EmbeddedLazyThemeSet::theme_names().iter().map(|n| n.as_name()).collect()
+    }
+
+    /// No syntax colour (plain themes, tests).
+    pub fn off() -> Highlighter {
+        Highlighter { syntaxes: None, theme: None, cache: HashMap::new() }
+    }
+
+    /// The cached colour of a hunk's model, if it was prepared.
+    pub fn get(&self, id: HunkId, model: &DiffModel) -> Option<&HunkColors> {
+        self.cache.get(&(id, model_key(model)))
+    }
+
+    /// Highlight a hunk's model now unless it is cached (or over the caps).
+    pub fn prepare(&mut self, id: HunkId, path: &str, model: &DiffModel) {
+        let (Some(ss), Some(theme)) = (&self.syntaxes, &self.theme) else { return };
+        let key = (id, model_key(model));
+        if self.cache.contains_key(&key) {
+            return;
+        }
+        let colors = if model.old.len() + model.new.len() > MAX_LINES {
+            HunkColors::default()
+        } else {
+            let ext = path.rsplit('.').next().unwrap_or("");
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let syntax = ss
+                .find_syntax_by_extension(ext)
+                .or_else(|| ss.find_syntax_by_extension(name))
+                .unwrap_or_else(|| ss.find_syntax_plain_text());
+            let side = |lines: &[String]| -> Vec<LineColors> {
+                let mut h = HighlightLines::new(syntax, theme);
+                lines
+                    .iter()
+                    .map(|line| {
+                        if line.len() > MAX_LINE {
+                            return Vec::new();
+                        }
+                        let mut out = Vec::new();
+                        let mut at = 0;
+                        if let Ok(regions) = h.highlight_line(line, ss) {
+                            for (style, text) in regions {
+                                let f = style.foreground;
+                                out.push(((f.r, f.g, f.b), at..at + text.len()));
+                                at += text.len();
+                            }
+                        }
+                        out
+                    })
+                    .collect()
+            };
+            HunkColors { old: side(&model.old), new: side(&model.new) }
+        };
+        if self.cache.len() > 4_096 {
+            self.cache.clear();
+        }
+        self.cache.insert(key, colors);
+    }
+}
+
+fn model_key(model: &DiffModel) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    model.old.hash(&mut h);
+    model.new.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(old: Vec<String>, new: Vec<String>) -> DiffModel {
+        DiffModel { old, new, blocks: Vec::new(), first_line: Some(1) }
+    }
+
+    #[test]
+    fn highlights_whole_sides_and_caches_them() {
+        let mut h = Highlighter::new("Monokai Extended");
+        let m = model(vec!["def a():".into(), "    return 1".into()], vec!["x = 2".into()]);
+        h.prepare(7, "app.py", &m);
+        let c = h.get(7, &m).expect("cached");
+        assert_eq!(c.old.len(), 2);
+        assert!(c.old[0].len() > 1, "keywords and names get their own colours");
+    }
+
+    #[test]
+    fn the_bundled_themes_name_known_syntax_themes() {
+        for name in ["dark", "light"] {
+            let theme =
+                crate::ui::theme::Theme::load(name, None, crate::ui::theme::ColorMode::TrueColor)
+                    .unwrap();
+            assert!(Highlighter::knows_theme(&theme.syntax_theme), "{}", theme.syntax_theme);
+        }
+        assert!(!Highlighter::knows_theme("No Such Theme"));
+    }
+
+    #[test]
+    fn a_five_kilobyte_line_is_skipped_quickly() {
+        let mut h = Highlighter::new("Monokai Extended");
+        let m = model(vec!["x".repeat(5_000)], vec!["y".repeat(5_000)]);
+        let t = std::time::Instant::now();
+        h.prepare(1, "big.js", &m);
+        assert!(t.elapsed().as_millis() < 500);
+        assert!(h.get(1, &m).unwrap().old[0].is_empty());
+    }
+}

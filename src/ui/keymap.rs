@@ -1,0 +1,282 @@
+//! The keymap: which keys do what, as data. Each [`Action`] has a name (its key in
+//! `keymap.toml`), a description (shown in the help overlay, which is built from this table) and
+//! its keys. A `keymap.toml` in the config folder replaces the keys of the actions it names and
+//! leaves the others alone:
+//!
+//! ```toml
+//! accept = ["y", "enter"]
+//! quit = ["q", "ctrl-c"]
+//! ```
+//!
+//! Not for: deciding what an action does (`app`), or drawing the overlay (`ui::render`).
+
+use std::collections::BTreeMap;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Everything a key can ask for on the review screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Action {
+    Next,
+    Prev,
+    NextFile,
+    PrevFile,
+    Accept,
+    Reject,
+    Undo,
+    AcceptFile,
+    RejectFile,
+    AcceptAll,
+    Split,
+    Edit,
+    ToggleView,
+    Focus,
+    PageUp,
+    PageDown,
+    Search,
+    Retry,
+    Cancel,
+    Help,
+    Quit,
+}
+
+/// Name, description and default keys of every action, in help order.
+const TABLE: &[(Action, &str, &str, &[&str])] = &[
+    (Action::Next, "next", "next hunk", &["j", "down"]),
+    (Action::Prev, "prev", "previous hunk", &["k", "up"]),
+    (Action::NextFile, "next_file", "next file", &["J"]),
+    (Action::PrevFile, "prev_file", "previous file", &["K"]),
+    (Action::Accept, "accept", "accept the hunk (writes it at once)", &["y"]),
+    (Action::Reject, "reject", "reject the hunk", &["n"]),
+    (Action::Undo, "undo", "undo the last decision (restores the file)", &["u"]),
+    (Action::AcceptFile, "accept_file", "accept the rest of the file", &["a"]),
+    (Action::RejectFile, "reject_file", "reject the rest of the file", &["d"]),
+    (Action::AcceptAll, "accept_all", "accept every finished hunk", &["A"]),
+    (Action::Split, "split", "split the hunk into its changes", &["s"]),
+    (Action::Edit, "edit", "edit the new text in $EDITOR, then accept", &["e"]),
+    (Action::ToggleView, "toggle_view", "unified / side-by-side diff", &["v"]),
+    (Action::Focus, "focus", "move the focus between panes", &["tab"]),
+    (Action::PageUp, "page_up", "scroll up a page", &["pageup"]),
+    (Action::PageDown, "page_down", "scroll down a page", &["pagedown"]),
+    (Action::Search, "search", "show hunks whose path or text holds a query", &["/"]),
+    (Action::Retry, "retry", "ask the model again about failed edits", &["r"]),
+    (Action::Cancel, "cancel", "stop the stream / clear the search", &["esc"]),
+    (Action::Help, "help", "this help", &["?"]),
+    (Action::Quit, "quit", "quit (asks first if decisions are pending)", &["q", "ctrl-c"]),
+];
+
+/// One key, as written in `keymap.toml` (`j`, `J`, `ctrl-c`, `pagedown`, `tab`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeySpec {
+    pub code: KeyCode,
+    pub ctrl: bool,
+    pub alt: bool,
+}
+
+impl KeySpec {
+    /// Parse a key name; `None` when it names no key.
+    pub fn parse(text: &str) -> Option<KeySpec> {
+        let mut ctrl = false;
+        let mut alt = false;
+        let mut rest = text;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if lower.starts_with("ctrl-") && rest.len() > 5 {
+                ctrl = true;
+                rest = &rest[5..];
+            } else if lower.starts_with("alt-") && rest.len() > 4 {
+                alt = true;
+                rest = &rest[4..];
+            } else {
+                break;
+            }
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) => KeyCode::Char(c),
+            _ => match rest.to_ascii_lowercase().as_str() {
+                "up" => KeyCode::Up,
+                "down" => KeyCode::Down,
+                "left" => KeyCode::Left,
+                "right" => KeyCode::Right,
+                "pageup" => KeyCode::PageUp,
+                "pagedown" => KeyCode::PageDown,
+                "home" => KeyCode::Home,
+                "end" => KeyCode::End,
+                "tab" => KeyCode::Tab,
+                "backtab" | "shift-tab" => KeyCode::BackTab,
+                "enter" => KeyCode::Enter,
+                "esc" => KeyCode::Esc,
+                "space" => KeyCode::Char(' '),
+                "backspace" => KeyCode::Backspace,
+                _ => return None,
+            },
+        };
+        Some(KeySpec { code, ctrl, alt })
+    }
+
+    /// Whether a key event is this key. Shift is not compared for characters: `J` says it.
+    pub fn matches(&self, key: &KeyEvent) -> bool {
+        let code = match key.code {
+            KeyCode::Char(c) if self.ctrl => KeyCode::Char(c.to_ascii_lowercase()),
+            c => c,
+        };
+        let want = match self.code {
+            KeyCode::Char(c) if self.ctrl => KeyCode::Char(c.to_ascii_lowercase()),
+            c => c,
+        };
+        code == want
+            && key.modifiers.contains(KeyModifiers::CONTROL) == self.ctrl
+            && key.modifiers.contains(KeyModifiers::ALT) == self.alt
+    }
+
+    /// How the help overlay names the key.
+    pub fn label(&self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::Home => "Home".into(),
+            KeyCode::End => "End".into(),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::BackTab => "S-Tab".into(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Esc => "Esc".into(),
+            KeyCode::Backspace => "Bksp".into(),
+            other => format!("{other:?}"),
+        };
+        let mut out = String::new();
+        if self.ctrl {
+            out.push_str("C-");
+        }
+        if self.alt {
+            out.push_str("M-");
+        }
+        out.push_str(&base);
+        out
+    }
+}
+
+/// One action's entry.
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub action: Action,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub keys: Vec<KeySpec>,
+}
+
+/// The keymap in force.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        let bindings = TABLE
+            .iter()
+            .map(|(action, name, description, keys)| Binding {
+                action: *action,
+                name,
+                description,
+                keys: keys.iter().filter_map(|k| KeySpec::parse(k)).collect(),
+            })
+            .collect();
+        Keymap { bindings }
+    }
+}
+
+impl Keymap {
+    /// The default keymap with `keymap.toml`'s text applied. Errors name the action or key that
+    /// is wrong.
+    pub fn with_overrides(text: &str) -> Result<Keymap, String> {
+        let table: BTreeMap<String, Vec<String>> =
+            toml::from_str(text).map_err(|e| format!("keymap.toml: {e}"))?;
+        let mut map = Keymap::default();
+        for (name, keys) in table {
+            let binding = map.bindings.iter_mut().find(|b| b.name == name).ok_or_else(|| {
+                let names: Vec<&str> = TABLE.iter().map(|t| t.1).collect();
+                format!("keymap.toml: no action named `{name}` (actions: {})", names.join(", "))
+            })?;
+            let mut specs = Vec::new();
+            for key in keys {
+                specs.push(KeySpec::parse(&key).ok_or_else(|| {
+                    format!("keymap.toml: `{key}` (for `{name}`) is not a key name")
+                })?);
+            }
+            binding.keys = specs;
+        }
+        Ok(map)
+    }
+
+    /// The action a key asks for.
+    pub fn action(&self, key: &KeyEvent) -> Option<Action> {
+        self.bindings.iter().find(|b| b.keys.iter().any(|k| k.matches(key))).map(|b| b.action)
+    }
+
+    /// The first key of an action, for hints (`?` for help).
+    pub fn first_key(&self, action: Action) -> String {
+        self.bindings
+            .iter()
+            .find(|b| b.action == action)
+            .and_then(|b| b.keys.first())
+            .map_or_else(|| "-".to_string(), KeySpec::label)
+    }
+
+    /// The help overlay's lines: keys, then what they do.
+    pub fn help_lines(&self) -> Vec<(String, &'static str)> {
+        self.bindings
+            .iter()
+            .map(|b| {
+                let keys: Vec<String> = b.keys.iter().map(KeySpec::label).collect();
+                (keys.join(" "), b.description)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn defaults_and_shifted_letters() {
+        let map = Keymap::default();
+        assert_eq!(map.action(&key(KeyCode::Char('j'), KeyModifiers::NONE)), Some(Action::Next));
+        assert_eq!(
+            map.action(&key(KeyCode::Char('J'), KeyModifiers::SHIFT)),
+            Some(Action::NextFile)
+        );
+        assert_eq!(map.action(&key(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
+        assert_eq!(map.action(&key(KeyCode::Char('c'), KeyModifiers::NONE)), None);
+    }
+
+    #[test]
+    fn overrides_replace_only_what_they_name() {
+        let map = Keymap::with_overrides("accept = [\"enter\", \"Y\"]\n").unwrap();
+        assert_eq!(map.action(&key(KeyCode::Enter, KeyModifiers::NONE)), Some(Action::Accept));
+        assert_eq!(map.action(&key(KeyCode::Char('y'), KeyModifiers::NONE)), None);
+        assert_eq!(map.action(&key(KeyCode::Char('n'), KeyModifiers::NONE)), Some(Action::Reject));
+        let err = Keymap::with_overrides("acept = [\"y\"]\n").unwrap_err();
+        assert!(err.contains("no action named `acept`"), "{err}");
+        let err = Keymap::with_overrides("accept = [\"hyper-x\"]\n").unwrap_err();
+        assert!(err.contains("not a key name"), "{err}");
+    }
+
+    #[test]
+    fn help_is_built_from_the_table() {
+        let lines = Keymap::default().help_lines();
+        assert_eq!(lines.len(), TABLE.len());
+        assert_eq!(lines[0], ("j ↓".to_string(), "next hunk"));
+    }
+}

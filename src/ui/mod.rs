@@ -1,0 +1,14 @@
+//! The review screen's drawing: pure functions of `&App` (plus the theme and the highlight
+//! cache) into a ratatui frame. Nothing here changes state or does I/O, so every view can be
+//! rendered into a `TestBackend` and snapshotted.
+//!
+//! `theme` and `keymap` are data; `highlight` caches syntax colour per hunk; `diff` builds a
+//! hunk's diff and paints its lines; `render` lays out the panes.
+
+pub mod diff;
+pub mod highlight;
+pub mod keymap;
+pub mod render;
+pub mod theme;
+
+pub use render::draw;

@@ -1,0 +1,177 @@
+//! End to end: the real binary's review screen in tmux. `redline demo DIR --speed 20` streams
+//! the bundled reply; the test accepts the first hunk, rejects the second, quits (confirming),
+//! then checks the files on disk and that the terminal was given back (alternate screen off,
+//! the shell's prompt and redline's summary in the pane, no frame left).
+//!
+//! A second run takes its keymap from the config folder (`keymap.toml`) under `NO_COLOR`, and
+//! checks that the key works and that no colour reaches the terminal.
+//!
+//! A third reviews a real stream: `redline --provider openai ... -m PROMPT app.py` against aimock
+//! on loopback (as the `provider_*` tests start it), accepts one hunk, rejects the other, and
+//! quits without being asked (nothing is left undecided).
+//!
+//! Needs tmux (`.ci/run` installs it). Without it the test says so and checks nothing, except
+//! under CI, where it fails.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self, args: &[&str]) -> String {
+        let out =
+            Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.cmd(&["capture-pane", "-p", "-t", "e2e"])
+    }
+
+    fn wait_for(&self, what: &str, needle: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return screen;
+            }
+            if start.elapsed() > Duration::from_secs(30) {
+                panic!("timed out waiting for {what} ({needle:?}); the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn keys(&self, keys: &str) {
+        self.cmd(&["send-keys", "-t", "e2e", keys]);
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).output();
+    }
+}
+
+fn have_tmux() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn demo_accept_reject_quit_in_tmux() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end review screen test checked nothing");
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("project");
+    let tmux = Tmux { socket: format!("redline-e2e-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", "sh"]);
+    // An empty config folder: the user's keymap.toml must not change the keys.
+    let command = format!(
+        "XDG_CONFIG_HOME={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        scratch.path().join("config").display(),
+        env!("CARGO_BIN_EXE_redline"),
+        dir.display()
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.wait_for("the stream to finish", "4 pending 0 applied 0 rejected 1 failed");
+    tmux.keys("y");
+    tmux.wait_for("the first hunk to be written", "1 applied");
+    tmux.keys("n");
+    tmux.wait_for("the second hunk to be rejected", "1 rejected");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    let screen = tmux.wait_for("redline to exit", "EXIT=0");
+    assert!(screen.contains("1 applied, 1 rejected, 3 left undecided"), "{screen}");
+    assert!(screen.contains("the demo project is in"), "{screen}");
+    assert!(!screen.contains("┌ hunks"), "no frame is left on the shell's screen:\n{screen}");
+    let alternate = tmux.cmd(&["display-message", "-p", "-t", "e2e", "#{alternate_on}"]);
+    assert_eq!(alternate.trim(), "0", "the alternate screen is off");
+
+    let read = |name: &str| std::fs::read_to_string(Path::new(&dir).join(name)).unwrap();
+    let inventory = read("inventory.py");
+    assert!(inventory.contains("    return sum(item.price * item.stock for item in items)\n"));
+    assert!(!inventory.contains("total = 0"), "the first hunk is applied");
+    assert!(!inventory.contains("ValueError"), "the second hunk is not");
+    assert_eq!(read("report.py"), include_str!("../demo/project/report.py"));
+}
+
+#[test]
+fn config_keymap_and_no_color() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end keymap test checked nothing");
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let config = scratch.path().join("config");
+    std::fs::create_dir_all(config.join("redline")).unwrap();
+    std::fs::write(config.join("redline/keymap.toml"), "accept = [\"enter\"]\n").unwrap();
+    let dir = scratch.path().join("project");
+    let tmux = Tmux { socket: format!("redline-e2e-keys-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "sh"]);
+    let command = format!(
+        "XDG_CONFIG_HOME={} NO_COLOR=1 COLORTERM=truecolor TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        config.display(),
+        env!("CARGO_BIN_EXE_redline"),
+        dir.display()
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.wait_for("the stream to finish", "4 pending 0 applied 0 rejected 1 failed");
+    tmux.keys("y");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(tmux.screen().contains("0 applied"), "y no longer accepts");
+    tmux.cmd(&["send-keys", "-t", "e2e", "Enter"]);
+    tmux.wait_for("Enter to accept", "1 applied");
+    let colored = tmux.cmd(&["capture-pane", "-p", "-e", "-t", "e2e"]);
+    assert!(!colored.contains("[38;") && !colored.contains("[48;"), "NO_COLOR: {colored}");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+}
+
+mod provider_support;
+
+#[test]
+fn review_a_real_stream_from_a_mock_server() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end provider test checked nothing");
+        return;
+    }
+    use provider_support::{APP_PY, REPLY, SECRET, aimock, fixtures, project, reply_fixture};
+    let server =
+        aimock(&fixtures(vec![reply_fixture("fix-tui", REPLY, serde_json::json!({}))]), &[]);
+    let dir = project();
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux { socket: format!("redline-e2e-provider-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "30", "sh"]);
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py; echo EXIT=$?",
+        dir.path().display(),
+        config.path().display(),
+        env!("CARGO_BIN_EXE_redline"),
+        server.url(),
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    let screen = tmux.wait_for("the stream to finish", "✓ openai · mock");
+    assert!(screen.contains("2 pending 0 applied"), "{screen}");
+    assert!(!screen.contains(SECRET), "the key never shows");
+    tmux.keys("y");
+    tmux.wait_for("the first hunk to be written", "1 applied");
+    tmux.keys("n");
+    tmux.wait_for("the second hunk to be rejected", "1 rejected");
+    tmux.keys("q");
+    let screen = tmux.wait_for("redline to exit without asking", "EXIT=0");
+    assert!(screen.contains("1 applied, 1 rejected, 0 left undecided"), "{screen}");
+    let app = std::fs::read_to_string(dir.path().join("app.py")).unwrap();
+    assert_eq!(app, APP_PY.replace("items[len(items)]", "items[-1]"));
+}

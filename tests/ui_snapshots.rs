@@ -1,0 +1,141 @@
+//! Render snapshots: each view of the review screen drawn through ratatui's `TestBackend` with
+//! the plain theme (no colours), compared as text with `insta`. Update with
+//! `INSTA_UPDATE=always cargo test --test ui_snapshots` and review the `.snap` diffs.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use redline::app::{App, AppConfig, Msg, StreamDone};
+use redline::core::plan::Source;
+use redline::core::prompt::Prompts;
+use redline::core::review::Review;
+use redline::provider::{ChatMessage, Role};
+use redline::ui::highlight::Highlighter;
+use redline::ui::keymap::Keymap;
+use redline::ui::theme::Theme;
+
+const INVENTORY: &str = include_str!("../demo/project/inventory.py");
+const REPORT: &str = include_str!("../demo/project/report.py");
+const REPLY: &str = include_str!("../demo/reply.md");
+
+fn app() -> (App, Instant) {
+    let files = vec!["inventory.py".to_string(), "report.py".to_string()];
+    let mut sources = BTreeMap::new();
+    sources.insert("inventory.py".to_string(), Source::Text(INVENTORY.into()));
+    sources.insert("report.py".to_string(), Source::Text(REPORT.into()));
+    let mut app = App::new(AppConfig {
+        review: Review::new(files.clone(), sources),
+        known_paths: files,
+        label: "demo · bundled reply".into(),
+        keymap: Keymap::default(),
+        prompts: Prompts::default(),
+        conversation: vec![ChatMessage::new(Role::User, "change things")],
+        request: None,
+    });
+    let now = Instant::now();
+    app.start(now);
+    (app, now)
+}
+
+fn finished() -> (App, Instant) {
+    let (mut app, now) = app();
+    app.update(Msg::Chunk(REPLY.into()), now);
+    app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(402), note: None }), now);
+    (app, now)
+}
+
+fn key(app: &mut App, c: char, now: Instant) {
+    let m = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+    app.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), m)), now);
+}
+
+fn render(app: &App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let theme = Theme::plain();
+    let hl = Highlighter::off();
+    terminal.draw(|f| redline::ui::draw(f, app, &theme, &hl)).unwrap();
+    let buf = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn stream_pane_while_the_model_writes() {
+    let (mut app, now) = app();
+    let cut = REPLY.find("def format_line(item):\n    return f").unwrap() + 30;
+    app.update(Msg::Chunk(REPLY[..cut].into()), now);
+    insta::assert_snapshot!(render(&app, 100, 30));
+}
+
+#[test]
+fn hunk_list_and_unified_diff() {
+    let (app, _) = finished();
+    insta::assert_snapshot!(render(&app, 100, 30));
+}
+
+#[test]
+fn decisions_show_in_the_hunk_list() {
+    let (mut app, now) = finished();
+    key(&mut app, 'n', now);
+    key(&mut app, 'n', now);
+    key(&mut app, 'j', now);
+    insta::assert_snapshot!(render(&app, 100, 24));
+}
+
+#[test]
+fn side_by_side_diff() {
+    let (mut app, now) = finished();
+    key(&mut app, 'J', now);
+    key(&mut app, 'v', now);
+    insta::assert_snapshot!(render(&app, 120, 24));
+}
+
+#[test]
+fn failed_hunk() {
+    let (mut app, now) = finished();
+    key(&mut app, 'J', now);
+    key(&mut app, 'j', now);
+    insta::assert_snapshot!(render(&app, 100, 24));
+}
+
+#[test]
+fn help_overlay() {
+    let (mut app, now) = finished();
+    key(&mut app, '?', now);
+    insta::assert_snapshot!(render(&app, 100, 30));
+}
+
+#[test]
+fn quit_confirmation() {
+    let (mut app, now) = finished();
+    key(&mut app, 'q', now);
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn narrow_terminal() {
+    let (app, _) = finished();
+    insta::assert_snapshot!(render(&app, 40, 12));
+}
+
+#[test]
+fn tiny_terminals_do_not_panic() {
+    let (mut app, now) = finished();
+    key(&mut app, '?', now);
+    for (w, h) in [(1, 1), (10, 4), (20, 6), (40, 12), (41, 13), (79, 20), (80, 5)] {
+        render(&app, w, h);
+    }
+    key(&mut app, 'v', now);
+    render(&app, 40, 12);
+}
