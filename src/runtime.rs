@@ -30,7 +30,7 @@ use crate::core::review::Effect;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
 use crate::shell::workspace::Workspace;
 use crate::ui::diff::DiffModel;
-use crate::ui::highlight::Highlighter;
+use crate::ui::highlight::{Background, Highlighter};
 use crate::ui::theme::Theme;
 
 /// Where replies come from.
@@ -46,7 +46,8 @@ pub struct Session {
     pub workspace: Workspace,
     pub replies: Replies,
     pub theme: Theme,
-    pub highlighter: Highlighter,
+    /// The syntax theme to colour code with (`None`: no syntax colour).
+    pub syntax_theme: Option<String>,
 }
 
 /// Leave the alternate screen, show the cursor, end raw mode. Safe to call twice.
@@ -89,7 +90,7 @@ pub fn run(app: &mut App, session: Session) -> Result<()> {
     result
 }
 
-async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
+async fn event_loop(app: &mut App, session: Session) -> Result<()> {
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))
         .context("cannot draw on the terminal")?;
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
@@ -97,6 +98,14 @@ async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
     let mut tick = tokio::time::interval(Duration::from_millis(80));
     let mut cancel = CancellationToken::new();
     let mut round = 0usize;
+    // Syntax colour comes from a thread of its own; frames use what has arrived.
+    let (hl_tx, mut hl_rx) = mpsc::unbounded_channel();
+    let mut colors = Highlighter::off();
+    let mut background = session.syntax_theme.clone().map(|name| {
+        Background::spawn(name, move |key, c| {
+            let _ = hl_tx.send((key, c));
+        })
+    });
     let size = terminal.size().context("cannot read the terminal's size")?;
     let now = Instant::now();
     app.update(Msg::Resize(size.width, size.height), now);
@@ -135,12 +144,14 @@ async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
         }
         let due = last_draw.is_none_or(|t| t.elapsed() >= Duration::from_millis(16));
         if dirty && due {
-            if let Some(h) = app.selected_hunk() {
+            if let (Some(h), Some(bg)) = (app.selected_hunk(), background.as_mut()) {
                 let model = DiffModel::of(h, app.review.source(&h.path));
-                session.highlighter.prepare(h.id, &h.path, &model);
+                if colors.get(h.id, &model).is_none() {
+                    bg.request(h.id, &h.path, &model);
+                }
             }
             terminal
-                .draw(|f| crate::ui::draw(f, app, &session.theme, &session.highlighter))
+                .draw(|f| crate::ui::draw(f, app, &session.theme, &colors))
                 .context("cannot draw on the terminal")?;
             last_draw = Some(Instant::now());
             dirty = false;
@@ -159,6 +170,11 @@ async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
                 None => return Ok(()),
             },
             Some(m) = rx.recv() => m,
+            Some((key, c)) = hl_rx.recv() => {
+                colors.insert(key, c);
+                dirty = true;
+                continue;
+            }
             _ = tick.tick() => Msg::Tick,
         };
         let is_key = matches!(msg, Msg::Key(_) | Msg::Resize(..));

@@ -170,12 +170,9 @@ fn look(theme_flag: Option<&str>) -> Result<(Theme, Keymap)> {
     Ok((theme, keymap))
 }
 
-fn highlighter(theme: &Theme) -> Highlighter {
-    if theme.mode == ColorMode::None {
-        Highlighter::off()
-    } else {
-        Highlighter::new(&theme.syntax_theme)
-    }
+/// The syntax theme to colour with, if the terminal shows colour at all.
+fn syntax_theme(theme: &Theme) -> Option<String> {
+    (theme.mode != ColorMode::None).then(|| theme.syntax_theme.clone())
 }
 
 fn try_review(args: &ReviewArgs) -> Result<()> {
@@ -217,7 +214,7 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
     let session = Session {
         workspace,
         replies: Replies::Provider { settings, max_tokens: args.max_tokens },
-        highlighter: highlighter(&theme),
+        syntax_theme: syntax_theme(&theme),
         theme,
     };
     runtime::run(&mut app, session)?;
@@ -252,7 +249,7 @@ fn try_demo(args: &DemoArgs) -> Result<()> {
     let session = Session {
         workspace,
         replies: Replies::Canned { replies: vec![DEMO_REPLY, DEMO_RETRY], speed: args.speed },
-        highlighter: highlighter(&theme),
+        syntax_theme: syntax_theme(&theme),
         theme,
     };
     runtime::run(&mut app, session)?;

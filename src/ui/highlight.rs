@@ -5,8 +5,11 @@
 //! from stalling input: lines over [`MAX_LINE`] characters get no colour, and hunks over
 //! [`MAX_LINES`] lines get none at all.
 //!
+//! The review screen highlights on a thread of its own ([`Background`]), so even the largest hunk
+//! never holds up a key: the screen draws without syntax colour until the colours arrive.
+//!
 //! Not for: diff colour (that is `ui::diff`, a separate layer merged at paint time), or deciding
-//! when to highlight (the runtime calls [`Highlighter::prepare`] for the selected hunk).
+//! when to highlight (the runtime asks for the selected hunk).
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -76,6 +79,24 @@ impl Highlighter {
         Highlighter { syntaxes: None, theme: None, cache: HashMap::new() }
     }
 
+    /// Whether this highlighter colours at all.
+    pub fn is_on(&self) -> bool {
+        self.syntaxes.is_some() && self.theme.is_some()
+    }
+
+    /// The cache key of a hunk's model.
+    pub fn key(id: HunkId, model: &DiffModel) -> (HunkId, u64) {
+        (id, model_key(model))
+    }
+
+    /// Store colours computed elsewhere (by the [`Background`] worker).
+    pub fn insert(&mut self, key: (HunkId, u64), colors: HunkColors) {
+        if self.cache.len() > 4_096 {
+            self.cache.clear();
+        }
+        self.cache.insert(key, colors);
+    }
+
     /// The cached colour of a hunk's model, if it was prepared.
     pub fn get(&self, id: HunkId, model: &DiffModel) -> Option<&HunkColors> {
         self.cache.get(&(id, model_key(model)))
@@ -127,6 +148,40 @@ impl Highlighter {
     }
 }
 
+/// A highlighter on its own thread: asked for a hunk's colours, it hands them to `done` when
+/// ready. Each hunk model is asked for once.
+pub struct Background {
+    jobs: std::sync::mpsc::Sender<(HunkId, String, DiffModel)>,
+    asked: std::collections::HashSet<(HunkId, u64)>,
+}
+
+impl Background {
+    /// Start the worker with the named syntax theme (loading the syntaxes there, too).
+    pub fn spawn(
+        theme_name: String,
+        done: impl Fn((HunkId, u64), HunkColors) + Send + 'static,
+    ) -> Background {
+        let (jobs, rx) = std::sync::mpsc::channel::<(HunkId, String, DiffModel)>();
+        std::thread::spawn(move || {
+            let mut h = Highlighter::new(&theme_name);
+            for (id, path, model) in rx {
+                h.prepare(id, &path, &model);
+                if let Some(colors) = h.get(id, &model) {
+                    done(Highlighter::key(id, &model), colors.clone());
+                }
+            }
+        });
+        Background { jobs, asked: std::collections::HashSet::new() }
+    }
+
+    /// Ask for a hunk's colours unless they were asked for already.
+    pub fn request(&mut self, id: HunkId, path: &str, model: &DiffModel) {
+        if self.asked.insert(Highlighter::key(id, model)) {
+            let _ = self.jobs.send((id, path.to_string(), model.clone()));
+        }
+    }
+}
+
 fn model_key(model: &DiffModel) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     model.old.hash(&mut h);
@@ -161,6 +216,21 @@ mod tests {
             assert!(Highlighter::knows_theme(&theme.syntax_theme), "{}", theme.syntax_theme);
         }
         assert!(!Highlighter::knows_theme("No Such Theme"));
+    }
+
+    #[test]
+    fn the_background_worker_hands_colours_back() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut bg = Background::spawn("Monokai Extended".into(), move |k, c| {
+            let _ = tx.send((k, c));
+        });
+        let m = model(vec!["def a():".into()], vec!["x = 2".into()]);
+        bg.request(9, "app.py", &m);
+        bg.request(9, "app.py", &m);
+        let (key, colors) = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("colours");
+        assert_eq!(key, Highlighter::key(9, &m));
+        assert_eq!(colors.new.len(), 1);
+        assert!(rx.recv_timeout(std::time::Duration::from_millis(200)).is_err(), "asked once");
     }
 
     #[test]
