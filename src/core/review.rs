@@ -218,6 +218,12 @@ impl Review {
         if self.hunks.iter().any(|h| h.id == id) {
             return;
         }
+        let hunk = self.new_hunk(id, path, edit);
+        self.hunks.push(hunk);
+    }
+
+    /// A hunk placed against its file: pending, or failed when it cannot be placed.
+    fn new_hunk(&self, id: HunkId, path: String, edit: Edit) -> ReviewHunk {
         let mut hunk = ReviewHunk {
             id,
             path,
@@ -230,7 +236,7 @@ impl Review {
         if hunk.report.status == Status::Refused {
             hunk.state = HunkState::Failed;
         }
-        self.hunks.push(hunk);
+        hunk
     }
 
     /// Place a hunk against its file's current text: its report and preview.
@@ -451,18 +457,7 @@ impl Review {
         for (k, part) in parts.into_iter().enumerate() {
             let edit = Edit { change: Change::Modify { hunk: part }, ..original.edit.clone() };
             let id = hunk_id(&original.path, &edit);
-            let mut hunk = ReviewHunk {
-                id,
-                path: original.path.clone(),
-                edit,
-                state: HunkState::Pending,
-                report: empty_report(),
-                preview: Preview::default(),
-            };
-            self.place(&mut hunk);
-            if hunk.report.status == Status::Refused {
-                hunk.state = HunkState::Failed;
-            }
+            let hunk = self.new_hunk(id, original.path.clone(), edit);
             self.hunks.insert(idx + k, hunk);
         }
         true
