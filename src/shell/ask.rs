@@ -32,8 +32,9 @@ use crate::shell::cli::{Exit, human_line};
 use crate::shell::parse_cmd::EditLine;
 use crate::shell::workspace::Workspace;
 
-#[derive(Debug, Clone, Args)]
-pub struct AskArgs {
+/// Which model to ask, and how patiently: shared by `redline ask` and the review screen.
+#[derive(Debug, Clone, Args, Default)]
+pub struct ModelArgs {
     /// Which server protocol to speak (default: from the environment or config.toml).
     #[arg(long, value_enum)]
     pub provider: Option<ProviderArg>,
@@ -43,6 +44,18 @@ pub struct AskArgs {
     /// The model to ask.
     #[arg(long, value_name = "M")]
     pub model: Option<String>,
+    /// Give up when the server sends nothing for this many seconds.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// The most tokens the model may write.
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u32>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AskArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// The edit format to ask for.
     #[arg(long, value_enum, default_value_t = EditFormatArg::SearchReplace)]
     pub format: EditFormatArg,
@@ -58,12 +71,6 @@ pub struct AskArgs {
     /// How many times to resend a request the server refused (429, 5xx) or could not take.
     #[arg(long, value_name = "N")]
     pub http_retries: Option<u32>,
-    /// Give up when the server sends nothing for this many seconds.
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
-    /// The most tokens the model may write.
-    #[arg(long, value_name = "N")]
-    pub max_tokens: Option<u32>,
     /// The request.
     #[arg(short = 'm', long = "message", value_name = "PROMPT")]
     pub prompt: String,
@@ -139,11 +146,11 @@ pub fn settings_for(args: &AskArgs) -> Result<ProviderSettings> {
     };
     let name = path.map_or("config.toml".to_string(), |p| p.display().to_string());
     let flags = Flags {
-        provider: args.provider.map(Into::into),
-        base_url: args.base_url.clone(),
-        model: args.model.clone(),
+        provider: args.model.provider.map(Into::into),
+        base_url: args.model.base_url.clone(),
+        model: args.model.model.clone(),
         http_retries: args.http_retries,
-        timeout_secs: args.timeout,
+        timeout_secs: args.model.timeout,
     };
     Ok(settings::resolve(&flags, &env, &config, &name)?)
 }
@@ -255,7 +262,7 @@ fn run_rounds(
         let req = ChatRequest {
             model: settings.model.clone(),
             messages: messages.clone(),
-            max_tokens: args.max_tokens,
+            max_tokens: args.model.max_tokens,
             temperature: None,
         };
         let streamed = runtime.block_on(stream_round(settings, &req, &state.project))?;

@@ -15,7 +15,7 @@ use crate::core::plan::Source;
 use crate::core::review::Review;
 use crate::provider::{ChatMessage, Role};
 use crate::runtime::{self, Replies, Session};
-use crate::shell::ask::{self, AskArgs, EditFormatArg, ProviderArg};
+use crate::shell::ask::{self, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
 use crate::shell::workspace::Workspace;
 use crate::ui::highlight::Highlighter;
@@ -25,15 +25,8 @@ use crate::ui::theme::{ColorMode, Theme, default_theme_name};
 /// The review screen's options (the command line with no subcommand).
 #[derive(Debug, Clone, Args, Default)]
 pub struct ReviewArgs {
-    /// Which server protocol to speak (default: from the environment or config.toml).
-    #[arg(long, value_enum)]
-    pub provider: Option<ProviderArg>,
-    /// The server's base URL (OpenAI-compatible servers: up to `/v1`).
-    #[arg(long, value_name = "URL")]
-    pub base_url: Option<String>,
-    /// The model to ask.
-    #[arg(long, value_name = "M")]
-    pub model: Option<String>,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// The edit format to ask for.
     #[arg(long, value_enum)]
     pub format: Option<EditFormatArg>,
@@ -43,12 +36,6 @@ pub struct ReviewArgs {
     /// `dark` or `light` (default: what the terminal says, else dark).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
-    /// The most tokens the model may write.
-    #[arg(long, value_name = "N")]
-    pub max_tokens: Option<u32>,
-    /// Give up when the server sends nothing for this many seconds.
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
     /// The request (without it, an input line asks for it).
     #[arg(short = 'm', long = "message", value_name = "PROMPT")]
     pub prompt: Option<String>,
@@ -65,16 +52,12 @@ impl ReviewArgs {
 
     fn ask_args(&self) -> AskArgs {
         AskArgs {
-            provider: self.provider,
-            base_url: self.base_url.clone(),
             model: self.model.clone(),
             format: self.format.unwrap_or(EditFormatArg::SearchReplace),
             root: self.root.clone().unwrap_or_else(|| PathBuf::from(".")),
             apply: ask::ApplyMode::None,
             retries: 0,
             http_retries: None,
-            timeout: self.timeout,
-            max_tokens: self.max_tokens,
             prompt: self.prompt.clone().unwrap_or_default(),
             files: self.files.clone(),
         }
@@ -213,7 +196,7 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
     });
     let session = Session {
         workspace,
-        replies: Replies::Provider { settings, max_tokens: args.max_tokens },
+        replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
         syntax_theme: syntax_theme(&theme),
         theme,
     };
