@@ -46,6 +46,8 @@ pub enum Modal {
     Search(String),
     /// Typing the request (no `-m` was given).
     Prompt(String),
+    /// Typing a follow-up request in the same session.
+    FollowUp(String),
 }
 
 /// How a stream ended without error.
@@ -483,6 +485,16 @@ impl App {
             Action::PageDown => self.scroll_page(page),
             Action::Search => self.modal = Some(Modal::Search(self.filter.clone())),
             Action::Retry => return self.retry(now),
+            Action::FollowUp => {
+                if self.streaming {
+                    self.notice =
+                        Some("the model is still writing; follow up when it is done".into());
+                } else if self.conversation.is_empty() {
+                    self.notice = Some("there is no conversation to follow up (the demo)".into());
+                } else {
+                    self.modal = Some(Modal::FollowUp(String::new()));
+                }
+            }
             Action::Cancel => {
                 if self.streaming {
                     self.notice = Some("cancelling the stream".into());
@@ -546,6 +558,23 @@ impl App {
                     self.modal = Some(Modal::Search(query));
                 }
                 _ => {}
+            },
+            Modal::FollowUp(mut text) => match key.code {
+                KeyCode::Enter if !text.trim().is_empty() => {
+                    self.modal = None;
+                    return self.follow_up(&text, now);
+                }
+                KeyCode::Esc => {}
+                _ if ctrl_c => {}
+                KeyCode::Backspace => {
+                    text.pop();
+                    self.modal = Some(Modal::FollowUp(text));
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    self.modal = Some(Modal::FollowUp(text));
+                }
+                _ => self.modal = Some(Modal::FollowUp(text)),
             },
             Modal::Prompt(mut text) => match key.code {
                 KeyCode::Enter if !text.trim().is_empty() => {
@@ -698,6 +727,30 @@ impl App {
         }
         self.stream_text
             .push_str(&format!("\n\n── asking again about {} failed edit(s) ──\n\n", ids.len()));
+        self.begin_stream(now);
+        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+    }
+
+    /// Send a follow-up request in the same conversation, telling the model which of its hunks
+    /// were rejected so it does not send them again unasked.
+    fn follow_up(&mut self, request: &str, now: Instant) -> Vec<AppEffect> {
+        let rejected: Vec<String> = self
+            .review
+            .hunks()
+            .iter()
+            .filter(|h| h.state == HunkState::Rejected)
+            .map(|h| {
+                format!(
+                    "{} (lines {}-{} of your reply)",
+                    h.path, h.edit.reply_lines.0, h.edit.reply_lines.1
+                )
+            })
+            .collect();
+        let reply = self.stream_text[self.round_start..].to_string();
+        self.conversation.push(ChatMessage::new(Role::Assistant, reply));
+        self.conversation
+            .push(ChatMessage::new(Role::User, prompt::build_follow_up(request, &rejected)));
+        self.stream_text.push_str(&format!("\n\n── follow-up: {} ──\n\n", request.trim()));
         self.begin_stream(now);
         vec![AppEffect::StartStream { messages: self.conversation.clone() }]
     }

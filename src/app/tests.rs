@@ -356,3 +356,24 @@ fn reject_file_leaves_other_files_alone() {
     let c = app.review.counts();
     assert_eq!((c.rejected, c.pending, c.failed), (2, 2, 1));
 }
+
+#[test]
+fn a_follow_up_request_reports_the_rejected_hunks() {
+    let (mut app, now) = streamed();
+    let first = app.selected.unwrap();
+    app.update(key('n'), now);
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Rejected);
+    app.update(key('m'), now);
+    assert_eq!(app.modal, Some(Modal::FollowUp(String::new())));
+    for c in "add tests".chars() {
+        app.update(key(c), now);
+    }
+    let effects = app.update(special(KeyCode::Enter), now);
+    let [AppEffect::StartStream { messages }] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(messages.len(), 3, "request, the reply, the follow-up");
+    assert_eq!(messages[1].role, Role::Assistant);
+    let follow_up = &messages[2].content;
+    assert!(follow_up.starts_with("add tests"), "{follow_up}");
+    assert!(follow_up.contains("rejected") && follow_up.contains("inventory.py"), "{follow_up}");
+    assert!(app.streaming);
+}

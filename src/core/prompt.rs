@@ -96,6 +96,20 @@ impl<'a> Overrides<'a> {
     }
 }
 
+/// A follow-up request in the same conversation, naming the hunks the user rejected so the
+/// model does not send them again unasked.
+pub fn build_follow_up(request: &str, rejected: &[String]) -> String {
+    let mut out = request.trim_end().to_string();
+    out.push('\n');
+    if !rejected.is_empty() {
+        out.push_str("\nThese edits from your earlier replies were rejected; do not send them again unless this request asks for them:\n\n");
+        for r in rejected {
+            out.push_str(&format!("- {r}\n"));
+        }
+    }
+    out
+}
+
 /// Who a message is from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -327,6 +341,15 @@ fn longest_backtick_run(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_follow_up_names_the_rejected_edits() {
+        let m = build_follow_up("Now add tests.", &["app.py (lines 3-9 of your reply)".into()]);
+        assert!(m.starts_with("Now add tests.\n"));
+        assert!(m.contains("rejected"));
+        assert!(m.contains("- app.py (lines 3-9 of your reply)"));
+        assert_eq!(build_follow_up("Again.", &[]), "Again.\n");
+    }
     use crate::core::locate::{Closest, RefusalKind};
 
     fn failed() -> FailedEdit {

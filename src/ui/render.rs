@@ -51,7 +51,16 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
     match &app.modal {
         Some(Modal::Help) => draw_help(frame, area, app, theme),
         Some(Modal::ConfirmQuit) => draw_confirm(frame, area, app, theme),
-        Some(Modal::Prompt(text)) => draw_prompt(frame, area, text, theme),
+        Some(Modal::Prompt(text)) => draw_prompt(
+            frame,
+            area,
+            text,
+            " what should the model change? (Enter sends, Esc quits) ",
+            theme,
+        ),
+        Some(Modal::FollowUp(text)) => {
+            draw_prompt(frame, area, text, " follow-up request (Enter sends, Esc closes) ", theme)
+        }
         Some(Modal::Search(_)) | None => {}
     }
 }
@@ -699,11 +708,10 @@ fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(text), inner);
 }
 
-fn draw_prompt(frame: &mut Frame, area: Rect, text: &str, theme: &Theme) {
+fn draw_prompt(frame: &mut Frame, area: Rect, text: &str, title: &str, theme: &Theme) {
     let rect = centered(area, area.width.saturating_sub(4).max(20), 4);
     frame.render_widget(Clear, rect);
-    let block =
-        pane(" what should the model change? (Enter sends, Esc quits) ".into(), true, theme);
+    let block = pane(title.into(), true, theme);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
     let w = inner.width as usize;
