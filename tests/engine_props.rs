@@ -11,7 +11,7 @@
 mod common;
 
 use common::generate::{
-    Lines, code_lines, config, file_and_edit, hunk_ranges, joined, outcome_on, soup,
+    Lines, code_lines, config, file_and_edit, hunk_ranges, joined, outcome_on, soup, udiff_reply,
 };
 
 use std::collections::BTreeMap;
@@ -25,7 +25,6 @@ use redline::core::parse::{Event, ParseOptions, parse_reply};
 use redline::core::plan::{FormatChoice, Source, Status, execute, plan};
 use redline::core::stream::StreamParser;
 use redline::core::text::TextFile;
-use similar::TextDiff;
 
 // ---------------------------------------------------------------------------------------------
 // (a) + (b): the parsers
@@ -105,12 +104,7 @@ proptest! {
         radius in 1usize..4,
     ) {
         let (old, new) = (joined(&old), joined(&new));
-        let diff = TextDiff::from_lines(&old, &new)
-            .unified_diff()
-            .context_radius(radius)
-            .header("a/f.py", "b/f.py")
-            .to_string();
-        let reply = format!("```diff\n{diff}```\n");
+        let reply = udiff_reply(&old, &new, radius);
         if let Some(got) = outcome_on(&old, &reply)? {
             prop_assert_eq!(got, new, "reply:\n{}", reply);
         }
@@ -183,12 +177,7 @@ proptest! {
         radius in 1usize..4,
     ) {
         let (old_text, new_text) = (joined(&old), joined(&new));
-        let diff = TextDiff::from_lines(&old_text, &new_text)
-            .unified_diff()
-            .context_radius(radius)
-            .header("a/f.py", "b/f.py")
-            .to_string();
-        let reply = format!("```diff\n{diff}```\n");
+        let reply = udiff_reply(&old_text, &new_text, radius);
         let got = outcome_on(&old_text, &reply)?;
         prop_assert_eq!(got, Some(new_text), "reply:\n{}", reply);
     }

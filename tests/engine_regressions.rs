@@ -171,9 +171,9 @@ mod context_free {
     //! The property behind the case above: a `diff -U0` of a random edit gives the edited file or
     //! a refusal. It fails within a few hundred cases today (repeated lines such as `pass`).
 
+    use super::common::generate::udiff_reply;
     use proptest::prelude::*;
     use redline::core::plan::FileWrite;
-    use similar::TextDiff;
 
     fn line(n: u16, shape: u8) -> String {
         match shape % 4 {
@@ -199,12 +199,8 @@ mod context_free {
             new[at] = format!("    inserted_{n} = fresh()");
             let old_text: String = old.iter().map(|l| format!("{l}\n")).collect();
             let new_text: String = new.iter().map(|l| format!("{l}\n")).collect();
-            let diff = TextDiff::from_lines(&old_text, &new_text)
-                .unified_diff()
-                .context_radius(0)
-                .header("a/f.py", "b/f.py")
-                .to_string();
-            let r = super::run(&[("f.py", &old_text)], &format!("```diff\n{diff}```\n"));
+            let diff = udiff_reply(&old_text, &new_text, 0);
+            let r = super::run(&[("f.py", &old_text)], &diff);
             match r.outcome.writes.as_slice() {
                 [] => {}
                 [FileWrite::Write { text, .. }] => prop_assert_eq!(text, &new_text, "{}", diff),
@@ -269,9 +265,10 @@ mod repeating_files {
     //! side by side (runs of `pass`, `}` at several indentations). There they are run on files
     //! where they may not ("spaced"), because of the gaps above.
 
-    use super::common::generate::{Lines, file_and_edit, hunk_ranges, joined, outcome_on};
+    use super::common::generate::{
+        Lines, file_and_edit, hunk_ranges, joined, outcome_on, udiff_reply,
+    };
     use proptest::prelude::*;
-    use similar::TextDiff;
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
@@ -282,12 +279,7 @@ mod repeating_files {
             radius in 0usize..4,
         ) {
             let (old, new) = (joined(&old), joined(&new));
-            let diff = TextDiff::from_lines(&old, &new)
-                .unified_diff()
-                .context_radius(radius)
-                .header("a/f.py", "b/f.py")
-                .to_string();
-            let reply = format!("```diff\n{diff}```\n");
+            let reply = udiff_reply(&old, &new, radius);
             if let Some(got) = outcome_on(&old, &reply)? {
                 prop_assert_eq!(got, new, "reply:\n{}", reply);
             }

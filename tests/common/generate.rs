@@ -104,6 +104,16 @@ pub fn file_and_edit(kind: Lines) -> impl Strategy<Value = (Vec<String>, Vec<Str
         .prop_filter("the edit changes something", |(old, new)| old != new)
 }
 
+/// A reply holding the unified diff from `old` to `new` (`f.py`), with `radius` lines of context.
+pub fn udiff_reply(old: &str, new: &str, radius: usize) -> String {
+    let diff = similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(radius)
+        .header("a/f.py", "b/f.py")
+        .to_string();
+    format!("```diff\n{diff}```\n")
+}
+
 pub fn joined(lines: &[String]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
