@@ -81,21 +81,7 @@ fn a_reply_in_tiny_pieces_gives_the_same_edits() {
     let proxy = faultproxy(&server, &["--split", "3"]);
     let dir = project();
     let base = format!("{}/v1", proxy.url());
-    let run = ask(
-        dir.path(),
-        &[
-            "--provider",
-            "openai",
-            "--base-url",
-            &base,
-            "--apply",
-            "all",
-            "-m",
-            "fix-split",
-            "app.py",
-        ],
-        &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
-    );
+    let run = ask_openai_apply_all(dir.path(), &base, "fix-split");
     assert_fixed(&run, dir.path());
 }
 
@@ -106,21 +92,7 @@ fn the_first_edit_is_printed_while_the_reply_is_still_streaming() {
     let server = aimock(&fixtures(vec![reply_fixture("fix-slowly", REPLY, slow)]), &[]);
     let dir = project();
     let base = format!("{}/v1", server.url());
-    let run = ask(
-        dir.path(),
-        &[
-            "--provider",
-            "openai",
-            "--base-url",
-            &base,
-            "--apply",
-            "all",
-            "-m",
-            "fix-slowly",
-            "app.py",
-        ],
-        &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
-    );
+    let run = ask_openai_apply_all(dir.path(), &base, "fix-slowly");
     assert_fixed(&run, dir.path());
     assert!(run.elapsed >= Duration::from_secs(1), "the reply was meant to be slow: {run:?}");
     let first = run.line_times[0];
@@ -188,21 +160,7 @@ fn edits_that_fail_are_asked_about_again_and_applied_ones_are_not_repeated() {
     );
     let dir = project();
     let base = format!("{}/v1", server.url());
-    let run = ask(
-        dir.path(),
-        &[
-            "--provider",
-            "openai",
-            "--base-url",
-            &base,
-            "--apply",
-            "all",
-            "-m",
-            "fix-reflect",
-            "app.py",
-        ],
-        &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
-    );
+    let run = ask_openai_apply_all(dir.path(), &base, "fix-reflect");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(read(dir.path(), "app.py"), APP_PY_FIXED);
     assert_eq!(run.edit_lines().len(), 3, "two edits, then one: {}", run.stdout);
@@ -215,4 +173,13 @@ fn edits_that_fail_are_asked_about_again_and_applied_ones_are_not_repeated() {
     assert!(follow_up.contains("closest text actually in"), "{follow_up}");
     assert!(follow_up.contains("do not send them again"), "{follow_up}");
     assert_eq!(messages[messages.len() - 2]["role"], "assistant");
+}
+
+/// `redline ask --provider openai --base-url BASE --apply all -m PROMPT app.py`, with a key set.
+fn ask_openai_apply_all(root: &std::path::Path, base: &str, prompt: &str) -> Run {
+    ask(
+        root,
+        &["--provider", "openai", "--base-url", base, "--apply", "all", "-m", prompt, "app.py"],
+        &[("OPENAI_API_KEY", SECRET), ("REDLINE_MODEL", "mock")],
+    )
 }
