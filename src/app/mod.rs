@@ -87,6 +87,12 @@ pub enum Msg {
         path: String,
         source: Source,
     },
+    /// A file under review changed on disk (another program, the user's editor): what it holds
+    /// now.
+    FileChanged {
+        path: String,
+        source: Source,
+    },
     /// The editor closed: the text the user saved, or why there is none.
     EditorDone {
         hunk: HunkId,
@@ -356,6 +362,10 @@ impl App {
                 self.select_new_if_decided(before);
                 Vec::new()
             }
+            Msg::FileChanged { path, source } => {
+                self.file_changed(&path, source);
+                Vec::new()
+            }
             Msg::EditorDone { hunk, result } => match result {
                 Err(reason) => {
                     self.notice = Some(format!("editor: {reason}"));
@@ -371,6 +381,23 @@ impl App {
                 }
             },
         }
+    }
+
+    /// Place the file's open hunks again in what it holds now; say how many no longer fit.
+    fn file_changed(&mut self, path: &str, source: Source) {
+        if self.review.source(path) == Some(&source) {
+            // Our own write coming back through the watcher, or a save that changed nothing.
+            return;
+        }
+        let conflicts = |app: &App| app.review.counts().conflict;
+        let before = conflicts(self);
+        self.review.file_changed(path, source);
+        let new = conflicts(self).saturating_sub(before);
+        self.notice = Some(if new > 0 {
+            format!("{path} changed on disk: {new} hunk(s) no longer fit and are conflicts")
+        } else {
+            format!("{path} changed on disk; its pending hunks were placed again")
+        });
     }
 
     fn add_events(&mut self, events: Vec<Event>) -> Vec<AppEffect> {

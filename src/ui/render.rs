@@ -615,7 +615,12 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let mark = if app.streaming {
-        SPINNER[(app.ticks % SPINNER.len() as u64) as usize]
+        // From the clock, not from ticks, so a replay at the recorded times draws the same frames.
+        let since = match (app.stats.started, app.now) {
+            (Some(s), Some(n)) => n.saturating_duration_since(s).as_millis() / 80,
+            _ => 0,
+        };
+        SPINNER[(since % SPINNER.len() as u128) as usize]
     } else if app.stats.ended.is_some() {
         "✓"
     } else {
