@@ -9,9 +9,15 @@
 //! or the new one; before each write the file is compared with what was read, and a file that
 //! changed in between is left alone.
 //!
+//! The re-check happens twice: before anything is written, and again after the temporary file is
+//! synced, immediately before it takes the target's place. On Linux the swap itself is checked
+//! too: the new file is exchanged with the old one atomically (`renameat2(RENAME_EXCHANGE)`) and
+//! the file that was displaced is compared with what was read; if another program wrote in the
+//! instant between the re-check and the swap, the swap is undone and its text stays. A new file
+//! is created with `RENAME_NOREPLACE`, so a file that appeared meanwhile is never replaced.
+//!
 //! Not for: deciding what to write (that is `core::plan::execute`), or watching files for
-//! changes. A small window remains between the re-check and the rename in which another program
-//! could still change the file; closing it needs file locks that editors do not honour anyway.
+//! changes (`shell::watcher`).
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -215,7 +221,7 @@ impl Workspace {
         check_unchanged(&resolved, read).map_err(fail)?;
         match write {
             FileWrite::Write { text, .. } => {
-                atomic_write(&resolved.real, text.as_bytes()).map_err(fail)
+                atomic_write(&resolved, text.as_bytes(), read).map_err(fail)
             }
             FileWrite::Delete { .. } => {
                 fs::remove_file(&resolved.lexical)
@@ -355,7 +361,12 @@ fn read_exact_len(path: &Path, len: usize) -> io::Result<Option<Vec<u8>>> {
 /// renamed over the target. An existing file's permissions carry over; a new file gets the
 /// permissions a new file normally gets (umask applies); missing folders are created (and removed
 /// again if the write fails). The temporary file is removed on every failure.
-fn atomic_write(target: &Path, bytes: &[u8]) -> Result<(), WriteFailure> {
+fn atomic_write(
+    resolved: &Resolved,
+    bytes: &[u8],
+    read: Option<&Source>,
+) -> Result<(), WriteFailure> {
+    let target = resolved.real.as_path();
     let Some(dir) = target.parent() else {
         return Err(WriteFailure::Io {
             action: "finding the folder",
@@ -372,7 +383,7 @@ fn atomic_write(target: &Path, bytes: &[u8]) -> Result<(), WriteFailure> {
     } else {
         Vec::new()
     };
-    let result = write_and_rename(target, dir, bytes, existing);
+    let result = write_and_rename(resolved, dir, bytes, existing, read);
     if result.is_err() {
         // Leave no empty folders behind either; `remove_dir` only removes empty ones.
         for folder in created.iter().rev() {
@@ -391,10 +402,11 @@ fn create_folders(dir: &Path) -> io::Result<Vec<PathBuf>> {
 }
 
 fn write_and_rename(
-    target: &Path,
+    resolved: &Resolved,
     dir: &Path,
     bytes: &[u8],
     existing: Option<fs::Permissions>,
+    read: Option<&Source>,
 ) -> Result<(), WriteFailure> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".redline-").suffix(".tmp");
@@ -409,10 +421,79 @@ fn write_and_rename(
         temp.as_file().set_permissions(permissions).map_err(io_failure("setting permissions"))?;
     }
     temp.as_file().sync_all().map_err(io_failure("syncing"))?;
-    // On failure the error owns the temporary file, and dropping it deletes it.
-    temp.persist(target).map_err(|e| WriteFailure::Io { action: "replacing", source: e.error })?;
+    // Syncing takes time: look again, right before the file takes the target's place.
+    check_unchanged(resolved, read)?;
+    // From here the temporary path is deleted when `temp` drops, whatever it holds by then.
+    let temp = temp.into_temp_path();
+    replace_checked(&temp, &resolved.real, bytes, read)?;
     sync_dir(dir);
     Ok(())
+}
+
+/// Put the synced temporary file in the target's place, provided the target still holds what
+/// was read. See the module doc for why this is a checked swap on Linux.
+#[cfg(target_os = "linux")]
+fn replace_checked(
+    temp: &Path,
+    target: &Path,
+    ours: &[u8],
+    read: Option<&Source>,
+) -> Result<(), WriteFailure> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    use rustix::io::Errno;
+    let swap = |flags| renameat_with(CWD, temp, CWD, target, flags);
+    let expected = match read {
+        Some(Source::Text(t)) => t.as_bytes(),
+        // A new file: created only if nothing is there yet.
+        _ => {
+            return match swap(RenameFlags::NOREPLACE) {
+                Ok(()) => Ok(()),
+                Err(Errno::EXIST) => Err(WriteFailure::Changed("it was created")),
+                // A file system without the flag: the re-check just made is all there is.
+                Err(Errno::INVAL | Errno::NOSYS) => plain_rename(temp, target),
+                Err(e) => Err(WriteFailure::Io { action: "creating", source: e.into() }),
+            };
+        }
+    };
+    match swap(RenameFlags::EXCHANGE) {
+        Ok(()) => {}
+        Err(Errno::INVAL | Errno::NOSYS) => return plain_rename(temp, target),
+        Err(Errno::NOENT) => return Err(WriteFailure::Changed("it was deleted")),
+        Err(e) => return Err(WriteFailure::Io { action: "replacing", source: e.into() }),
+    }
+    // `temp` now names the file we displaced: it must be exactly what was read.
+    let displaced = fs::read(temp).map_err(io_failure("re-reading the replaced file"))?;
+    if displaced == expected {
+        return Ok(());
+    }
+    // Another program wrote in the instant between the re-check and the swap: give its text
+    // back its place.
+    swap(RenameFlags::EXCHANGE)
+        .map_err(|e| WriteFailure::Io { action: "restoring the other write", source: e.into() })?;
+    // What we take back must be our own text; if that program wrote into it meanwhile, its
+    // newest text goes back in place (and its older one, superseded by itself, is dropped).
+    let returned = fs::read(temp).map_err(io_failure("re-reading the restored file"))?;
+    if returned != ours {
+        swap(RenameFlags::EXCHANGE).map_err(|e| WriteFailure::Io {
+            action: "restoring the other write",
+            source: e.into(),
+        })?;
+    }
+    Err(WriteFailure::Changed("it changed while being written"))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn replace_checked(
+    temp: &Path,
+    target: &Path,
+    _ours: &[u8],
+    _read: Option<&Source>,
+) -> Result<(), WriteFailure> {
+    plain_rename(temp, target)
+}
+
+fn plain_rename(temp: &Path, target: &Path) -> Result<(), WriteFailure> {
+    fs::rename(temp, target).map_err(io_failure("replacing"))
 }
 
 /// `map_err` adapter: an I/O error while doing `action`.
@@ -668,10 +749,35 @@ mod tests {
     fn a_failed_rename_leaves_the_target_and_no_temporary_file() {
         let (dir, _ws) = project(&[("taken/inner.txt", b"keep\n")]);
         let target = dir.path().join("taken");
-        let err = atomic_write(&target, b"data").expect_err("a folder is in the way");
-        assert!(matches!(err, WriteFailure::Io { .. }), "{err}");
+        let resolved = Resolved { lexical: target.clone(), real: target.clone() };
+        for read in [Source::Missing, Source::Text("keep\n".into())] {
+            let err = atomic_write(&resolved, b"data", Some(&read)).expect_err("a folder is there");
+            assert!(matches!(err, WriteFailure::Io { .. } | WriteFailure::Changed(_)), "{err}");
+        }
         assert_eq!(names_in(dir.path()), ["taken"]);
         assert_eq!(fs::read_to_string(target.join("inner.txt")).expect("read"), "keep\n");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_write_landing_between_the_recheck_and_the_swap_is_given_its_place_back() {
+        // As if another program wrote `theirs` just after the last re-check.
+        let (dir, _ws) = project(&[("a.txt", b"theirs\n"), ("new.tmp", b"ours\n")]);
+        let (temp, target) = (dir.path().join("new.tmp"), dir.path().join("a.txt"));
+        let read = Source::Text("what redline read\n".into());
+        let err = replace_checked(&temp, &target, b"ours\n", Some(&read)).expect_err("refused");
+        assert!(matches!(err, WriteFailure::Changed(_)), "{err}");
+        assert_eq!(fs::read_to_string(&target).expect("read"), "theirs\n");
+        assert_eq!(fs::read_to_string(&temp).expect("read"), "ours\n");
+        // And a file created meanwhile is never replaced by a new one.
+        let err = replace_checked(&temp, &target, b"ours\n", Some(&Source::Missing))
+            .expect_err("refused");
+        assert!(matches!(err, WriteFailure::Changed("it was created")), "{err}");
+        assert_eq!(fs::read_to_string(&target).expect("read"), "theirs\n");
+        // When nothing came in between, the swap is the write.
+        let read = Source::Text("theirs\n".into());
+        replace_checked(&temp, &target, b"ours\n", Some(&read)).expect("written");
+        assert_eq!(fs::read_to_string(&target).expect("read"), "ours\n");
     }
 
     #[test]
