@@ -28,7 +28,7 @@ use crate::core::execute::After;
 use crate::core::plan::{FileWrite, Source};
 use crate::core::review::Effect;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
-use crate::shell::workspace::Workspace;
+use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
 use crate::ui::highlight::{Background, Highlighter};
 use crate::ui::theme::Theme;
@@ -212,6 +212,10 @@ fn write(workspace: &Workspace, effect: Effect, undo: bool) -> Msg {
     let read = expected.map_or(Source::Missing, Source::Text);
     match workspace.write(&write, Some(&read)) {
         Ok(()) => Msg::WriteDone { hunk, path, after, undo },
+        Err(e) if matches!(e.failure, WriteFailure::Changed(_)) => {
+            let source = workspace.read_source(&path);
+            Msg::WriteStale { hunk, path, source, undo }
+        }
         Err(e) => Msg::WriteFailed { hunk, path, reason: e.to_string(), undo },
     }
 }

@@ -83,6 +83,14 @@ pub enum Msg {
         reason: String,
         undo: bool,
     },
+    /// A write was not carried out because the file changed since the review last saw it:
+    /// what it holds now, so the hunk can be placed again before another try.
+    WriteStale {
+        hunk: HunkId,
+        path: String,
+        source: Source,
+        undo: bool,
+    },
     FileRead {
         path: String,
         source: Source,
@@ -183,7 +191,12 @@ pub struct App {
     in_flight: BTreeSet<String>,
     queued: Vec<HunkId>,
     reading: BTreeSet<String>,
+    /// How many writes of a hunk found its file changed, in a row.
+    stale_tries: std::collections::HashMap<HunkId, u32>,
 }
+
+/// Tries of one write against a file that keeps changing before the user is asked again.
+const MAX_STALE_TRIES: u32 = 20;
 
 impl App {
     pub fn new(config: AppConfig) -> App {
@@ -215,6 +228,7 @@ impl App {
             in_flight: BTreeSet::new(),
             queued: Vec::new(),
             reading: BTreeSet::new(),
+            stale_tries: std::collections::HashMap::new(),
         }
     }
 
@@ -337,6 +351,7 @@ impl App {
                 Vec::new()
             }
             Msg::WriteDone { hunk, path, after, undo } => {
+                self.stale_tries.remove(&hunk);
                 if undo {
                     self.review.undo_done(&path, after);
                     self.notice = Some(format!("undone: {path} restored"));
@@ -353,6 +368,9 @@ impl App {
                 self.in_flight.remove(&path);
                 self.notice = Some(format!("could not write {path}: {reason}"));
                 self.next_queued(&path)
+            }
+            Msg::WriteStale { hunk, path, source, undo } => {
+                self.write_stale(hunk, &path, source, undo)
             }
             Msg::FileRead { path, source } => {
                 self.reading.remove(&path);
@@ -371,6 +389,9 @@ impl App {
                     self.notice = Some(format!("editor: {reason}"));
                     Vec::new()
                 }
+                Ok(text) if self.review.hunk(hunk).is_some_and(|h| h.state.is_conflict()) => {
+                    self.resolve_conflict(hunk, &text)
+                }
                 Ok(text) => {
                     if self.review.edit_new_text(hunk, &text) {
                         self.accept_id(hunk)
@@ -380,6 +401,50 @@ impl App {
                     }
                 }
             },
+        }
+    }
+
+    /// A write found the file changed: place the hunk again in what the file holds now and try
+    /// once more (the user's decision stands), or stop at a conflict. A file that keeps changing
+    /// under every try is left to settle.
+    fn write_stale(
+        &mut self,
+        hunk: HunkId,
+        path: &str,
+        source: Source,
+        undo: bool,
+    ) -> Vec<AppEffect> {
+        self.in_flight.remove(path);
+        if !undo {
+            self.review.write_failed(hunk, "the file changed on disk just before the write");
+        }
+        self.file_changed(path, source);
+        let tries = self.stale_tries.entry(hunk).or_insert(0);
+        *tries += 1;
+        if *tries > MAX_STALE_TRIES {
+            self.stale_tries.remove(&hunk);
+            self.notice = Some(format!(
+                "{path} keeps changing on disk; nothing was written, decide again when it settles"
+            ));
+            return self.next_queued(path);
+        }
+        if undo {
+            return self.undo();
+        }
+        match self.review.hunk(hunk).map(|h| h.state.clone()) {
+            Some(HunkState::Pending) => self.accept_id(hunk),
+            Some(HunkState::Conflict(_)) => {
+                self.stale_tries.remove(&hunk);
+                self.notice = Some(format!(
+                    "{path} changed on disk just before the write and the hunk no longer fits: \
+                     nothing was written; it is a conflict now"
+                ));
+                self.next_queued(path)
+            }
+            _ => {
+                self.stale_tries.remove(&hunk);
+                self.next_queued(path)
+            }
         }
     }
 
@@ -481,6 +546,12 @@ impl App {
             }
             Action::Split => self.split(),
             Action::Edit => {
+                if let Some(h) = self.selected_hunk()
+                    && let Some(view) = self.review.conflict_view(h.id)
+                {
+                    let text = crate::core::review::conflict_document(&view, &h.path);
+                    return vec![AppEffect::OpenEditor { hunk: h.id, text }];
+                }
                 if let Some(h) = self.selected_hunk()
                     && h.state.is_open()
                 {
@@ -647,6 +718,17 @@ impl App {
     fn accept_id(&mut self, id: HunkId) -> Vec<AppEffect> {
         let Some(h) = self.review.hunk(id) else { return Vec::new() };
         let path = h.path.clone();
+        if h.state.is_conflict() {
+            let key = |a| self.keymap.first_key(a);
+            self.notice = Some(format!(
+                "not applied: {path} changed where this hunk applies; `{}` resolves it by hand, \
+                 `{}` sends it back to the model, `{}` drops it",
+                key(Action::Edit),
+                key(Action::Retry),
+                key(Action::Reject)
+            ));
+            return Vec::new();
+        }
         if !matches!(h.state, HunkState::Pending | HunkState::Failed) {
             self.notice =
                 Some(format!("the hunk is {}; only an open hunk is accepted", h.state.name()));
@@ -669,6 +751,25 @@ impl App {
                     "cannot place the hunk in {path}: {}",
                     why.unwrap_or_else(|| "no change".into())
                 ));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Write the user's resolution of a conflict (the text saved in the editor).
+    fn resolve_conflict(&mut self, id: HunkId, text: &str) -> Vec<AppEffect> {
+        let Some(path) = self.review.hunk(id).map(|h| h.path.clone()) else { return Vec::new() };
+        if self.in_flight.contains(&path) {
+            self.notice = Some(format!("a write to {path} is on its way; resolve again after it"));
+            return Vec::new();
+        }
+        match self.review.resolve_conflict(id, text) {
+            Ok(effect) => {
+                self.in_flight.insert(path);
+                vec![AppEffect::Write { effect, undo: false }]
+            }
+            Err(why) => {
+                self.notice = Some(format!("conflict not resolved: {why}"));
                 Vec::new()
             }
         }
@@ -726,14 +827,25 @@ impl App {
             self.notice = Some("the model is still writing; retry when it is done".into());
             return Vec::new();
         }
-        let failed: Vec<&ReviewHunk> =
-            self.review.hunks().iter().filter(|h| h.state == HunkState::Failed).collect();
+        // Failed hunks and conflicts go back to the model, conflicts with the file's text now.
+        let failed: Vec<&ReviewHunk> = self
+            .review
+            .hunks()
+            .iter()
+            .filter(|h| h.state == HunkState::Failed || h.state.is_conflict())
+            .collect();
         if failed.is_empty() {
-            self.notice = Some("no failed edits to retry".into());
+            self.notice = Some("no failed or conflicting edits to send back".into());
             return Vec::new();
         }
-        let failed_edits: Vec<FailedEdit> =
-            failed.iter().map(|h| FailedEdit::from_report(&h.report)).collect();
+        let failed_edits: Vec<FailedEdit> = failed
+            .iter()
+            .map(|h| {
+                self.review
+                    .conflict_failed_edit(h.id)
+                    .unwrap_or_else(|| FailedEdit::from_report(&h.report))
+            })
+            .collect();
         let ids: Vec<HunkId> = failed.iter().map(|h| h.id).collect();
         let applied: Vec<String> = self
             .review
@@ -859,5 +971,7 @@ fn role(r: prompt::Role) -> Role {
     }
 }
 
+#[cfg(test)]
+mod change_tests;
 #[cfg(test)]
 mod tests;

@@ -55,6 +55,10 @@ impl HunkState {
     pub fn is_open(&self) -> bool {
         matches!(self, HunkState::Pending | HunkState::Failed | HunkState::Conflict(_))
     }
+
+    pub fn is_conflict(&self) -> bool {
+        matches!(self, HunkState::Conflict(_))
+    }
 }
 
 /// What accepting a hunk would change: lines `start..start + old.len()` (0-based) of the file
@@ -81,6 +85,12 @@ pub struct ReviewHunk {
     /// What accepting it would change, against the file as it is now (empty when it cannot be
     /// placed).
     pub preview: Preview,
+    /// For a conflict: the lines of the file as it is now (0-based, end exclusive) that stand
+    /// where the hunk's old text was before the file changed; `None` when the file is gone.
+    pub region: Option<(usize, usize)>,
+    /// The file's lines the hunk matched the last time it was placed: what must still be there,
+    /// unchanged, after someone else changes the file.
+    anchor: Option<Vec<String>>,
 }
 
 /// A write the shell must carry out, refusing if the file no longer holds `expected`.
@@ -231,6 +241,8 @@ impl Review {
             state: HunkState::Pending,
             report: empty_report(),
             preview: Preview::default(),
+            region: None,
+            anchor: None,
         };
         self.place(&mut hunk);
         if hunk.report.status == Status::Refused {
@@ -254,6 +266,11 @@ impl Review {
                 deletes: true,
             },
             _ => Preview::default(),
+        };
+        hunk.anchor = match (&source, report.status) {
+            (Source::Text(text), Status::Applied) => Some(matched_lines(&hunk.edit, &report, text)),
+            (Source::Missing, Status::Applied) => Some(Vec::new()),
+            _ => None,
         };
         hunk.report = report;
     }
@@ -399,23 +416,61 @@ impl Review {
     }
 
     /// A file changed on disk (another program, the user's editor): its open hunks are placed
-    /// again in the new text. One whose old text is still there stays pending at its new place;
-    /// one that no longer fits becomes a conflict, never applied silently.
+    /// again in the new text. One whose old text is still there, moved or not, stays pending at
+    /// its new place; one whose lines were changed becomes a conflict, never applied silently.
+    ///
+    /// "Still there" is strict here, unlike when a reply is first placed: the lines the hunk
+    /// matched before the change must be found again unchanged. The forgiving locator is for the
+    /// model's copying errors; a difference now is someone's edit, and applying over it would
+    /// lose it.
     pub fn file_changed(&mut self, path: &str, source: Source) {
-        self.files.insert(path.to_string(), source);
+        let before = self.files.insert(path.to_string(), source.clone());
+        let old = match &before {
+            Some(Source::Text(t)) => t.clone(),
+            _ => String::new(),
+        };
+        let mut lines_map: Option<conflict::LineMap> = None;
         for id in self.open_hunks_of(path) {
             let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
             let mut h = self.hunks[idx].clone();
-            let was_placed = h.report.status == Status::Applied;
-            self.place(&mut h);
-            h.state = match (h.report.status, was_placed) {
-                (Status::Applied, _) => HunkState::Pending,
-                (Status::Refused, true) => HunkState::Conflict(format!(
-                    "{path} changed on disk and the hunk no longer fits: {}",
-                    h.report.reason.clone().unwrap_or_default()
-                )),
-                (Status::Refused, false) => HunkState::Failed,
+            // Where the hunk stood in the text before this change, and what it matched there.
+            let was = match &h.state {
+                HunkState::Conflict(_) => h.region,
+                _ if h.report.status == Status::Applied => {
+                    h.report.lines.map(|(a, b)| (a.saturating_sub(1), b))
+                }
+                _ => None,
             };
+            let anchor = h.anchor.clone();
+            let mapped = match (&source, was) {
+                (Source::Text(now), Some(r)) => Some(
+                    lines_map.get_or_insert_with(|| conflict::LineMap::between(&old, now)).range(r),
+                ),
+                _ => None,
+            };
+            // Where the lines went is the best hint among equal candidates.
+            if let (Change::Modify { hunk }, Some((start, _))) = (&mut h.edit.change, mapped) {
+                hunk.old_start_hint = Some(start + 1);
+            }
+            self.place(&mut h);
+            let placed = h.report.status == Status::Applied;
+            let same_lines = anchor.is_none()
+                || h.anchor == anchor
+                || h.report.strategy.as_deref() == Some("already-applied");
+            h.state = if placed && same_lines {
+                HunkState::Pending
+            } else if anchor.is_some() || h.state.is_conflict() {
+                // Keep what it matched, so that undoing the change on disk makes it fit again.
+                h.anchor = anchor;
+                if placed {
+                    h.report.status = Status::Refused;
+                    h.report.reason = Some(format!("{path}: the lines it changes were edited"));
+                }
+                HunkState::Conflict(conflict::why(path, &source, &h))
+            } else {
+                HunkState::Failed
+            };
+            h.region = if h.state.is_conflict() { mapped } else { None };
             self.hunks[idx] = h;
         }
     }
@@ -489,6 +544,19 @@ impl Review {
             if h.report.status == Status::Applied { HunkState::Pending } else { HunkState::Failed };
         self.hunks[idx] = h;
         true
+    }
+}
+
+/// The lines of `text` a placed edit matched: its located lines, or the whole file for edits
+/// that replace or delete all of it.
+fn matched_lines(edit: &Edit, report: &EditReport, text: &str) -> Vec<String> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines = body.lines().map(String::from);
+    match (&edit.change, report.lines) {
+        (Change::Modify { .. }, Some((a, b))) => {
+            lines.skip(a.saturating_sub(1)).take((b + 1).saturating_sub(a)).collect()
+        }
+        _ => lines.collect(),
     }
 }
 
@@ -624,6 +692,9 @@ pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
     }
     parts
 }
+
+mod conflict;
+pub use conflict::{ConflictView, conflict_document};
 
 #[cfg(test)]
 mod tests;

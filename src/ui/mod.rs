@@ -3,8 +3,9 @@
 //! rendered into a `TestBackend` and snapshotted.
 //!
 //! `theme` and `keymap` are data; `highlight` caches syntax colour per hunk; `diff` builds a
-//! hunk's diff and paints its lines; `render` lays out the panes.
+//! hunk's diff and paints its lines; `conflict` draws a conflict three ways; `render` lays out the panes.
 
+pub mod conflict;
 pub mod diff;
 pub mod highlight;
 pub mod keymap;

@@ -15,6 +15,7 @@ use ratatui::widgets::{Block as BlockWidget, Borders, Clear, Paragraph, Wrap};
 use crate::app::{App, Focus, Modal, ViewMode};
 use crate::core::plan::Status;
 use crate::core::review::{HunkState, ReviewHunk};
+use crate::ui::conflict::three_way;
 use crate::ui::diff::{Block, DiffModel, paint};
 use crate::ui::highlight::{Highlighter, LineColors};
 use crate::ui::keymap::Action;
@@ -268,6 +269,17 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
                     format!("  the hunk's own text is shown; `{key}` asks the model again"),
                     theme.fg(theme.dim),
                 ));
+            } else {
+                let key = |a| app.keymap.first_key(a);
+                header.push(Line::styled(
+                    format!(
+                        "  never applied as it is: `{}` resolve by hand · `{}` send back to the model with the text now · `{}` drop",
+                        key(Action::Edit),
+                        key(Action::Retry),
+                        key(Action::Reject)
+                    ),
+                    theme.fg(theme.dim),
+                ));
             }
         }
         _ if h.preview.deletes => {
@@ -286,6 +298,12 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
         Layout::vertical([Constraint::Length(header_rows as u16), Constraint::Min(0)]).areas(inner);
     frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
     let body_height = body.height as usize;
+    if let Some(view) = app.review.conflict_view(h.id) {
+        let side = app.view == ViewMode::SideBySide;
+        let lines = three_way(&view, theme, side, app.diff_scroll, body_height, width);
+        frame.render_widget(Paragraph::new(lines), body);
+        return;
+    }
     let mut lines = Vec::with_capacity(body_height);
     match app.view {
         ViewMode::Unified => {

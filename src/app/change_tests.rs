@@ -1,0 +1,188 @@
+//! Model tests of files that change under review: re-placing, conflicts, stale writes.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+const APP_PY: &str = "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n\n\ndef save(path, text):\n    with open(path, 'w') as f:\n        f.write(text)\n";
+
+const REPLY: &str = "app.py\n```\n<<<<<<< SEARCH\ndef load(path):\n    with open(path) as f:\n        return f.read()\n=======\ndef load(path):\n    with open(path, encoding='utf-8') as f:\n        return f.read()\n>>>>>>> REPLACE\n```\n";
+
+fn reviewing() -> (App, Instant, HunkId) {
+    let files = vec!["app.py".to_string()];
+    let sources = BTreeMap::from([("app.py".to_string(), Source::Text(APP_PY.into()))]);
+    let mut app = App::new(AppConfig {
+        review: Review::new(files.clone(), sources),
+        known_paths: files,
+        label: "test · model".into(),
+        keymap: Keymap::default(),
+        prompts: Prompts::default(),
+        conversation: vec![ChatMessage::new(Role::User, "use utf-8")],
+        request: None,
+    });
+    let now = Instant::now();
+    app.start(now);
+    app.update(Msg::Chunk(REPLY.into()), now);
+    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    let id = app.selected.expect("the hunk is selected");
+    (app, now, id)
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn written(effects: &[AppEffect]) -> (HunkId, String, Option<String>, String) {
+    match effects {
+        [
+            AppEffect::Write { effect: Effect::Write { hunk, path, expected, text }, undo: false },
+        ] => (*hunk, path.clone(), expected.clone(), text.clone()),
+        other => panic!("expected one write, got {other:?}"),
+    }
+}
+
+fn changed(text: &str) -> Msg {
+    Msg::FileChanged { path: "app.py".into(), source: Source::Text(text.into()) }
+}
+
+#[test]
+fn lines_inserted_above_move_the_hunk_and_accepting_keeps_them() {
+    let (mut app, now, id) = reviewing();
+    let theirs = format!("# added by someone else\nimport sys\n{APP_PY}");
+    app.update(changed(&theirs), now);
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
+    assert_eq!(app.review.hunk(id).unwrap().report.lines, Some((6, 8)));
+    let (_, _, expected, text) = written(&app.update(key('y'), now));
+    assert_eq!(expected.as_deref(), Some(theirs.as_str()), "the write expects their text");
+    assert!(text.starts_with("# added by someone else\nimport sys\nimport os\n"));
+    assert!(text.contains("open(path, encoding='utf-8')"));
+}
+
+#[test]
+fn a_change_to_the_old_text_makes_a_conflict_that_is_never_accepted() {
+    let (mut app, now, id) = reviewing();
+    let theirs = APP_PY.replace(
+        "        return f.read()\n",
+        "        data = f.read()\n        return data.strip()\n",
+    );
+    app.update(changed(&theirs), now);
+    let h = app.review.hunk(id).unwrap();
+    assert!(h.state.is_conflict(), "{:?}", h.state);
+    assert!(app.update(key('y'), now).is_empty(), "accepting a conflict writes nothing");
+    assert!(app.notice.as_deref().unwrap().contains("not applied"), "{:?}", app.notice);
+    let view = app.review.conflict_view(id).expect("three ways");
+    assert_eq!(view.saw[2], "        return f.read()");
+    assert_eq!(view.proposed[1], "    with open(path, encoding='utf-8') as f:");
+    let (first, now_lines) = view.now.expect("the file is there");
+    assert_eq!(first, 4);
+    assert_eq!(
+        now_lines,
+        [
+            "def load(path):",
+            "    with open(path) as f:",
+            "        data = f.read()",
+            "        return data.strip()"
+        ]
+    );
+    // Their edit undone by them: the hunk fits again.
+    app.update(changed(APP_PY), now);
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
+}
+
+#[test]
+fn a_conflict_is_resolved_in_the_editor_against_the_text_now() {
+    let (mut app, now, id) = reviewing();
+    let theirs = APP_PY.replace(
+        "    with open(path) as f:\n        return f.read()\n",
+        "    with open(path, 'rb') as f:\n        return f.read().decode()\n",
+    );
+    app.update(changed(&theirs), now);
+    let doc = match app.update(key('e'), now).as_slice() {
+        [AppEffect::OpenEditor { hunk, text }] if *hunk == id => text.clone(),
+        other => panic!("expected the editor, got {other:?}"),
+    };
+    assert!(doc.starts_with("<<<<<<< on disk now: app.py lines 4-6\n"), "{doc}");
+    assert!(doc.contains("=======\n") && doc.contains(">>>>>>> proposed"));
+    // Saving with markers left in writes nothing.
+    let msg = Msg::EditorDone { hunk: id, result: Ok(doc.clone()) };
+    assert!(app.update(msg, now).is_empty());
+    assert!(app.notice.as_deref().unwrap().contains("conflict markers"));
+    let resolved = "def load(path):\n    with open(path, 'rb') as f:\n        return f.read().decode('utf-8')\n";
+    let msg = Msg::EditorDone { hunk: id, result: Ok(resolved.into()) };
+    let (_, _, expected, text) = written(&app.update(msg, now));
+    assert_eq!(expected.as_deref(), Some(theirs.as_str()));
+    assert_eq!(text, theirs.replace("f.read().decode()", "f.read().decode('utf-8')"));
+}
+
+#[test]
+fn a_deleted_file_turns_its_hunks_into_conflicts() {
+    let (mut app, now, id) = reviewing();
+    app.update(Msg::FileChanged { path: "app.py".into(), source: Source::Missing }, now);
+    let HunkState::Conflict(why) = &app.review.hunk(id).unwrap().state else { panic!() };
+    assert!(why.contains("deleted or renamed"), "{why}");
+    assert!(app.update(key('y'), now).is_empty(), "nothing is recreated");
+    assert_eq!(app.review.conflict_view(id).unwrap().now, None);
+}
+
+#[test]
+fn a_stale_write_places_the_hunk_again_and_writes_over_their_text() {
+    let (mut app, now, id) = reviewing();
+    let (hunk, path, _, _) = written(&app.update(key('y'), now));
+    let theirs = format!("{APP_PY}\n\ndef extra():\n    pass\n");
+    let effects = app.update(
+        Msg::WriteStale { hunk, path, source: Source::Text(theirs.clone()), undo: false },
+        now,
+    );
+    let (again, _, expected, text) = written(&effects);
+    assert_eq!(again, id);
+    assert_eq!(expected.as_deref(), Some(theirs.as_str()));
+    assert!(text.ends_with("def extra():\n    pass\n") && text.contains("encoding='utf-8'"));
+}
+
+#[test]
+fn a_stale_write_that_no_longer_fits_stops_at_a_conflict() {
+    let (mut app, now, id) = reviewing();
+    let (hunk, path, _, _) = written(&app.update(key('y'), now));
+    let theirs =
+        APP_PY.replace("def load(path):\n    with open(path) as f:\n        return f.read()\n", "");
+    let msg = Msg::WriteStale { hunk, path, source: Source::Text(theirs), undo: false };
+    assert!(app.update(msg, now).is_empty());
+    assert!(app.review.hunk(id).unwrap().state.is_conflict());
+}
+
+#[test]
+fn a_file_that_never_settles_is_left_alone_after_some_tries() {
+    let (mut app, now, _) = reviewing();
+    let mut effects = app.update(key('y'), now);
+    let mut tries = 0;
+    while let [AppEffect::Write { effect: Effect::Write { hunk, path, .. }, .. }] =
+        effects.as_slice()
+    {
+        tries += 1;
+        let theirs = format!("# round {tries}\n{APP_PY}");
+        let msg = Msg::WriteStale {
+            hunk: *hunk,
+            path: path.clone(),
+            source: Source::Text(theirs),
+            undo: false,
+        };
+        effects = app.update(msg, now);
+        assert!(tries < 100, "the retries are bounded");
+    }
+    assert!(app.notice.as_deref().unwrap().contains("keeps changing"), "{:?}", app.notice);
+}
+
+#[test]
+fn conflicts_go_back_to_the_model_with_the_text_now() {
+    let (mut app, now, id) = reviewing();
+    let theirs = APP_PY.replace("        return f.read()\n", "        return f.read().upper()\n");
+    app.update(changed(&theirs), now);
+    let messages = match app.update(key('r'), now).as_slice() {
+        [AppEffect::StartStream { messages }] => messages.clone(),
+        other => panic!("expected a new request, got {other:?}"),
+    };
+    let last = &messages.last().unwrap().content;
+    assert!(last.contains("changed on disk"), "{last}");
+    assert!(last.contains("return f.read().upper()"), "the text now is sent: {last}");
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Rejected);
+}

@@ -1,0 +1,220 @@
+//! Conflicts: hunks whose file changed on disk so that their old text is no longer there. A
+//! conflict is never applied as it is; it is shown three ways (what the model saw, what the file
+//! holds now in its place, what the model proposes) and the user sends it back to the model,
+//! resolves it by hand, or drops it.
+//!
+//! "In its place" is found by following the hunk's lines through the change: the diff between
+//! the file before and after maps the lines where the hunk stood to the lines that replaced them.
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::{Decision, Effect, HunkId, HunkState, Review, ReviewHunk};
+use crate::core::edit::Change;
+use crate::core::execute::After;
+use crate::core::plan::Source;
+use crate::core::prompt::FailedEdit;
+use crate::core::text::{NewLine, TextFile};
+
+/// The marker lines of a conflict document (what git writes, so editors highlight them).
+const OURS: &str = "<<<<<<<";
+const SPLIT: &str = "=======";
+const THEIRS: &str = ">>>>>>>";
+
+/// Why a hunk became a conflict, in a sentence for the user.
+pub(super) fn why(path: &str, now: &Source, h: &ReviewHunk) -> String {
+    match now {
+        Source::Missing => format!(
+            "{path} was deleted or renamed on disk; nothing is recreated: send the hunk back \
+             to the model or drop it"
+        ),
+        Source::Unusable(reason) => {
+            format!("{path} changed on disk and cannot be edited now: {reason}")
+        }
+        Source::Text(_) => {
+            let detail = h.report.reason.as_deref().unwrap_or_default();
+            let detail = detail.lines().next().unwrap_or_default();
+            let detail = detail.strip_prefix(&format!("{path}: ")).unwrap_or(detail);
+            format!("{path} changed on disk where this hunk applies: {detail}")
+        }
+    }
+}
+
+/// Maps line positions of one version of a text to the next.
+pub(super) struct LineMap {
+    ops: Vec<DiffOp>,
+}
+
+impl LineMap {
+    pub(super) fn between(old: &str, new: &str) -> LineMap {
+        let a: Vec<&str> = old.lines().collect();
+        let b: Vec<&str> = new.lines().collect();
+        LineMap { ops: capture_diff_slices(Algorithm::Myers, &a, &b) }
+    }
+
+    /// The lines of the new text standing where old lines `range` (0-based, end exclusive)
+    /// stood: unchanged lines follow themselves; changed ones widen to what replaced them.
+    pub(super) fn range(&self, (start, end): (usize, usize)) -> (usize, usize) {
+        let s = self.map(start, false);
+        let e = if end > start { self.map(end - 1, true) } else { s };
+        (s, e.max(s))
+    }
+
+    /// Where old line `i` went: its start (`end == false`) or just past it.
+    fn map(&self, i: usize, end: bool) -> usize {
+        let mut last_new_end = 0;
+        for op in &self.ops {
+            let (o, n) = (op.old_range(), op.new_range());
+            if o.contains(&i) {
+                return match op {
+                    DiffOp::Equal { .. } => n.start + (i - o.start) + usize::from(end),
+                    _ if end => n.end,
+                    _ => n.start,
+                };
+            }
+            if o.start > i {
+                return n.start;
+            }
+            last_new_end = n.end;
+        }
+        last_new_end
+    }
+}
+
+/// A conflict shown three ways.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConflictView {
+    /// What the model saw and meant to change.
+    pub saw: Vec<String>,
+    /// What the file holds in its place now: the first line (1-based) and the lines; `None`
+    /// when the file is gone or unreadable.
+    pub now: Option<(usize, Vec<String>)>,
+    /// What the model proposes.
+    pub proposed: Vec<String>,
+}
+
+impl Review {
+    /// The three sides of a conflict (`None` unless the hunk is one).
+    pub fn conflict_view(&self, id: HunkId) -> Option<ConflictView> {
+        let h = self.hunk(id).filter(|h| h.state.is_conflict())?;
+        let lines = |t: &str| t.lines().map(String::from).collect::<Vec<_>>();
+        let current = match self.files.get(&h.path) {
+            Some(Source::Text(t)) => Some(TextFile::parse(t).lines),
+            _ => None,
+        };
+        let (saw, proposed, whole) = match &h.edit.change {
+            Change::Modify { hunk } => {
+                (hunk.old_lines().map(String::from).collect(), lines(&hunk.new_text()), false)
+            }
+            Change::Create { content } => (Vec::new(), lines(content), true),
+            Change::Replace { content } => (Vec::new(), lines(content), true),
+            Change::Delete => (Vec::new(), Vec::new(), true),
+        };
+        let now = current.map(|file| match (whole, h.region) {
+            (false, Some((s, e))) => (s + 1, file[s.min(file.len())..e.min(file.len())].to_vec()),
+            (false, None) => (1, Vec::new()),
+            (true, _) => (1, file),
+        });
+        Some(ConflictView { saw, now, proposed })
+    }
+
+    /// The failed-edit report that sends a conflict back to the model with the file's current
+    /// text in the hunk's place.
+    pub fn conflict_failed_edit(&self, id: HunkId) -> Option<FailedEdit> {
+        let h = self.hunk(id)?;
+        let HunkState::Conflict(why) = &h.state else { return None };
+        let view = self.conflict_view(id)?;
+        let (a, b) = h.edit.reply_lines;
+        let searched = view.saw.iter().map(|l| format!("{l}\n")).collect::<String>();
+        let closest = view.now.map(|(first, lines)| {
+            let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            let ratio = similar::TextDiff::from_lines(&searched, &text).ratio() as f64;
+            (first, text, ratio)
+        });
+        let first = why.strip_prefix(&format!("{}: ", h.path)).unwrap_or(why);
+        Some(FailedEdit {
+            path: h.path.clone(),
+            reason: format!(
+                "the file changed on disk after you wrote this edit ({first}) (lines {a}-{b} of your reply)"
+            ),
+            searched,
+            closest,
+        })
+    }
+
+    /// Resolve a conflict by hand: `text` (from [`conflict_document`], edited, its markers
+    /// gone) takes the place of the lines that stand where the hunk was. Returns the write;
+    /// `Err` says why nothing is written.
+    pub fn resolve_conflict(&mut self, id: HunkId, text: &str) -> Result<Effect, String> {
+        let view = self.conflict_view(id).ok_or("the hunk is no longer a conflict")?;
+        if text.lines().any(|l| [OURS, SPLIT, THEIRS].iter().any(|m| l.starts_with(m))) {
+            return Err("the text still has conflict markers (<<<<<<<, =======, >>>>>>>); \
+                        nothing was written"
+                .into());
+        }
+        let idx = self.hunks.iter().position(|h| h.id == id).ok_or("the hunk is gone")?;
+        let path = self.hunks[idx].path.clone();
+        let Some(Source::Text(before)) = self.files.get(&path).cloned() else {
+            return Err(format!(
+                "{path} is gone from disk; send the hunk back to the model or drop it"
+            ));
+        };
+        let Some((first, now)) = view.now else {
+            return Err(format!("{path} cannot be read; nothing was written"));
+        };
+        let mut file = TextFile::parse(&before);
+        let start = first - 1;
+        let end = (start + now.len()).min(file.lines.len());
+        let new: Vec<NewLine> = text.lines().map(NewLine::added).collect();
+        file.splice(start, end, new);
+        let after = file.render();
+        let h = &mut self.hunks[idx];
+        let before_state = std::mem::replace(&mut h.state, HunkState::Accepted);
+        self.decisions.push(Decision {
+            hunk: id,
+            before_state,
+            written: Some((Source::Text(before.clone()), After::Text(after.clone()))),
+        });
+        Ok(Effect::Write { hunk: id, path, expected: Some(before), text: after })
+    }
+}
+
+/// The text a conflict is resolved in: what the file holds in the hunk's place and what the
+/// model proposes, between git's conflict markers.
+pub fn conflict_document(view: &ConflictView, path: &str) -> String {
+    let mut out = String::new();
+    let (first, now) = view.now.clone().unwrap_or((1, Vec::new()));
+    let last = first + now.len().max(1) - 1;
+    out.push_str(&format!("{OURS} on disk now: {path} lines {first}-{last}\n"));
+    for l in &now {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str(SPLIT);
+    out.push('\n');
+    for l in &view.proposed {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "{THEIRS} proposed by the model (keep what you want, delete the marker lines, save)\n"
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_map_follows_unchanged_lines_and_widens_over_changed_ones() {
+        let old = "a\nb\nc\nd\ne\n";
+        let new = "new\na\nb\nC\nd\ne\n";
+        let map = LineMap::between(old, new);
+        assert_eq!(map.range((0, 2)), (1, 3), "a, b moved down one");
+        assert_eq!(map.range((2, 3)), (3, 4), "c was replaced by C");
+        assert_eq!(map.range((1, 4)), (2, 5));
+        assert_eq!(map.range((3, 5)), (4, 6));
+        let gone = LineMap::between(old, "a\ne\n");
+        assert_eq!(gone.range((1, 4)), (1, 1), "deleted lines leave an empty place");
+    }
+}
