@@ -6,6 +6,7 @@
 //!
 //! Not for: deciding anything (`app`), or drawing (`ui`).
 
+use std::collections::{BTreeSet, HashSet};
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -28,6 +29,7 @@ use crate::core::execute::After;
 use crate::core::plan::{FileWrite, Source};
 use crate::core::review::Effect;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
+use crate::shell::watcher::{self, Watcher, git_busy};
 use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
 use crate::ui::highlight::{Background, Highlighter};
@@ -41,9 +43,21 @@ pub enum Replies {
     Canned { replies: Vec<&'static str>, speed: f64 },
 }
 
+/// Which changes on disk the loop follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    /// None (the demo's scratch project, tests).
+    Off,
+    /// The files under review, through their folders.
+    Files,
+    /// The whole project (watch mode), honouring `.gitignore`.
+    Project,
+}
+
 /// What the loop needs besides the app.
 pub struct Session {
     pub workspace: Workspace,
+    pub watch: Watch,
     pub replies: Replies,
     pub theme: Theme,
     /// The syntax theme to colour code with (`None`: no syntax colour).
@@ -112,7 +126,24 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
     let mut pending = app.start(now);
     let mut last_draw: Option<Instant> = None;
     let mut dirty = true;
+    // Changes on disk: reported by the watcher's thread, held while a git operation runs.
+    let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
+    let mut watcher = start_watcher(&session, watch_tx, &tx);
+    let mut followed: HashSet<String> = HashSet::new();
+    let mut held: BTreeSet<String> = BTreeSet::new();
+    let root = session.workspace.root().to_path_buf();
     loop {
+        if let Some(w) = watcher.as_mut()
+            && session.watch == Watch::Files
+        {
+            for h in app.review.hunks() {
+                if followed.insert(h.path.clone())
+                    && let Err(e) = w.follow(&h.path)
+                {
+                    let _ = tx.send(Msg::WatchError(format!("{e:#}")));
+                }
+            }
+        }
         for effect in std::mem::take(&mut pending) {
             match effect {
                 AppEffect::Quit => {
@@ -175,7 +206,35 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
                 dirty = true;
                 continue;
             }
-            _ = tick.tick() => Msg::Tick,
+            Some(report) = watch_rx.recv() => match report {
+                Ok(paths) => {
+                    let busy = git_busy(&root);
+                    if busy || !held.is_empty() {
+                        let first = held.is_empty();
+                        held.extend(paths);
+                        if first && busy {
+                            let _ = tx.send(Msg::GitBusy(true));
+                        }
+                        continue;
+                    }
+                    for path in paths.into_iter().filter(|p| app.follows(p)) {
+                        let source = session.workspace.read_source(&path);
+                        let _ = tx.send(Msg::FileChanged { path, source });
+                    }
+                    continue;
+                }
+                Err(why) => Msg::WatchError(why),
+            },
+            _ = tick.tick() => {
+                if !held.is_empty() && !git_busy(&root) {
+                    for path in std::mem::take(&mut held).into_iter().filter(|p| app.follows(p)) {
+                        let source = session.workspace.read_source(&path);
+                        let _ = tx.send(Msg::FileChanged { path, source });
+                    }
+                    let _ = tx.send(Msg::GitBusy(false));
+                }
+                Msg::Tick
+            }
         };
         let is_key = matches!(msg, Msg::Key(_) | Msg::Resize(..));
         pending.extend(app.update(msg, Instant::now()));
@@ -189,6 +248,33 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
         dirty = true;
         if is_key {
             last_draw = None;
+        }
+    }
+}
+
+/// The watcher the session asks for; a failure to start one is reported, not fatal.
+fn start_watcher(
+    session: &Session,
+    reports: mpsc::UnboundedSender<watcher::Report>,
+    msgs: &mpsc::UnboundedSender<Msg>,
+) -> Option<Watcher> {
+    if session.watch == Watch::Off {
+        return None;
+    }
+    let started = Watcher::start(session.workspace.root(), move |r| {
+        let _ = reports.send(r);
+    })
+    .and_then(|mut w| {
+        if session.watch == Watch::Project {
+            w.follow_project()?;
+        }
+        Ok(w)
+    });
+    match started {
+        Ok(w) => Some(w),
+        Err(e) => {
+            let _ = msgs.send(Msg::WatchError(format!("{e:#}")));
+            None
         }
     }
 }

@@ -101,6 +101,11 @@ pub enum Msg {
         path: String,
         source: Source,
     },
+    /// A git operation started (`true`) or ended in the project: changes seen meanwhile are
+    /// held, and none of them starts a request.
+    GitBusy(bool),
+    /// Watching the files failed (the reason); the review goes on without it.
+    WatchError(String),
     /// The editor closed: the text the user saved, or why there is none.
     EditorDone {
         hunk: HunkId,
@@ -191,6 +196,8 @@ pub struct App {
     in_flight: BTreeSet<String>,
     queued: Vec<HunkId>,
     reading: BTreeSet<String>,
+    /// A git operation is in progress in the project.
+    pub git_busy: bool,
     /// How many writes of a hunk found its file changed, in a row.
     stale_tries: std::collections::HashMap<HunkId, u32>,
 }
@@ -229,6 +236,7 @@ impl App {
             queued: Vec::new(),
             reading: BTreeSet::new(),
             stale_tries: std::collections::HashMap::new(),
+            git_busy: false,
         }
     }
 
@@ -384,6 +392,19 @@ impl App {
                 self.file_changed(&path, source);
                 Vec::new()
             }
+            Msg::GitBusy(busy) => {
+                self.git_busy = busy;
+                self.notice = Some(if busy {
+                    "a git operation is in progress; changes are taken in when it ends".into()
+                } else {
+                    "the git operation ended; changed files were read again".into()
+                });
+                Vec::new()
+            }
+            Msg::WatchError(why) => {
+                self.notice = Some(format!("{why}; changes on disk are no longer followed"));
+                Vec::new()
+            }
             Msg::EditorDone { hunk, result } => match result {
                 Err(reason) => {
                     self.notice = Some(format!("editor: {reason}"));
@@ -448,9 +469,14 @@ impl App {
         }
     }
 
+    /// Whether a change on disk to this file matters to the review.
+    pub fn follows(&self, path: &str) -> bool {
+        self.review.source(path).is_some()
+    }
+
     /// Place the file's open hunks again in what it holds now; say how many no longer fit.
     fn file_changed(&mut self, path: &str, source: Source) {
-        if self.review.source(path) == Some(&source) {
+        if !self.follows(path) || self.review.source(path) == Some(&source) {
             // Our own write coming back through the watcher, or a save that changed nothing.
             return;
         }

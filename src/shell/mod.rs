@@ -9,4 +9,5 @@ pub mod cli;
 pub mod parse_cmd;
 pub mod prompts;
 pub mod review_cmd;
+pub mod watcher;
 pub mod workspace;

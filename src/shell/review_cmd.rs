@@ -14,7 +14,7 @@ use crate::app::{App, AppConfig, RequestSpec};
 use crate::core::plan::Source;
 use crate::core::review::Review;
 use crate::provider::{ChatMessage, Role};
-use crate::runtime::{self, Replies, Session};
+use crate::runtime::{self, Replies, Session, Watch};
 use crate::shell::ask::{self, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
 use crate::shell::workspace::Workspace;
@@ -196,6 +196,7 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
     });
     let session = Session {
         workspace,
+        watch: Watch::Files,
         replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
         syntax_theme: syntax_theme(&theme),
         theme,
@@ -231,6 +232,7 @@ fn try_demo(args: &DemoArgs) -> Result<()> {
     });
     let session = Session {
         workspace,
+        watch: Watch::Files,
         replies: Replies::Canned { replies: vec![DEMO_REPLY, DEMO_RETRY], speed: args.speed },
         syntax_theme: syntax_theme(&theme),
         theme,

@@ -1,0 +1,246 @@
+//! Watching project files for changes made by others (the user's editor, a formatter, git).
+//!
+//! A [`Watcher`] wraps a debounced `notify` watcher: a burst of events on one path (an editor's
+//! save is often several) becomes one report of that path, project-relative, on a channel. Files
+//! are followed through their folder, not their inode, so an editor that saves by writing a new
+//! file and renaming it over the old one is still seen. In a whole-project watch, `.gitignore`d
+//! paths and everything under `.git/` are dropped; redline's own temporary files are always.
+//!
+//! Git operations (checkout, rebase, merge, cherry-pick) rewrite many files in a burst;
+//! [`git_busy`] tells when one is in progress, so that the runtime can hold changes until it
+//! ends.
+//!
+//! Not for: reading the changed files or deciding what a change means (`runtime`, `app`).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use notify::{RecommendedWatcher, RecursiveMode};
+use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+
+/// Quiet time after the last event on a path before it is reported.
+pub const DEBOUNCE: Duration = Duration::from_millis(60);
+
+/// What the watcher reports: changed project-relative paths, or why watching failed.
+pub type Report = Result<Vec<String>, String>;
+
+/// A debounced watcher over a project.
+pub struct Watcher {
+    debouncer: Debouncer<RecommendedWatcher>,
+    root: PathBuf,
+    folders: BTreeSet<PathBuf>,
+    whole: bool,
+}
+
+impl Watcher {
+    /// Start watching nothing yet under `root` (canonical); each report goes to `send`.
+    pub fn start(root: &Path, send: impl Fn(Report) + Send + 'static) -> Result<Watcher> {
+        let root = root.to_path_buf();
+        let filter = Filter::new(&root);
+        let debouncer = new_debouncer(DEBOUNCE, move |result: DebounceEventResult| match result {
+            Ok(events) => {
+                let mut paths: Vec<String> =
+                    events.iter().filter_map(|e| filter.relative(&e.path)).collect();
+                paths.sort();
+                paths.dedup();
+                if !paths.is_empty() {
+                    send(Ok(paths));
+                }
+            }
+            Err(e) => send(Err(format!("watching files failed: {e}"))),
+        })
+        .context("cannot start watching files")?;
+        Ok(Watcher { debouncer, root, folders: BTreeSet::new(), whole: false })
+    }
+
+    /// Follow one project file (through its folder). Following twice is harmless.
+    pub fn follow(&mut self, rel: &str) -> Result<()> {
+        if self.whole {
+            return Ok(());
+        }
+        let folder = match Path::new(rel).parent() {
+            Some(p) if !p.as_os_str().is_empty() => self.root.join(p),
+            _ => self.root.clone(),
+        };
+        if self.folders.contains(&folder) || !folder.is_dir() {
+            return Ok(());
+        }
+        self.debouncer
+            .watcher()
+            .watch(&folder, RecursiveMode::NonRecursive)
+            .with_context(|| format!("cannot watch {}", folder.display()))?;
+        self.folders.insert(folder);
+        Ok(())
+    }
+
+    /// Follow the whole project, recursively.
+    pub fn follow_project(&mut self) -> Result<()> {
+        for folder in std::mem::take(&mut self.folders) {
+            let _ = self.debouncer.watcher().unwatch(&folder);
+        }
+        self.debouncer
+            .watcher()
+            .watch(&self.root, RecursiveMode::Recursive)
+            .with_context(|| format!("cannot watch {}", self.root.display()))?;
+        self.whole = true;
+        Ok(())
+    }
+}
+
+/// Which event paths are reported, and how they are named.
+struct Filter {
+    root: PathBuf,
+    ignore: Gitignore,
+}
+
+impl Filter {
+    fn new(root: &Path) -> Filter {
+        let mut builder = GitignoreBuilder::new(root);
+        // The root's own ignore files; nested ones are rare enough that the project listing
+        // (which honours them all) is where they matter.
+        for name in [".gitignore", ".ignore", ".git/info/exclude"] {
+            let _ = builder.add(root.join(name));
+        }
+        let ignore = builder.build().unwrap_or_else(|_| Gitignore::empty());
+        Filter { root: root.to_path_buf(), ignore }
+    }
+
+    /// The project-relative, `/`-separated path of an event, or `None` when it is not reported.
+    fn relative(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let parts: Vec<&str> =
+            rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
+        let name = *parts.last()?;
+        if parts.iter().any(|p| p.eq_ignore_ascii_case(".git")) {
+            return None;
+        }
+        if name.starts_with(".redline-") && name.ends_with(".tmp") {
+            return None;
+        }
+        let is_dir = path.is_dir();
+        if is_dir || self.ignore.matched_path_or_any_parents(rel, is_dir).is_ignore() {
+            return None;
+        }
+        Some(parts.join("/"))
+    }
+}
+
+/// Whether a git operation is under way in the project at `root`: the index is locked, or a
+/// rebase, merge, cherry-pick, revert or sequence of them is in progress.
+pub fn git_busy(root: &Path) -> bool {
+    let Some(git) = git_dir(root) else { return false };
+    [
+        "index.lock",
+        "rebase-merge",
+        "rebase-apply",
+        "MERGE_HEAD",
+        "CHERRY_PICK_HEAD",
+        "REVERT_HEAD",
+        "sequencer",
+    ]
+    .iter()
+    .any(|name| git.join(name).exists())
+}
+
+/// The project's git folder: `.git` itself, or where a `.git` file (a worktree, a submodule)
+/// points.
+fn git_dir(root: &Path) -> Option<PathBuf> {
+    let dot = root.join(".git");
+    if dot.is_dir() {
+        return Some(dot);
+    }
+    let text = std::fs::read_to_string(&dot).ok()?;
+    let target = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
+    Some(root.join(target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Instant;
+
+    fn watch(root: &Path, whole: bool) -> (Watcher, mpsc::Receiver<Report>) {
+        let (tx, rx) = mpsc::channel();
+        let mut w = Watcher::start(root, move |r| {
+            let _ = tx.send(r);
+        })
+        .expect("watcher");
+        if whole {
+            w.follow_project().expect("watch the project");
+        }
+        (w, rx)
+    }
+
+    /// The paths reported until `want` shows up (or a generous limit passes).
+    fn until(rx: &mpsc::Receiver<Report>, want: &str) -> Vec<String> {
+        let start = Instant::now();
+        let mut seen = Vec::new();
+        while start.elapsed() < Duration::from_secs(20) {
+            if let Ok(Ok(paths)) = rx.recv_timeout(Duration::from_millis(100)) {
+                seen.extend(paths);
+                if seen.iter().any(|p| p == want) {
+                    break;
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn a_followed_file_is_reported_when_saved_in_place_or_by_rename() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.py"), "a\n").unwrap();
+        let (mut w, rx) = watch(&root, false);
+        w.follow("src/a.py").unwrap();
+        std::fs::write(root.join("src/a.py"), "b\n").unwrap();
+        assert!(until(&rx, "src/a.py").contains(&"src/a.py".to_string()));
+        std::fs::write(root.join("src/.a.py.swp"), "x").unwrap();
+        std::fs::rename(root.join("src/.a.py.swp"), root.join("src/a.py")).unwrap();
+        assert!(until(&rx, "src/a.py").contains(&"src/a.py".to_string()));
+    }
+
+    #[test]
+    fn a_project_watch_skips_ignored_files_git_and_redlines_own_temporaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".gitignore"), "build/\n*.log\n").unwrap();
+        std::fs::create_dir(root.join("build")).unwrap();
+        let (_w, rx) = watch(&root, true);
+        std::fs::write(root.join("build/out.txt"), "x").unwrap();
+        std::fs::write(root.join("debug.log"), "x").unwrap();
+        std::fs::write(root.join(".git/index"), "x").unwrap();
+        std::fs::write(root.join(".redline-abc.tmp"), "x").unwrap();
+        std::fs::write(root.join("main.rs"), "fn main() {}\n").unwrap();
+        let seen = until(&rx, "main.rs");
+        assert_eq!(seen, ["main.rs"]);
+    }
+
+    #[test]
+    fn git_operations_in_progress_are_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        assert!(!git_busy(root), "no repository");
+        std::fs::create_dir(root.join(".git")).unwrap();
+        assert!(!git_busy(root));
+        std::fs::write(root.join(".git/index.lock"), "").unwrap();
+        assert!(git_busy(root));
+        std::fs::remove_file(root.join(".git/index.lock")).unwrap();
+        std::fs::create_dir(root.join(".git/rebase-merge")).unwrap();
+        assert!(git_busy(root));
+        // A worktree's `.git` file points elsewhere.
+        let other = tempfile::tempdir().unwrap();
+        std::fs::write(
+            other.path().join(".git"),
+            format!("gitdir: {}\n", root.join(".git").display()),
+        )
+        .unwrap();
+        assert!(git_busy(other.path()));
+    }
+}
