@@ -14,52 +14,10 @@
 //! under CI, where it fails.
 
 use std::path::Path;
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn cmd(&self, args: &[&str]) -> String {
-        let out =
-            Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn screen(&self) -> String {
-        self.cmd(&["capture-pane", "-p", "-t", "e2e"])
-    }
-
-    fn wait_for(&self, what: &str, needle: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen();
-            if screen.contains(needle) {
-                return screen;
-            }
-            if start.elapsed() > Duration::from_secs(30) {
-                panic!("timed out waiting for {what} ({needle:?}); the screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn keys(&self, keys: &str) {
-        self.cmd(&["send-keys", "-t", "e2e", keys]);
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).output();
-    }
-}
-
-fn have_tmux() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
-}
+mod tmux_support;
+use tmux_support::{Tmux, have_tmux};
 
 #[test]
 fn demo_accept_reject_quit_in_tmux() {

@@ -664,11 +664,12 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         format!(" {mark} {}", app.label),
         format!("{approx}{tokens} tok  {rate:.0} tok/s  {}", fmt_duration(elapsed)),
         format!(
-            "{} pending {} applied {} rejected {} failed",
-            c.pending + c.conflict,
+            "{} pending {} applied {} rejected {} failed{}",
+            c.pending,
             c.applied + c.accepted,
             c.rejected,
-            c.failed
+            c.failed,
+            if c.conflict > 0 { format!(" {} conflict", c.conflict) } else { String::new() }
         ),
     ];
     match &app.notice {

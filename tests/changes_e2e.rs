@@ -1,0 +1,89 @@
+//! End to end: files that change under an open review, on the real binary in tmux, against a
+//! mock model server on loopback.
+//!
+//! Another process (this test) inserts lines above a pending hunk: accepting it writes it at
+//! the shifted place and keeps the inserted lines. Then it changes the next hunk's own old
+//! text: the hunk becomes a conflict, accepting it is refused, and that text stays intact.
+//! Then the file is deleted: nothing is recreated.
+//!
+//! Needs tmux (`.ci/run` installs it); without it the test checks nothing, except under CI.
+
+mod provider_support;
+mod tmux_support;
+
+use std::time::{Duration, Instant};
+
+use provider_support::{APP_PY, REPLY, SECRET, aimock, fixtures, project, reply_fixture};
+use tmux_support::{Tmux, have_tmux};
+
+/// Wait until the file holds what `ok` accepts (the write happens after the screen says so).
+fn wait_file(path: &std::path::Path, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if ok(&text) {
+            return text;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "timed out waiting for {what}: {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn edits_made_by_others_during_a_review_are_kept() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end watch test checked nothing");
+        return;
+    }
+    let server =
+        aimock(&fixtures(vec![reply_fixture("watch-e2e", REPLY, serde_json::json!({}))]), &[]);
+    let dir = project();
+    let app_py = dir.path().join("app.py");
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux { socket: format!("redline-e2e-watch-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please watch-e2e' app.py; echo EXIT=$?",
+        dir.path().display(),
+        config.path().display(),
+        env!("CARGO_BIN_EXE_redline"),
+        server.url(),
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.wait_for("the stream to finish", "2 pending 0 applied");
+    // The first hunk (`last`) is selected, at lines 5-6.
+    tmux.wait_for("the first hunk at its place", "lines 5-6");
+
+    let inserted = "import sys\n\n# Added by another program while the review is open.\n\n";
+    std::fs::write(&app_py, format!("{inserted}{APP_PY}")).unwrap();
+    tmux.wait_for("the hunk to move with the inserted lines", "lines 9-10");
+    tmux.keys("y");
+    tmux.wait_for("the hunk to be written", "1 applied");
+    let text = wait_file(&app_py, "the accepted hunk", |t| t.contains("items[-1]"));
+    assert_eq!(text, format!("{inserted}{}", APP_PY.replace("items[len(items)]", "items[-1]")));
+
+    // Now the greeting hunk is selected; another program rewrites the line it changes.
+    let theirs = text.replace("return \"Hello \" + name", "return \"Hi there, \" + name + \"!\"");
+    std::fs::write(&app_py, &theirs).unwrap();
+    let screen = tmux.wait_for("the hunk to become a conflict", "1 conflict");
+    assert!(screen.contains("what the model saw"), "the conflict is shown three ways:\n{screen}");
+    assert!(screen.contains("on disk now"), "{screen}");
+    tmux.keys("y");
+    tmux.wait_for("accepting to be refused", "not applied");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(std::fs::read_to_string(&app_py).unwrap(), theirs, "their text stays intact");
+
+    // The file is deleted: the conflict stays, nothing is recreated.
+    std::fs::remove_file(&app_py).unwrap();
+    tmux.wait_for("the deletion to be seen", "deleted or renamed");
+    tmux.keys("y");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!app_py.exists(), "a deleted file is never recreated");
+
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    let screen = tmux.wait_for("redline to exit", "EXIT=0");
+    assert!(screen.contains("1 applied, 0 rejected, 1 left undecided"), "{screen}");
+}
