@@ -157,7 +157,7 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
                 }
                 AppEffect::CancelStream => cancel.cancel(),
                 AppEffect::Write { effect, undo } => {
-                    let _ = tx.send(write(&session.workspace, effect, undo));
+                    let _ = tx.send(carry_out_write(&session.workspace, effect, undo));
                 }
                 AppEffect::Read { path } => {
                     let source = session.workspace.read_source(&path);
@@ -279,8 +279,9 @@ fn start_watcher(
     }
 }
 
-/// Carry out a review write, refusing if the file no longer holds what the review expects.
-fn write(workspace: &Workspace, effect: Effect, undo: bool) -> Msg {
+/// Carry out a review write, refusing if the file no longer holds what the review expects: the
+/// message that reports it (done, stale with what the file holds now, or failed).
+pub fn carry_out_write(workspace: &Workspace, effect: Effect, undo: bool) -> Msg {
     let (hunk, path, expected, write, after) = match effect {
         Effect::Write { hunk, path, expected, text } => {
             let w = FileWrite::Write { path: path.clone(), text: text.clone() };
