@@ -198,6 +198,11 @@ pub struct App {
     reading: BTreeSet<String>,
     /// A git operation is in progress in the project.
     pub git_busy: bool,
+    /// Watch mode's triggers and queue (`redline watch`).
+    pub watch: Option<WatchMode>,
+    /// How many streams have begun; the round each hunk came in.
+    round: usize,
+    hunk_round: std::collections::HashMap<HunkId, usize>,
     /// How many writes of a hunk found its file changed, in a row.
     stale_tries: std::collections::HashMap<HunkId, u32>,
 }
@@ -237,12 +242,28 @@ impl App {
             reading: BTreeSet::new(),
             stale_tries: std::collections::HashMap::new(),
             git_busy: false,
+            watch: None,
+            round: 0,
+            hunk_round: std::collections::HashMap::new(),
         }
+    }
+
+    /// Watch mode: requests come from comments saved in the project's files.
+    pub fn with_watch(mut self, mode: WatchMode) -> App {
+        self.watch = Some(mode);
+        self
     }
 
     /// The first effects: the stream, or the input line for the request.
     pub fn start(&mut self, now: Instant) -> Vec<AppEffect> {
         self.now = Some(now);
+        if self.watch.is_some() {
+            self.notice = Some(
+                "watching: save a comment ending in AI! to ask for a change, AI? for an answer"
+                    .into(),
+            );
+            return Vec::new();
+        }
         if self.conversation.is_empty() {
             self.modal = Some(Modal::Prompt(String::new()));
             return Vec::new();
@@ -252,6 +273,7 @@ impl App {
     }
 
     fn begin_stream(&mut self, now: Instant) {
+        self.round += 1;
         self.streaming = true;
         self.stats = StreamStats { started: Some(now), ..StreamStats::default() };
         self.parser =
@@ -340,6 +362,8 @@ impl App {
                 self.stats.ended = Some(now);
                 self.stats.output_tokens = done.output_tokens;
                 self.notice = done.note;
+                let mut effects = effects;
+                effects.extend(self.next_trigger(now));
                 effects
             }
             Msg::StreamError(reason) => {
@@ -352,7 +376,7 @@ impl App {
                         "stream failed: {reason}; the edits finished before it stay under review"
                     )
                 });
-                Vec::new()
+                self.next_trigger(now)
             }
             Msg::Tick => {
                 self.ticks += 1;
@@ -384,13 +408,12 @@ impl App {
                 self.reading.remove(&path);
                 let before = self.review.hunks().len();
                 self.review.file_loaded(&path, source);
-                self.select_first_if_none();
-                self.select_new_if_decided(before);
-                Vec::new()
+                self.hunks_added(before)
             }
             Msg::FileChanged { path, source } => {
+                let effects = self.triggers_saved(&path, &source, now);
                 self.file_changed(&path, source);
-                Vec::new()
+                effects
             }
             Msg::GitBusy(busy) => {
                 self.git_busy = busy;
@@ -471,12 +494,12 @@ impl App {
 
     /// Whether a change on disk to this file matters to the review.
     pub fn follows(&self, path: &str) -> bool {
-        self.review.source(path).is_some()
+        self.watch.is_some() || self.review.source(path).is_some()
     }
 
     /// Place the file's open hunks again in what it holds now; say how many no longer fit.
     fn file_changed(&mut self, path: &str, source: Source) {
-        if !self.follows(path) || self.review.source(path) == Some(&source) {
+        if self.review.source(path).is_none_or(|known| *known == source) {
             // Our own write coming back through the watcher, or a save that changed nothing.
             return;
         }
@@ -503,9 +526,20 @@ impl App {
                 }
             }
         }
+        effects.extend(self.hunks_added(before));
+        effects
+    }
+
+    /// Hunks from index `before` on are new: note their round, select, and (watch mode with
+    /// `--apply all`) accept them.
+    fn hunks_added(&mut self, before: usize) -> Vec<AppEffect> {
+        let new: Vec<HunkId> = self.review.hunks()[before..].iter().map(|h| h.id).collect();
+        for id in &new {
+            self.hunk_round.insert(*id, self.round);
+        }
         self.select_first_if_none();
         self.select_new_if_decided(before);
-        effects
+        self.auto_accept(&new)
     }
 
     /// When the selected hunk is decided and new hunks arrived, the first new one is the next
@@ -766,7 +800,9 @@ impl App {
             }
             return Vec::new();
         }
-        match self.review.accept(id) {
+        let triggers = self.triggers_answered_by(id);
+        let tidy = |text: &str| watch::without_triggers(text, &triggers);
+        match self.review.accept_and(id, tidy) {
             Some(effect) => {
                 self.in_flight.insert(path);
                 vec![AppEffect::Write { effect, undo: false }]
@@ -996,6 +1032,9 @@ fn role(r: prompt::Role) -> Role {
         prompt::Role::Assistant => Role::Assistant,
     }
 }
+
+mod watch;
+pub use watch::WatchMode;
 
 #[cfg(test)]
 mod change_tests;

@@ -212,6 +212,13 @@ impl Review {
         }
     }
 
+    /// A project file the review did not know of (created since it started).
+    pub fn note_project_file(&mut self, path: &str) {
+        if !self.project_files.iter().any(|p| p == path) {
+            self.project_files.push(path.to_string());
+        }
+    }
+
     /// The shell read a file the review asked for.
     pub fn file_loaded(&mut self, path: &str, source: Source) {
         self.files.insert(path.to_string(), source);
@@ -278,6 +285,17 @@ impl Review {
     /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
     /// then says why).
     pub fn accept(&mut self, id: HunkId) -> Option<Effect> {
+        self.accept_and(id, |_| None)
+    }
+
+    /// Accept a hunk and tidy the file in the same write: `tidy` may return the text to write
+    /// instead (watch mode takes the comment that asked for the edit out). Undo restores the
+    /// file from before both.
+    pub fn accept_and(
+        &mut self,
+        id: HunkId,
+        tidy: impl FnOnce(&str) -> Option<String>,
+    ) -> Option<Effect> {
         let idx = self.hunks.iter().position(|h| h.id == id)?;
         if !matches!(self.hunks[idx].state, HunkState::Pending | HunkState::Failed) {
             return None;
@@ -286,10 +304,15 @@ impl Review {
         let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
         let hunk = &mut self.hunks[idx];
         hunk.report = report;
-        let Some(after) = after else {
+        let Some(mut after) = after else {
             hunk.state = HunkState::Failed;
             return None;
         };
+        if let After::Text(text) = &after
+            && let Some(tidied) = tidy(text)
+        {
+            after = After::Text(tidied);
+        }
         let before_state = std::mem::replace(&mut hunk.state, HunkState::Accepted);
         self.decisions.push(Decision {
             hunk: id,

@@ -22,6 +22,7 @@ use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
 use crate::shell::ask::{self, AskArgs};
 use crate::shell::parse_cmd::{self, ParseArgs};
 use crate::shell::review_cmd::{self, DemoArgs, ReviewArgs};
+use crate::shell::watch_cmd::{self, WatchArgs};
 use crate::shell::workspace::Workspace;
 
 /// Review the code edits a language model proposes, hunk by hunk.
@@ -63,6 +64,11 @@ pub enum Command {
     /// Create a small sample project and review a bundled model reply streamed into it (no
     /// network, no key).
     Demo(DemoArgs),
+    /// Watch a project: saving a file with a comment ending in `AI!` asks the model for that
+    /// change (its edits come up for review), `AI?` asks a question (answered in the reply pane).
+    ///
+    /// Honours .gitignore and skips .git/; changes made by a git operation start nothing.
+    Watch(WatchArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -154,6 +160,7 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Ask(args)) => ask::ask(&args),
         Some(Command::Parse(args)) => parse_cmd::parse(&args),
         Some(Command::Demo(args)) => review_cmd::demo(&args),
+        Some(Command::Watch(args)) => watch_cmd::watch(&args),
         None if cli.review.is_empty() && !review_cmd::provider_configured(&cli.review) => {
             review_cmd::demo(&DemoArgs { theme: cli.review.theme.clone(), ..DemoArgs::default() })
         }

@@ -9,5 +9,6 @@ pub mod cli;
 pub mod parse_cmd;
 pub mod prompts;
 pub mod review_cmd;
+pub mod watch_cmd;
 pub mod watcher;
 pub mod workspace;

@@ -108,7 +108,7 @@ pub fn demo(args: &DemoArgs) -> Exit {
     report(try_demo(args))
 }
 
-fn report(result: Result<()>) -> Exit {
+pub(crate) fn report(result: Result<()>) -> Exit {
     match result {
         Ok(()) => Exit::Applied,
         Err(err) => {
@@ -132,7 +132,7 @@ fn read_config_file(name: &str) -> Result<Option<String>> {
 }
 
 /// The theme and keymap: bundled, with the config folder's files on top.
-fn look(theme_flag: Option<&str>) -> Result<(Theme, Keymap)> {
+pub(crate) fn look(theme_flag: Option<&str>) -> Result<(Theme, Keymap)> {
     let env = ask::environment();
     let mode = ColorMode::detect(&env);
     let name = theme_flag.map_or_else(|| default_theme_name(&env).to_string(), str::to_string);
@@ -154,7 +154,7 @@ fn look(theme_flag: Option<&str>) -> Result<(Theme, Keymap)> {
 }
 
 /// The syntax theme to colour with, if the terminal shows colour at all.
-fn syntax_theme(theme: &Theme) -> Option<String> {
+pub(crate) fn syntax_theme(theme: &Theme) -> Option<String> {
     (theme.mode != ColorMode::None).then(|| theme.syntax_theme.clone())
 }
 
@@ -261,7 +261,7 @@ pub fn write_demo_project(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn summary(app: &App) {
+pub(crate) fn summary(app: &App) {
     let c = app.review.counts();
     eprintln!(
         "redline: {} applied, {} rejected, {} left undecided",

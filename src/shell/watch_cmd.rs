@@ -1,0 +1,85 @@
+//! `redline watch [DIR]`: watch mode on a project. The review screen opens with no request;
+//! every saved file is scanned for `AI!` / `AI?` comments (see `core::trigger`), which start
+//! requests whose edits enter the review (or are applied as they arrive with `--apply all`).
+//!
+//! Not for: the trigger rules (`core::trigger`), the queue (`app::watch`), or the watcher
+//! itself (`shell::watcher`, driven by the runtime).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::app::{App, AppConfig, WatchMode};
+use crate::core::review::Review;
+use crate::runtime::{self, Replies, Session, Watch};
+use crate::shell::ask::{self, ApplyMode, AskArgs, EditFormatArg, ModelArgs};
+use crate::shell::cli::Exit;
+use crate::shell::review_cmd::{look, report, summary, syntax_theme};
+use crate::shell::workspace::Workspace;
+
+/// `redline watch`'s options.
+#[derive(Debug, Clone, Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// The edit format to ask for.
+    #[arg(long, value_enum, default_value_t = EditFormatArg::SearchReplace)]
+    pub format: EditFormatArg,
+    /// `all` applies every edit that answers a comment as it arrives, without asking.
+    #[arg(long, value_enum, default_value_t = ApplyMode::None)]
+    pub apply: ApplyMode,
+    /// `dark` or `light` (default: what the terminal says, else dark).
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// The project folder to watch.
+    #[arg(value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+}
+
+/// `redline watch`.
+pub fn watch(args: &WatchArgs) -> Exit {
+    report(try_watch(args))
+}
+
+fn try_watch(args: &WatchArgs) -> Result<()> {
+    let ask_args = AskArgs {
+        model: args.model.clone(),
+        format: args.format,
+        root: args.dir.clone(),
+        apply: args.apply,
+        retries: 0,
+        http_retries: None,
+        prompt: String::new(),
+        files: Vec::new(),
+    };
+    let settings = ask::settings_for(&ask_args)?;
+    let workspace = Workspace::open(&args.dir)?;
+    let project = workspace.list_files();
+    let prompts = crate::shell::prompts::load()?;
+    let (theme, keymap) = look(args.theme.as_deref())?;
+    let label =
+        format!("{} · {} · watching {}", settings.kind.name(), settings.model, args.dir.display());
+    let mode = WatchMode::new(args.format.into(), args.apply == ApplyMode::All);
+    let mut app = App::new(AppConfig {
+        review: Review::new(project.clone(), BTreeMap::new()),
+        known_paths: project,
+        label,
+        keymap,
+        prompts,
+        conversation: Vec::new(),
+        request: None,
+    })
+    .with_watch(mode);
+    let session = Session {
+        workspace,
+        watch: Watch::Project,
+        replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
+        syntax_theme: syntax_theme(&theme),
+        theme,
+    };
+    runtime::run(&mut app, session)?;
+    summary(&app);
+    Ok(())
+}
