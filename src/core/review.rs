@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource};
-use crate::core::execute::{After, apply_single};
+use crate::core::execute::{After, apply_each, apply_single};
 use crate::core::parse::Event;
 use crate::core::plan::{EditReport, Source, Status};
 use crate::core::resolve::Project;
@@ -243,19 +243,23 @@ impl Review {
     fn place(&self, hunk: &mut ReviewHunk) {
         let source = self.files.get(&hunk.path).cloned().unwrap_or(Source::Missing);
         let (report, after) = apply_single(&hunk.edit, &hunk.path, &source);
-        hunk.preview = match (&source, after) {
-            (_, None) => Preview::default(),
-            (Source::Text(before), Some(After::Text(after))) => preview(before, &after),
-            (Source::Missing, Some(After::Text(after))) => preview("", &after),
-            (Source::Text(before), Some(After::Deleted)) => Preview {
-                start: 0,
-                old: before.lines().map(String::from).collect(),
-                new: Vec::new(),
-                deletes: true,
-            },
-            _ => Preview::default(),
-        };
+        let old: Vec<&str> = source_lines(&source);
+        hunk.preview = preview_of(&source, &old, after);
         hunk.report = report;
+    }
+
+    /// Place the hunks at these indices, all of file `path`, against its current text: their
+    /// reports and previews, as [`Review::place`] gives them, with the file parsed and indexed
+    /// once for all of them.
+    fn place_all(&self, path: &str, indices: &[usize]) -> Vec<(EditReport, Preview)> {
+        let missing = Source::Missing;
+        let source = self.files.get(path).unwrap_or(&missing);
+        let edits: Vec<&Edit> = indices.iter().map(|&i| &self.hunks[i].edit).collect();
+        let old: Vec<&str> = source_lines(source);
+        apply_each(&edits, path, source)
+            .into_iter()
+            .map(|(report, after)| (report, preview_of(source, &old, after)))
+            .collect()
     }
 
     /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
@@ -403,11 +407,13 @@ impl Review {
     /// one that no longer fits becomes a conflict, never applied silently.
     pub fn file_changed(&mut self, path: &str, source: Source) {
         self.files.insert(path.to_string(), source);
-        for id in self.open_hunks_of(path) {
-            let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
-            let mut h = self.hunks[idx].clone();
+        let indices = self.open_hunks_of(path);
+        let placed = self.place_all(path, &indices);
+        for (idx, (report, preview)) in indices.into_iter().zip(placed) {
+            let h = &mut self.hunks[idx];
             let was_placed = h.report.status == Status::Applied;
-            self.place(&mut h);
+            h.report = report;
+            h.preview = preview;
             h.state = match (h.report.status, was_placed) {
                 (Status::Applied, _) => HunkState::Pending,
                 (Status::Refused, true) => HunkState::Conflict(format!(
@@ -416,27 +422,29 @@ impl Review {
                 )),
                 (Status::Refused, false) => HunkState::Failed,
             };
-            self.hunks[idx] = h;
         }
     }
 
-    /// The hunks of a file still waiting for a decision.
-    fn open_hunks_of(&self, path: &str) -> Vec<HunkId> {
-        self.hunks.iter().filter(|h| h.path == path && h.state.is_open()).map(|h| h.id).collect()
+    /// The indices of a file's hunks still waiting for a decision.
+    fn open_hunks_of(&self, path: &str) -> Vec<usize> {
+        (0..self.hunks.len())
+            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state.is_open())
+            .collect()
     }
 
     /// Place the open hunks of a file again after it changed.
     fn replace_pending(&mut self, path: &str) {
-        for id in self.open_hunks_of(path) {
-            let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
-            let mut h = self.hunks[idx].clone();
-            self.place(&mut h);
+        let indices = self.open_hunks_of(path);
+        let placed = self.place_all(path, &indices);
+        for (idx, (report, preview)) in indices.into_iter().zip(placed) {
+            let h = &mut self.hunks[idx];
+            h.report = report;
+            h.preview = preview;
             if h.state == HunkState::Pending && h.report.status == Status::Refused {
                 h.state = HunkState::Failed;
             } else if h.state == HunkState::Failed && h.report.status == Status::Applied {
                 h.state = HunkState::Pending;
             }
-            self.hunks[idx] = h;
         }
     }
 
@@ -543,11 +551,34 @@ impl Hasher for Fnv {
     }
 }
 
-/// The lines that differ between two texts, as one region.
-fn preview(before: &str, after: &str) -> Preview {
-    let old: Vec<&str> = before.lines().collect();
+/// A file's lines as the preview counts them.
+fn source_lines(source: &Source) -> Vec<&str> {
+    match source {
+        Source::Text(t) => t.lines().collect(),
+        Source::Missing | Source::Unusable(_) => Vec::new(),
+    }
+}
+
+/// What a placed hunk would change in `source` (whose lines are `old`), given the file's state
+/// after it.
+fn preview_of(source: &Source, old: &[&str], after: Option<After>) -> Preview {
+    match (source, after) {
+        (_, None) => Preview::default(),
+        (Source::Text(_) | Source::Missing, Some(After::Text(after))) => preview(old, &after),
+        (Source::Text(_), Some(After::Deleted)) => Preview {
+            start: 0,
+            old: old.iter().map(|s| s.to_string()).collect(),
+            new: Vec::new(),
+            deletes: true,
+        },
+        _ => Preview::default(),
+    }
+}
+
+/// The lines that differ between a text's lines and a new text, as one region.
+fn preview(old: &[&str], after: &str) -> Preview {
     let new: Vec<&str> = after.lines().collect();
-    let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
+    let ops = capture_diff_slices(Algorithm::Myers, old, &new);
     let changed: Vec<&DiffOp> =
         ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })).collect();
     let (Some(first), Some(last)) = (changed.first(), changed.last()) else {
