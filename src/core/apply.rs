@@ -136,7 +136,7 @@ pub fn apply_hunk_styled(
 }
 
 /// A line that only closes a construct: `}`, `});`, `end`, `)`.
-fn is_closer(line: &str) -> bool {
+pub(crate) fn is_closer(line: &str) -> bool {
     let t = line.trim();
     matches!(t, "end" | "fi" | "done" | "esac" | "*/" | "-->")
         || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))

@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource};
-use crate::core::execute::{After, apply_each, apply_single};
+use crate::core::execute::{After, Placed, apply_each, apply_single};
 use crate::core::parse::Event;
 use crate::core::plan::{EditReport, Source, Status};
 use crate::core::resolve::Project;
@@ -258,7 +258,22 @@ impl Review {
         let old: Vec<&str> = source_lines(source);
         apply_each(&edits, path, source)
             .into_iter()
-            .map(|(report, after)| (report, preview_of(source, &old, after)))
+            .map(|(report, placed)| {
+                let preview = match placed {
+                    Some(Placed::Lines { start, end, lines }) => {
+                        let new: Vec<&str> = old[..start]
+                            .iter()
+                            .copied()
+                            .chain(lines.iter().map(|l| l.as_str()))
+                            .chain(old[end..].iter().copied())
+                            .collect();
+                        preview(&old, &new)
+                    }
+                    Some(Placed::File(after)) => preview_of(source, &old, Some(after)),
+                    None => preview_of(source, &old, None),
+                };
+                (report, preview)
+            })
             .collect()
     }
 
@@ -564,7 +579,9 @@ fn source_lines(source: &Source) -> Vec<&str> {
 fn preview_of(source: &Source, old: &[&str], after: Option<After>) -> Preview {
     match (source, after) {
         (_, None) => Preview::default(),
-        (Source::Text(_) | Source::Missing, Some(After::Text(after))) => preview(old, &after),
+        (Source::Text(_) | Source::Missing, Some(After::Text(after))) => {
+            preview(old, &after.lines().collect::<Vec<_>>())
+        }
         (Source::Text(_), Some(After::Deleted)) => Preview {
             start: 0,
             old: old.iter().map(|s| s.to_string()).collect(),
@@ -575,10 +592,9 @@ fn preview_of(source: &Source, old: &[&str], after: Option<After>) -> Preview {
     }
 }
 
-/// The lines that differ between a text's lines and a new text, as one region.
-fn preview(old: &[&str], after: &str) -> Preview {
-    let new: Vec<&str> = after.lines().collect();
-    let ops = capture_diff_slices(Algorithm::Myers, old, &new);
+/// The lines that differ between a text's lines and new lines, as one region.
+fn preview(old: &[&str], new: &[&str]) -> Preview {
+    let ops = capture_diff_slices(Algorithm::Myers, old, new);
     let changed: Vec<&DiffOp> =
         ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })).collect();
     let (Some(first), Some(last)) = (changed.first(), changed.last()) else {
