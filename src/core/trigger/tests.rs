@@ -102,7 +102,10 @@ fn what_is_not_a_trigger() {
 #[test]
 fn non_ascii_text_is_scanned_whole() {
     assert_eq!(one("a.py", "\u{1bc90}"), None);
-    assert_eq!(one("a.py", "naïve = \"é\"  # AI! ne touche pas à ça"), change("ne touche pas à ça"));
+    assert_eq!(
+        one("a.py", "naïve = \"é\"  # AI! ne touche pas à ça"),
+        change("ne touche pas à ça")
+    );
     assert_eq!(one("a.py", "# 日本語 AI?"), question("日本語"));
     assert_eq!(one("a.py", "# éAI!"), None);
 }
@@ -310,10 +313,11 @@ proptest! {
                 prop_assert_eq!(&after.lines, &lines);
                 let mut eols = file.eols.clone();
                 eols.remove(t.line);
-                if t.line + 1 == file.lines.len() && !file.final_newline() {
-                    if let Some(last) = eols.last_mut() {
-                        *last = crate::core::text::Eol::None;
-                    }
+                if t.line + 1 == file.lines.len()
+                    && !file.final_newline()
+                    && let Some(last) = eols.last_mut()
+                {
+                    *last = crate::core::text::Eol::None;
                 }
                 prop_assert_eq!(&after.eols, &eols);
             } else {
