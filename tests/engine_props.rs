@@ -19,7 +19,8 @@ use std::collections::BTreeMap;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use redline::core::apply::apply_hunk;
-use redline::core::edit::{Format, Hunk};
+use redline::core::edit::{Change, Edit, Format, Hunk, PathSource};
+use redline::core::execute::{After, Placed, apply_each, apply_single};
 use redline::core::locate::{RefusalKind, locate};
 use redline::core::parse::{Event, ParseOptions, parse_reply};
 use redline::core::plan::{FormatChoice, Source, Status, execute, plan};
@@ -279,6 +280,105 @@ proptest! {
         }
         if !out.reports.iter().any(|r| r.status == Status::Applied) {
             prop_assert!(out.writes.is_empty());
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placing many hunks of one file at once (a file changed under review) gives what placing each
+// alone gives
+// ---------------------------------------------------------------------------------------------
+
+/// Code lines with closers (`}`, `end`, `)`) among them, which new lines at a hunk's end may move
+/// past.
+fn code_with_closers() -> impl Strategy<Value = Vec<String>> {
+    (code_lines(Lines::Spaced, 5..50), vec((any::<usize>(), 0u8..4), 0..8)).prop_map(
+        |(mut lines, closers)| {
+            for (at, kind) in closers {
+                let closer = ["}", "    }", "end", "  )"][kind as usize];
+                let at = at % (lines.len() + 1);
+                lines.insert(at, closer.to_string());
+            }
+            lines
+        },
+    )
+}
+
+/// An edit of `lines[at..at + len]`: one line replaced, or lines added at its end, maybe
+/// re-indented or with trailing whitespace (the model's slips).
+fn edit_of(lines: &[String], at: usize, len: usize, how: u8, marked: bool) -> Edit {
+    let at = at % lines.len();
+    let len = len.clamp(1, lines.len() - at);
+    let slip = |l: &String| match how % 3 {
+        1 if !l.is_empty() => format!("    {l}"),
+        2 => format!("{l}  "),
+        _ => l.clone(),
+    };
+    let old: Vec<String> = lines[at..at + len].iter().map(slip).collect();
+    let mut new = old.clone();
+    if how.is_multiple_of(2) {
+        new[len / 2] = format!("{} # changed", new[len / 2].trim_end());
+    } else {
+        new.push("    added_line = fresh(1)".to_string());
+    }
+    let mut hunk = Hunk::from_old_new(&old, &new);
+    hunk.marked = marked;
+    Edit {
+        path: "f.py".into(),
+        path_source: PathSource::PathLine,
+        format: Format::SearchReplace,
+        change: Change::Modify { hunk },
+        reply_lines: (1, 1),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(128))]
+
+    #[test]
+    fn placing_many_hunks_at_once_gives_what_placing_each_alone_gives(
+        lines in code_with_closers(),
+        edits in vec((any::<usize>(), 1usize..8, any::<u8>(), any::<bool>()), 1..6),
+        inserted in 0usize..4,
+        crlf in any::<bool>(),
+        final_newline in any::<bool>(),
+        bom in any::<bool>(),
+    ) {
+        let edits: Vec<Edit> =
+            edits.into_iter().map(|(at, len, how, m)| edit_of(&lines, at, len, how, m)).collect();
+        // The file changed since the edits were written: lines inserted at the top, maybe CRLF,
+        // maybe without a final newline or with a BOM.
+        let mut now: Vec<String> = (0..inserted).map(|k| format!("import mod_{k}")).collect();
+        now.extend(lines.iter().cloned());
+        let eol = if crlf { "\r\n" } else { "\n" };
+        let mut text: String = now.iter().map(|l| format!("{l}{eol}")).collect();
+        if !final_newline {
+            text.truncate(text.len() - eol.len());
+        }
+        if bom {
+            text.insert(0, '\u{feff}');
+        }
+        let source = Source::Text(text);
+        let before = match &source {
+            Source::Text(t) => TextFile::parse(t),
+            _ => unreachable!(),
+        };
+        let refs: Vec<&Edit> = edits.iter().collect();
+        let all = apply_each(&refs, "f.py", &source);
+        prop_assert_eq!(all.len(), edits.len());
+        for (edit, (report, placed)) in edits.iter().zip(all) {
+            let (want_report, want_after) = apply_single(edit, "f.py", &source);
+            prop_assert_eq!(&report, &want_report);
+            match (placed, want_after) {
+                (None, None) => {}
+                (Some(Placed::File(got)), Some(want)) => prop_assert_eq!(got, want),
+                (Some(Placed::Lines { start, end, lines }), Some(After::Text(want))) => {
+                    let mut got = before.lines.clone();
+                    got.splice(start..end, lines);
+                    prop_assert_eq!(got, TextFile::parse(&want).lines);
+                }
+                (got, want) => prop_assert!(false, "{got:?} != {want:?}"),
+            }
         }
     }
 }

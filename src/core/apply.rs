@@ -6,7 +6,7 @@
 //! file's indentation. What this module does not do: decide where a hunk goes (`core::locate`).
 
 use crate::core::edit::Hunk;
-use crate::core::indent::{IndentMap, file_style};
+use crate::core::indent::{FileStyle, IndentMap, file_style};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::locate::lines::Likeness;
@@ -16,6 +16,17 @@ use crate::core::text::{NewLine, TextFile};
 /// Apply a located hunk; returns how many lines the file grew (negative: shrank).
 pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
     let style = file_style(file.lines.iter().map(|s| s.as_str()));
+    apply_hunk_styled(file, hunk, loc, style)
+}
+
+/// [`apply_hunk`] with the file's indentation style read by the caller (`style` must be
+/// `file_style` of `file`'s lines), once for many hunks applied to copies of the same text.
+pub fn apply_hunk_styled(
+    file: &mut TextFile,
+    hunk: &Hunk,
+    loc: &Located,
+    style: FileStyle,
+) -> isize {
     let pairs = hunk.lines.iter().zip(&loc.slots).filter_map(|(l, s)| match s {
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
             Some((l.text.as_str(), file.lines[*f].as_str()))
@@ -125,7 +136,7 @@ pub fn apply_hunk(file: &mut TextFile, hunk: &Hunk, loc: &Located) -> isize {
 }
 
 /// A line that only closes a construct: `}`, `});`, `end`, `)`.
-fn is_closer(line: &str) -> bool {
+pub(crate) fn is_closer(line: &str) -> bool {
     let t = line.trim();
     matches!(t, "end" | "fi" | "done" | "esac" | "*/" | "-->")
         || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))

@@ -3,11 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::apply::apply_hunk;
+use crate::core::apply::{apply_hunk_styled, is_closer};
 use crate::core::edit::{Change, Edit, Hunk};
-use crate::core::locate::lines::LineInfo;
+use crate::core::indent::{FileStyle, file_style};
+use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
-use crate::core::locate::{Located, Refusal, RefusalKind, Strategy, locate_parts};
+use crate::core::locate::{
+    HunkSlot, Located, Refusal, RefusalKind, Strategy, locate_parts_indexed,
+};
 use crate::core::plan::{EditReport, FileWrite, Outcome, Plan, PlanItem, Source, Status};
 use crate::core::text::TextFile;
 use crate::core::whole;
@@ -48,7 +51,7 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     order.push(path.clone());
                     working(sources.get(path))
                 });
-                reports.push(apply_edit(edit, path, w, &plan.mentions));
+                reports.push(apply_edit(edit, path, w, &plan.mentions, None));
             }
         }
     }
@@ -79,13 +82,135 @@ pub enum After {
 /// current text at the moment it is accepted.
 pub fn apply_single(edit: &Edit, path: &str, before: &Source) -> (EditReport, Option<After>) {
     let mut w = working(Some(before));
-    let report = apply_edit(edit, path, &mut w, &[]);
-    let after = match (w.dirty, w.text) {
+    let report = apply_edit(edit, path, &mut w, &[], None);
+    (report, after_of(w))
+}
+
+/// A file's state after one edit, as [`apply_each`] gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placed {
+    /// The file's lines `start..end` become `lines`; every other line, and every line ending,
+    /// is unchanged. Only given for a file without a BOM, whose lines are then exactly
+    /// `str::lines` of its text.
+    Lines { start: usize, end: usize, lines: Vec<String> },
+    /// The whole file.
+    File(After),
+}
+
+/// Apply each edit alone to the same file as it is now: for each, the report [`apply_single`]
+/// gives and the same resulting file, with the file parsed, indexed and its indentation read
+/// once for all of them (the pending hunks of a file that changed on disk are placed again this
+/// way). A hunk located in one piece is applied to a copy of only the lines it touches.
+pub fn apply_each(
+    edits: &[&Edit],
+    path: &str,
+    before: &Source,
+) -> Vec<(EditReport, Option<Placed>)> {
+    let base = working(Some(before));
+    let prepared = base.text.as_ref().map(Prepared::new);
+    edits
+        .iter()
+        .map(|edit| {
+            if let (Some(text), Some(p)) = (&base.text, &prepared)
+                && let Some(placed) = modify_lines(edit, path, text, p)
+            {
+                return placed;
+            }
+            let mut w = Working {
+                existed: base.existed,
+                text: base.text.clone(),
+                unusable: base.unusable.clone(),
+                dirty: false,
+                moves: Vec::new(),
+            };
+            let report = apply_edit(edit, path, &mut w, &[], prepared.as_ref());
+            (report, after_of(w).map(Placed::File))
+        })
+        .collect()
+}
+
+/// A modify edit located in one piece, applied to a copy of only the lines it can touch: from
+/// its first line to the first line after it that is not a closer (`}`, `end`: `apply_hunk`
+/// may move new lines past those), or the file's end. `None` for anything else (a refusal, a
+/// hunk in parts, a file with a BOM), which takes the whole-file path.
+fn modify_lines(
+    edit: &Edit,
+    path: &str,
+    text: &TextFile,
+    p: &Prepared,
+) -> Option<(EditReport, Option<Placed>)> {
+    let Change::Modify { hunk } = &edit.change else { return None };
+    if text.bom {
+        return None;
+    }
+    // A fresh file has no earlier hunks to shift the header's line number.
+    let parts = locate_parts_indexed(hunk, &p.infos, &p.index, 0).ok()?;
+    let [(h, loc)] = parts.as_slice() else { return None };
+    let n = text.lines.len();
+    let lo = loc.start;
+    let hi = (loc.end..n).find(|&i| !is_closer(&text.lines[i])).map_or(n, |i| i + 1);
+    let local = shifted(loc, lo, hi)?;
+    let mut window = TextFile {
+        bom: false,
+        lines: text.lines[lo..hi].to_vec(),
+        eols: text.eols[lo..hi].to_vec(),
+        dominant: text.dominant,
+    };
+    apply_hunk_styled(&mut window, h, &local, p.style);
+    let report = applied_report(edit, path, &parts);
+    Some((report, Some(Placed::Lines { start: lo, end: hi, lines: window.lines })))
+}
+
+/// A located hunk's lines counted from `lo`, if they all fall in `lo..hi` (and `lo < hi`: an
+/// empty window cannot keep the file's final-newline state).
+fn shifted(loc: &Located, lo: usize, hi: usize) -> Option<Located> {
+    if lo >= hi || loc.end > hi {
+        return None;
+    }
+    let at = |f: usize| (lo..hi).contains(&f).then(|| f - lo);
+    let slots = loc
+        .slots
+        .iter()
+        .map(|s| {
+            Some(match *s {
+                HunkSlot::Kept(f, l) => HunkSlot::Kept(at(f)?, l),
+                HunkSlot::Removed(f, l) => HunkSlot::Removed(at(f)?, l),
+                HunkSlot::Elided(s, e) if s >= lo && s <= e && e <= hi => {
+                    HunkSlot::Elided(s - lo, e - lo)
+                }
+                HunkSlot::Elided(..) => return None,
+                HunkSlot::Add => HunkSlot::Add,
+                HunkSlot::ForgottenAdd => HunkSlot::ForgottenAdd,
+                HunkSlot::Ignored => HunkSlot::Ignored,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Located { slots, start: 0, end: loc.end - lo, ..loc.clone() })
+}
+
+/// What locating and applying hunks in one text needs, built once for many hunks: each line's
+/// locator form, where each line occurs, and how the file indents.
+struct Prepared<'a> {
+    infos: Vec<LineInfo<'a>>,
+    index: FileIndex,
+    style: FileStyle,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(text: &'a TextFile) -> Prepared<'a> {
+        let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
+        let index = FileIndex::new(&infos);
+        let style = file_style(text.lines.iter().map(|s| s.as_str()));
+        Prepared { infos, index, style }
+    }
+}
+
+fn after_of(w: Working) -> Option<After> {
+    match (w.dirty, w.text) {
         (false, _) => None,
         (true, Some(t)) => Some(After::Text(t.render())),
         (true, None) => Some(After::Deleted),
-    };
-    (report, after)
+    }
 }
 
 fn working(source: Option<&Source>) -> Working {
@@ -130,12 +255,20 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
     }
 }
 
-fn apply_edit(edit: &Edit, path: &str, w: &mut Working, mentions: &[String]) -> EditReport {
+/// Apply one edit to a file's working state. `prepared`, when given, was built from the text `w`
+/// holds now (unchanged since), and saves rebuilding it.
+fn apply_edit(
+    edit: &Edit,
+    path: &str,
+    w: &mut Working,
+    mentions: &[String],
+    prepared: Option<&Prepared>,
+) -> EditReport {
     if let Some(why) = &w.unusable {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
     match &edit.change {
-        Change::Modify { hunk } => modify(edit, path, hunk, w),
+        Change::Modify { hunk } => modify(edit, path, hunk, w, prepared),
         Change::Create { content } => match &w.text {
             Some(t) if !t.lines.is_empty() || t.bom => {
                 if t.render() == *content {
@@ -167,7 +300,13 @@ fn apply_edit(edit: &Edit, path: &str, w: &mut Working, mentions: &[String]) -> 
     }
 }
 
-fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
+fn modify(
+    edit: &Edit,
+    path: &str,
+    hunk: &Hunk,
+    w: &mut Working,
+    prepared: Option<&Prepared>,
+) -> EditReport {
     let Some(text) = w.text.as_mut() else {
         return refused(
             edit,
@@ -178,11 +317,16 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
     let shift = hunk
         .old_start_hint
         .map_or(0, |h| w.moves.iter().filter(|(at, _)| *at < h).map(|(_, d)| d).sum());
-    let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
-    let parts = match locate_parts(hunk, &infos, shift) {
-        Ok(parts) => parts,
-        Err(refusal) => {
-            drop(infos);
+    let located = match prepared {
+        Some(p) => (locate_parts_indexed(hunk, &p.infos, &p.index, shift), Some(p.style)),
+        None => {
+            let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
+            (locate_parts_indexed(hunk, &infos, &FileIndex::new(&infos), shift), None)
+        }
+    };
+    let (parts, mut style) = match located {
+        (Ok(parts), style) => (parts, style),
+        (Err(refusal), _) => {
             if matches!(refusal.kind, RefusalKind::NotFound | RefusalKind::TooWeak)
                 && let Some(p) = within_line(hunk, &text.lines)
             {
@@ -208,7 +352,21 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
             return refusal_report(edit, path, &refusal);
         }
     };
-    drop(infos);
+    // Apply bottom-up so that earlier parts' line numbers stay valid.
+    let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
+    ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
+    for (h, loc) in ordered {
+        // The style read before any part changed the text serves the first part only.
+        let s = style.take().unwrap_or_else(|| file_style(text.lines.iter().map(|s| s.as_str())));
+        let grew = apply_hunk_styled(text, h, loc, s);
+        w.moves.push((loc.start + 1, grew));
+    }
+    w.dirty = true;
+    applied_report(edit, path, &parts)
+}
+
+/// The report of a hunk located (in one or more parts) and applied.
+fn applied_report(edit: &Edit, path: &str, parts: &[(Hunk, Located)]) -> EditReport {
     let first = parts.iter().map(|(_, l)| l.start).min().unwrap_or(0);
     let last = parts.iter().map(|(_, l)| l.end).max().unwrap_or(0);
     let similarity = parts.iter().map(|(_, l)| l.similarity).fold(1.0, f64::min);
@@ -216,14 +374,6 @@ fn modify(edit: &Edit, path: &str, hunk: &Hunk, w: &mut Working) -> EditReport {
         parts.iter().map(|(_, l)| l.strategy).max_by_key(|s| s.rank()).unwrap_or(Strategy::Exact);
     let by_hint = parts.iter().any(|(_, l)| l.by_hint);
     let count = parts.len();
-    // Apply bottom-up so that earlier parts' line numbers stay valid.
-    let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
-    ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
-    for (h, loc) in ordered {
-        let grew = apply_hunk(text, h, loc);
-        w.moves.push((loc.start + 1, grew));
-    }
-    w.dirty = true;
     let mut r = report(edit, path, Status::Applied, strategy.name());
     r.similarity = Some(round(similarity));
     r.lines = Some((first + 1, last));

@@ -15,4 +15,5 @@ pub mod prompt;
 pub mod resolve;
 pub mod stream;
 pub mod text;
+pub mod trigger;
 pub mod whole;

@@ -1,5 +1,7 @@
 //! The prompts redline sends a model: one system prompt per edit format, the request that
-//! carries the user's files, and the retry message that reports edits which failed.
+//! carries the user's files, the retry message that reports edits which failed, and the request
+//! a watch-mode comment trigger starts (`AI!`: a change; `AI?`: a question answered in prose,
+//! under its own system prompt).
 //!
 //! The texts live in `prompts/*.md` and are bundled into the binary; a caller may override any
 //! of them with text it found elsewhere ([`Overrides`]). Building a request or a retry is pure
@@ -12,16 +14,23 @@ use serde::Serialize;
 
 use crate::core::edit::Format;
 use crate::core::locate::Refusal;
+use crate::core::trigger;
 
 /// The bundled texts.
 const UDIFF: &str = include_str!("../../prompts/udiff.md");
 const SEARCH_REPLACE: &str = include_str!("../../prompts/search-replace.md");
 const WHOLE: &str = include_str!("../../prompts/whole.md");
 const RETRY: &str = include_str!("../../prompts/retry.md");
+const TRIGGER_CHANGE: &str = include_str!("../../prompts/trigger-change.md");
+const TRIGGER_QUESTION: &str = include_str!("../../prompts/trigger-question.md");
+const ANSWER: &str = include_str!("../../prompts/answer.md");
 
 /// Where the retry template puts the failed edits and the applied ones.
 const FAILED_SLOT: &str = "{failed}";
 const APPLIED_SLOT: &str = "{applied}";
+/// Where a trigger template puts the file's path and its AI comments.
+const PATH_SLOT: &str = "{path}";
+const COMMENTS_SLOT: &str = "{comments}";
 
 /// One of the prompt texts; its file is `prompts/<name>.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,11 +39,24 @@ pub enum PromptName {
     SearchReplace,
     Whole,
     Retry,
+    /// The user message of an `AI!` comment trigger.
+    TriggerChange,
+    /// The user message of an `AI?` comment trigger.
+    TriggerQuestion,
+    /// The system prompt for questions, answered in prose without edits.
+    Answer,
 }
 
 impl PromptName {
-    pub const ALL: [PromptName; 4] =
-        [PromptName::Udiff, PromptName::SearchReplace, PromptName::Whole, PromptName::Retry];
+    pub const ALL: [PromptName; 7] = [
+        PromptName::Udiff,
+        PromptName::SearchReplace,
+        PromptName::Whole,
+        PromptName::Retry,
+        PromptName::TriggerChange,
+        PromptName::TriggerQuestion,
+        PromptName::Answer,
+    ];
 
     /// The file name, without `.md`.
     pub fn name(self) -> &'static str {
@@ -43,6 +65,9 @@ impl PromptName {
             PromptName::SearchReplace => "search-replace",
             PromptName::Whole => "whole",
             PromptName::Retry => "retry",
+            PromptName::TriggerChange => "trigger-change",
+            PromptName::TriggerQuestion => "trigger-question",
+            PromptName::Answer => "answer",
         }
     }
 
@@ -62,6 +87,9 @@ impl PromptName {
             PromptName::SearchReplace => SEARCH_REPLACE,
             PromptName::Whole => WHOLE,
             PromptName::Retry => RETRY,
+            PromptName::TriggerChange => TRIGGER_CHANGE,
+            PromptName::TriggerQuestion => TRIGGER_QUESTION,
+            PromptName::Answer => ANSWER,
         }
     }
 }
@@ -73,6 +101,9 @@ pub struct Overrides<'a> {
     pub search_replace: Option<&'a str>,
     pub whole: Option<&'a str>,
     pub retry: Option<&'a str>,
+    pub trigger_change: Option<&'a str>,
+    pub trigger_question: Option<&'a str>,
+    pub answer: Option<&'a str>,
 }
 
 impl<'a> Overrides<'a> {
@@ -82,6 +113,9 @@ impl<'a> Overrides<'a> {
             PromptName::SearchReplace => self.search_replace,
             PromptName::Whole => self.whole,
             PromptName::Retry => self.retry,
+            PromptName::TriggerChange => self.trigger_change,
+            PromptName::TriggerQuestion => self.trigger_question,
+            PromptName::Answer => self.answer,
         }
     }
 
@@ -91,6 +125,9 @@ impl<'a> Overrides<'a> {
             PromptName::SearchReplace => &mut self.search_replace,
             PromptName::Whole => &mut self.whole,
             PromptName::Retry => &mut self.retry,
+            PromptName::TriggerChange => &mut self.trigger_change,
+            PromptName::TriggerQuestion => &mut self.trigger_question,
+            PromptName::Answer => &mut self.answer,
         };
         *slot = text;
     }
@@ -181,6 +218,9 @@ pub struct Prompts {
     search_replace: String,
     whole: String,
     retry: String,
+    trigger_change: String,
+    trigger_question: String,
+    answer: String,
 }
 
 impl Default for Prompts {
@@ -198,6 +238,9 @@ impl Prompts {
             search_replace: pick(PromptName::SearchReplace),
             whole: pick(PromptName::Whole),
             retry: pick(PromptName::Retry),
+            trigger_change: pick(PromptName::TriggerChange),
+            trigger_question: pick(PromptName::TriggerQuestion),
+            answer: pick(PromptName::Answer),
         }
     }
 
@@ -207,6 +250,9 @@ impl Prompts {
             PromptName::SearchReplace => &self.search_replace,
             PromptName::Whole => &self.whole,
             PromptName::Retry => &self.retry,
+            PromptName::TriggerChange => &self.trigger_change,
+            PromptName::TriggerQuestion => &self.trigger_question,
+            PromptName::Answer => &self.answer,
         }
     }
 
@@ -223,19 +269,38 @@ impl Prompts {
         user_prompt: &str,
         files: &[(&str, &str)],
     ) -> Vec<Message> {
-        let mut content = String::new();
-        if !files.is_empty() {
-            content.push_str("Here are the files, each under its path:\n\n");
-            for (path, text) in files {
-                push_fenced(&mut content, Some(path), text);
-                content.push('\n');
-            }
-        }
-        content.push_str(user_prompt.trim_end());
-        content.push('\n');
         vec![
             Message { role: Role::System, content: self.system(format).to_string() },
-            Message { role: Role::User, content },
+            Message { role: Role::User, content: user_message(user_prompt, files) },
+        ]
+    }
+
+    /// The messages a watch-mode comment trigger sends: each file under its path (the
+    /// triggered file among them, as it is now), then the trigger template with the file's path
+    /// and its AI comments (`- line N: text`, in file order). A change request goes under the
+    /// format's system prompt, so its edits come back in that format; a question goes under the
+    /// `answer` system prompt, which asks for prose and no edits.
+    pub fn build_trigger(
+        &self,
+        format: Format,
+        request: &trigger::Request,
+        files: &[(&str, &str)],
+    ) -> Vec<Message> {
+        let (system, template) = match request.kind {
+            trigger::Kind::Change => (self.system(format), &self.trigger_change),
+            trigger::Kind::Question => (self.answer.as_str(), &self.trigger_question),
+        };
+        let comments: String = request.instructions().lines().map(|l| format!("- {l}\n")).collect();
+        let mut message = template.replace(PATH_SLOT, &request.path);
+        // A template without the slot still gets the comments, at the end.
+        if message.contains(COMMENTS_SLOT) {
+            message = message.replace(COMMENTS_SLOT, comments.trim_end());
+        } else {
+            message = format!("{}\n\n{}", message.trim_end(), comments.trim_end());
+        }
+        vec![
+            Message { role: Role::System, content: system.to_string() },
+            Message { role: Role::User, content: user_message(&message, files) },
         ]
     }
 
@@ -258,6 +323,21 @@ impl Prompts {
         out.push('\n');
         out
     }
+}
+
+/// A user message: each file under its path in a fenced block, then the request.
+fn user_message(request: &str, files: &[(&str, &str)]) -> String {
+    let mut content = String::new();
+    if !files.is_empty() {
+        content.push_str("Here are the files, each under its path:\n\n");
+        for (path, text) in files {
+            push_fenced(&mut content, Some(path), text);
+            content.push('\n');
+        }
+    }
+    content.push_str(request.trim_end());
+    content.push('\n');
+    content
 }
 
 fn failed_section(failed: &[FailedEdit]) -> String {
@@ -459,6 +539,58 @@ mod tests {
         let msg = Prompts::default().build_retry(&[f], &[]);
         assert!(msg.contains("(line 3, 60% similar)"), "{msg}");
         assert!(msg.contains("````\ns = \"```\"\n````"), "{msg}");
+    }
+
+    fn trigger_request(kind: trigger::Kind) -> trigger::Request {
+        let text = "# AI: tests use pytest\ndef f():\n    pass  # AI! add a docstring\n# why AI?\n";
+        let reqs = trigger::scan("src/a.py", text, &Default::default());
+        reqs.into_iter().find(|r| r.kind == kind).expect("a request of that kind")
+    }
+
+    #[test]
+    fn a_change_trigger_asks_for_edits_in_the_format() {
+        let p = Prompts::default();
+        let req = trigger_request(trigger::Kind::Change);
+        let msgs = p.build_trigger(Format::SearchReplace, &req, &[("src/a.py", "x\n")]);
+        assert_eq!(msgs[0].content, SEARCH_REPLACE);
+        let user = &msgs[1].content;
+        assert!(user.starts_with("Here are the files"), "{user}");
+        assert!(user.contains("src/a.py\n```\nx\n```\n"), "{user}");
+        assert!(
+            user.contains("- line 1: tests use pytest\n- line 3: add a docstring\n\n"),
+            "{user}"
+        );
+        assert!(user.contains("`src/a.py`"), "{user}");
+        assert!(user.contains("Do not copy the `AI!` comments into your new text"), "{user}");
+        assert!(!user.contains(PATH_SLOT) && !user.contains(COMMENTS_SLOT), "{user}");
+        assert!(!user.contains("why"), "the question is not part of the change: {user}");
+    }
+
+    #[test]
+    fn a_question_trigger_asks_for_prose_under_its_own_system_prompt() {
+        let p = Prompts::default();
+        let req = trigger_request(trigger::Kind::Question);
+        let msgs = p.build_trigger(Format::Udiff, &req, &[("src/a.py", "x\n")]);
+        assert_eq!(msgs[0].content, ANSWER);
+        assert!(msgs[0].content.contains("Do not propose edits"));
+        let user = &msgs[1].content;
+        assert!(user.contains("- line 1: tests use pytest\n- line 4: why\n"), "{user}");
+        assert!(user.contains("Answer in prose"), "{user}");
+    }
+
+    #[test]
+    fn trigger_templates_can_be_overridden_and_still_get_the_comments() {
+        let mut o = Overrides::default();
+        o.set(PromptName::TriggerChange, Some("Do what {path} says."));
+        o.set(PromptName::Answer, Some("Just talk."));
+        let p = Prompts::new(o);
+        let msgs = p.build_trigger(Format::Whole, &trigger_request(trigger::Kind::Change), &[]);
+        assert_eq!(
+            msgs[1].content,
+            "Do what src/a.py says.\n\n- line 1: tests use pytest\n- line 3: add a docstring\n"
+        );
+        let msgs = p.build_trigger(Format::Whole, &trigger_request(trigger::Kind::Question), &[]);
+        assert_eq!(msgs[0].content, "Just talk.");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource};
-use crate::core::execute::{After, apply_single};
+use crate::core::execute::{After, Placed, apply_each, apply_single};
 use crate::core::parse::Event;
 use crate::core::plan::{EditReport, Source, Status};
 use crate::core::resolve::Project;
@@ -262,24 +262,39 @@ impl Review {
     fn place(&self, hunk: &mut ReviewHunk) {
         let source = self.files.get(&hunk.path).cloned().unwrap_or(Source::Missing);
         let (report, after) = apply_single(&hunk.edit, &hunk.path, &source);
-        hunk.preview = match (&source, after) {
-            (_, None) => Preview::default(),
-            (Source::Text(before), Some(After::Text(after))) => preview(before, &after),
-            (Source::Missing, Some(After::Text(after))) => preview("", &after),
-            (Source::Text(before), Some(After::Deleted)) => Preview {
-                start: 0,
-                old: before.lines().map(String::from).collect(),
-                new: Vec::new(),
-                deletes: true,
-            },
-            _ => Preview::default(),
-        };
-        hunk.anchor = match (&source, report.status) {
-            (Source::Text(text), Status::Applied) => Some(matched_lines(&hunk.edit, &report, text)),
-            (Source::Missing, Status::Applied) => Some(Vec::new()),
-            _ => None,
-        };
+        let old: Vec<&str> = source_lines(&source);
+        hunk.preview = preview_of(&source, &old, after);
+        hunk.anchor = anchor_of(&hunk.edit, &report, &source, &old);
         hunk.report = report;
+    }
+
+    /// Place the hunks at these indices, all of file `path`, against its current text: their
+    /// reports and previews, as [`Review::place`] gives them, with the file parsed and indexed
+    /// once for all of them.
+    fn place_all(&self, path: &str, indices: &[usize]) -> Vec<(EditReport, Preview)> {
+        let missing = Source::Missing;
+        let source = self.files.get(path).unwrap_or(&missing);
+        let edits: Vec<&Edit> = indices.iter().map(|&i| &self.hunks[i].edit).collect();
+        let old: Vec<&str> = source_lines(source);
+        apply_each(&edits, path, source)
+            .into_iter()
+            .map(|(report, placed)| {
+                let preview = match placed {
+                    Some(Placed::Lines { start, end, lines }) => {
+                        let new: Vec<&str> = old[..start]
+                            .iter()
+                            .copied()
+                            .chain(lines.iter().map(|l| l.as_str()))
+                            .chain(old[end..].iter().copied())
+                            .collect();
+                        preview(&old, &new)
+                    }
+                    Some(Placed::File(after)) => preview_of(source, &old, Some(after)),
+                    None => preview_of(source, &old, None),
+                };
+                (report, preview)
+            })
+            .collect()
     }
 
     /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
@@ -452,11 +467,12 @@ impl Review {
             Some(Source::Text(t)) => t.clone(),
             _ => String::new(),
         };
+        let indices = self.open_hunks_of(path);
         let mut lines_map: Option<conflict::LineMap> = None;
-        for id in self.open_hunks_of(path) {
-            let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
-            let mut h = self.hunks[idx].clone();
-            // Where the hunk stood in the text before this change, and what it matched there.
+        // Where each hunk stood in the text before this change, and what it matched there.
+        let mut prior = Vec::with_capacity(indices.len());
+        for &idx in &indices {
+            let h = &mut self.hunks[idx];
             let was = match &h.state {
                 HunkState::Conflict(_) => h.region,
                 _ if h.report.status == Status::Applied => {
@@ -464,7 +480,6 @@ impl Review {
                 }
                 _ => None,
             };
-            let anchor = h.anchor.clone();
             let mapped = match (&source, was) {
                 (Source::Text(now), Some(r)) => Some(
                     lines_map.get_or_insert_with(|| conflict::LineMap::between(&old, now)).range(r),
@@ -475,46 +490,74 @@ impl Review {
             if let (Change::Modify { hunk }, Some((start, _))) = (&mut h.edit.change, mapped) {
                 hunk.old_start_hint = Some(start + 1);
             }
-            self.place(&mut h);
-            let placed = h.report.status == Status::Applied;
-            let same_lines = anchor.is_none()
-                || h.anchor == anchor
-                || h.report.strategy.as_deref() == Some("already-applied");
-            h.state = if placed && same_lines {
+            prior.push((h.anchor.clone(), mapped));
+        }
+        let placed = self.place_all(path, &indices);
+        let now_lines: Vec<&str> = source_lines(&source);
+        let anchors: Vec<Option<Vec<String>>> = indices
+            .iter()
+            .zip(&placed)
+            .map(|(&idx, (report, _))| {
+                anchor_of(&self.hunks[idx].edit, report, &source, &now_lines)
+            })
+            .collect();
+        for (((idx, (report, preview)), (anchor, mapped)), new_anchor) in
+            indices.into_iter().zip(placed).zip(prior).zip(anchors)
+        {
+            let h = &mut self.hunks[idx];
+            let fits = report.status == Status::Applied
+                && (anchor.is_none()
+                    || new_anchor == anchor
+                    || report.strategy.as_deref() == Some("already-applied"));
+            let was_conflict = h.state.is_conflict();
+            h.report = report;
+            h.preview = preview;
+            h.anchor = new_anchor;
+            h.state = if fits {
                 HunkState::Pending
-            } else if anchor.is_some() || h.state.is_conflict() {
+            } else if anchor.is_some() || was_conflict {
                 // Keep what it matched, so that undoing the change on disk makes it fit again.
                 h.anchor = anchor;
-                if placed {
+                h.preview = Preview::default();
+                if h.report.status == Status::Applied {
                     h.report.status = Status::Refused;
                     h.report.reason = Some(format!("{path}: the lines it changes were edited"));
                 }
-                HunkState::Conflict(conflict::why(path, &source, &h))
+                HunkState::Conflict(conflict::why(path, &source, h))
             } else {
                 HunkState::Failed
             };
             h.region = if h.state.is_conflict() { mapped } else { None };
-            self.hunks[idx] = h;
         }
     }
 
-    /// The hunks of a file still waiting for a decision.
-    fn open_hunks_of(&self, path: &str) -> Vec<HunkId> {
-        self.hunks.iter().filter(|h| h.path == path && h.state.is_open()).map(|h| h.id).collect()
+    /// The indices of a file's hunks still waiting for a decision.
+    fn open_hunks_of(&self, path: &str) -> Vec<usize> {
+        (0..self.hunks.len())
+            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state.is_open())
+            .collect()
     }
 
     /// Place the open hunks of a file again after it changed.
     fn replace_pending(&mut self, path: &str) {
-        for id in self.open_hunks_of(path) {
-            let idx = self.hunks.iter().position(|h| h.id == id).expect("listed above");
-            let mut h = self.hunks[idx].clone();
-            self.place(&mut h);
+        let indices = self.open_hunks_of(path);
+        let placed = self.place_all(path, &indices);
+        let missing = Source::Missing;
+        let source = self.files.get(path).unwrap_or(&missing).clone();
+        let lines: Vec<&str> = source_lines(&source);
+        for (idx, (report, preview)) in indices.into_iter().zip(placed) {
+            let h = &mut self.hunks[idx];
+            // Our own write moved the hunk: what it matches now is what must stay.
+            if report.status == Status::Applied {
+                h.anchor = anchor_of(&h.edit, &report, &source, &lines);
+            }
+            h.report = report;
+            h.preview = preview;
             if h.state == HunkState::Pending && h.report.status == Status::Refused {
                 h.state = HunkState::Failed;
             } else if h.state == HunkState::Failed && h.report.status == Status::Applied {
                 h.state = HunkState::Pending;
             }
-            self.hunks[idx] = h;
         }
     }
 
@@ -570,17 +613,27 @@ impl Review {
     }
 }
 
-/// The lines of `text` a placed edit matched: its located lines, or the whole file for edits
-/// that replace or delete all of it.
-fn matched_lines(edit: &Edit, report: &EditReport, text: &str) -> Vec<String> {
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines = body.lines().map(String::from);
-    match (&edit.change, report.lines) {
-        (Change::Modify { .. }, Some((a, b))) => {
-            lines.skip(a.saturating_sub(1)).take((b + 1).saturating_sub(a)).collect()
-        }
-        _ => lines.collect(),
+/// The lines of the file a placed edit matched (its located lines, or the whole file for edits
+/// that replace or delete all of it): what must still be there, unchanged, after someone else
+/// changes the file. `None` when it is not placed.
+fn anchor_of(
+    edit: &Edit,
+    report: &EditReport,
+    source: &Source,
+    lines: &[&str],
+) -> Option<Vec<String>> {
+    if report.status != Status::Applied {
+        return None;
     }
+    let owned = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    Some(match (source, &edit.change, report.lines) {
+        (Source::Text(_), Change::Modify { .. }, Some((a, b))) => {
+            let start = a.saturating_sub(1).min(lines.len());
+            owned(&lines[start..b.min(lines.len()).max(start)])
+        }
+        (Source::Text(_), _, _) => owned(lines),
+        _ => Vec::new(),
+    })
 }
 
 fn empty_report() -> EditReport {
@@ -634,11 +687,35 @@ impl Hasher for Fnv {
     }
 }
 
-/// The lines that differ between two texts, as one region.
-fn preview(before: &str, after: &str) -> Preview {
-    let old: Vec<&str> = before.lines().collect();
-    let new: Vec<&str> = after.lines().collect();
-    let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
+/// A file's lines as the preview counts them.
+fn source_lines(source: &Source) -> Vec<&str> {
+    match source {
+        Source::Text(t) => t.lines().collect(),
+        Source::Missing | Source::Unusable(_) => Vec::new(),
+    }
+}
+
+/// What a placed hunk would change in `source` (whose lines are `old`), given the file's state
+/// after it.
+fn preview_of(source: &Source, old: &[&str], after: Option<After>) -> Preview {
+    match (source, after) {
+        (_, None) => Preview::default(),
+        (Source::Text(_) | Source::Missing, Some(After::Text(after))) => {
+            preview(old, &after.lines().collect::<Vec<_>>())
+        }
+        (Source::Text(_), Some(After::Deleted)) => Preview {
+            start: 0,
+            old: old.iter().map(|s| s.to_string()).collect(),
+            new: Vec::new(),
+            deletes: true,
+        },
+        _ => Preview::default(),
+    }
+}
+
+/// The lines that differ between a text's lines and new lines, as one region.
+fn preview(old: &[&str], new: &[&str]) -> Preview {
+    let ops = capture_diff_slices(Algorithm::Myers, old, new);
     let changed: Vec<&DiffOp> =
         ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })).collect();
     let (Some(first), Some(last)) = (changed.first(), changed.last()) else {

@@ -15,7 +15,7 @@ pub mod lines;
 pub mod partial;
 mod split;
 
-pub use split::locate_parts;
+pub use split::{locate_parts, locate_parts_indexed};
 
 use serde::Serialize;
 
@@ -134,6 +134,17 @@ pub fn locate(hunk: &Hunk, file: &[String], hint_shift: isize) -> Result<Located
 }
 
 pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Located, Refusal> {
+    locate_indexed(hunk, file, &FileIndex::new(file), hint_shift)
+}
+
+/// [`locate_in`] with the file's index built by the caller, once for every hunk located in the
+/// same text (`index` must be `FileIndex::new(file)`).
+pub fn locate_indexed(
+    hunk: &Hunk,
+    file: &[LineInfo],
+    index: &FileIndex,
+    hint_shift: isize,
+) -> Result<Located, Refusal> {
     // The pattern: old lines, with the hunk line each came from.
     let mut pat = Vec::new();
     let mut origin = Vec::new();
@@ -156,11 +167,10 @@ pub fn locate_in(hunk: &Hunk, file: &[LineInfo], hint_shift: isize) -> Result<Lo
             closest: None,
         });
     }
-    let index = FileIndex::new(file);
-    let windows = candidate_windows(&pat, file, &index);
+    let windows = candidate_windows(&pat, file, index);
     let mut candidates: Vec<Alignment> = Vec::new();
     for (lo, hi) in windows {
-        collect_candidates(&pat, file, &index, lo, hi, &mut candidates);
+        collect_candidates(&pat, file, index, lo, hi, &mut candidates);
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.span.0.cmp(&b.span.0)));
     let Some(best) = candidates.first().cloned() else {

@@ -2,9 +2,9 @@
 //! more hunks cut inside the unchanged lines between its changes, and take the cut whose parts
 //! each fit cleanly.
 
-use super::{HunkSlot, Located, Refusal, locate_in};
+use super::{HunkSlot, Located, Refusal, locate_indexed};
 use crate::core::edit::{Hunk, LineKind};
-use crate::core::locate::lines::LineInfo;
+use crate::core::locate::lines::{FileIndex, LineInfo};
 
 /// Most parts a hunk is cut into.
 const MAX_PARTS: usize = 4;
@@ -18,12 +18,23 @@ pub fn locate_parts(
     file: &[LineInfo],
     hint_shift: isize,
 ) -> Result<Vec<(Hunk, Located)>, Refusal> {
-    let whole = locate_in(hunk, file, hint_shift);
+    locate_parts_indexed(hunk, file, &FileIndex::new(file), hint_shift)
+}
+
+/// [`locate_parts`] with the file's index built by the caller, once for every hunk located in
+/// the same text (`index` must be `FileIndex::new(file)`).
+pub fn locate_parts_indexed(
+    hunk: &Hunk,
+    file: &[LineInfo],
+    index: &FileIndex,
+    hint_shift: isize,
+) -> Result<Vec<(Hunk, Located)>, Refusal> {
+    let whole = locate_indexed(hunk, file, index, hint_shift);
     if whole.as_ref().is_ok_and(clean) {
         return whole.map(|l| vec![(hunk.clone(), l)]);
     }
     let mut budget = BUDGET;
-    match cut(hunk, file, hint_shift, MAX_PARTS, &mut budget) {
+    match cut(hunk, file, index, hint_shift, MAX_PARTS, &mut budget) {
         Some(parts) if parts.len() > 1 => Ok(parts),
         _ => whole.map(|l| vec![(hunk.clone(), l)]),
     }
@@ -37,6 +48,7 @@ fn clean(l: &Located) -> bool {
 fn cut(
     hunk: &Hunk,
     file: &[LineInfo],
+    index: &FileIndex,
     shift: isize,
     parts_left: usize,
     budget: &mut usize,
@@ -45,7 +57,7 @@ fn cut(
         return None;
     }
     *budget -= 1;
-    if let Ok(l) = locate_in(hunk, file, shift)
+    if let Ok(l) = locate_indexed(hunk, file, index, shift)
         && clean(&l)
     {
         return Some(vec![(hunk.clone(), l)]);
@@ -80,11 +92,13 @@ fn cut(
                 return best;
             }
             *budget -= 1;
-            let Ok(head_loc) = locate_in(&head, file, shift) else { continue };
+            let Ok(head_loc) = locate_indexed(&head, file, index, shift) else { continue };
             if !clean(&head_loc) {
                 continue;
             }
-            let Some(rest) = cut(&tail, file, shift, parts_left - 1, budget) else { continue };
+            let Some(rest) = cut(&tail, file, index, shift, parts_left - 1, budget) else {
+                continue;
+            };
             let overlaps =
                 rest.iter().any(|(_, l)| l.start < head_loc.end && head_loc.start < l.end);
             if overlaps {
