@@ -1,7 +1,8 @@
 //! Property tests of files that change under review: a model's edit of a generated file is
-//! under review when another program edits the same file. Whatever the two edits are:
+//! under review when another program edits the same file (inserting, deleting, or changing
+//! lines in place as a person does). Whatever the two edits are:
 //! - a hunk that stays pending, once accepted, keeps every line the other program wrote and
-//!   brings back none it removed (unless the model's own new text holds it);
+//!   brings back none it removed or changed (unless the model's own new text holds it);
 //! - a hunk whose lines the other program did not come near stays pending (no needless
 //!   conflicts);
 //! - a conflict is never written.
@@ -35,12 +36,34 @@ fn splice(
     (out, (start, start + del))
 }
 
-fn edits()
--> impl Strategy<Value = (Vec<String>, (usize, usize, Vec<u16>), (usize, usize, Vec<u16>))> {
+/// Another program's edit of `lines`: a splice as above, or (`touch`) `del` lines from `at`
+/// changed in place, as a person edits (a comment appended).
+fn their_edit(
+    lines: &[String],
+    at: usize,
+    del: usize,
+    ins: &[u16],
+    touch: bool,
+) -> (Vec<String>, (usize, usize)) {
+    if !touch {
+        return splice(lines, at, del, ins, "theirs");
+    }
+    let start = at % lines.len();
+    let end = (start + del.max(1)).min(lines.len());
+    let mut out = lines.to_vec();
+    for (k, l) in out[start..end].iter_mut().enumerate() {
+        l.push_str(&format!("  # theirs {k}"));
+    }
+    (out, (start, end))
+}
+
+type Edits = (Vec<String>, (usize, usize, Vec<u16>), (usize, usize, Vec<u16>, bool));
+
+fn edits() -> impl Strategy<Value = Edits> {
     (
         code_lines(Lines::Spaced, 8..50),
         (any::<usize>(), 0usize..3, vec(0u16..3000, 1..3)),
-        (any::<usize>(), 0usize..4, vec(0u16..3000, 0..4)),
+        (any::<usize>(), 0usize..4, vec(0u16..3000, 0..4), any::<bool>()),
     )
 }
 
@@ -49,10 +72,10 @@ proptest! {
 
     #[test]
     fn another_programs_edit_is_kept_or_the_hunk_is_a_conflict(
-        (file, (m_at, m_del, m_ins), (o_at, o_del, o_ins)) in edits()
+        (file, (m_at, m_del, m_ins), (o_at, o_del, o_ins, touch)) in edits()
     ) {
         let (model, _) = splice(&file, m_at, m_del, &m_ins, "proposed");
-        let (other, (o_start, o_end)) = splice(&file, o_at, o_del, &o_ins, "theirs");
+        let (other, (o_start, o_end)) = their_edit(&file, o_at, o_del, &o_ins, touch);
         prop_assume!(model != file && other != file);
         let (original, theirs) = (joined(&file), joined(&other));
         let reply = udiff_reply(&original, &joined(&model), 2);
@@ -84,7 +107,7 @@ proptest! {
                 Some(Effect::Write { expected, text, .. }) => {
                     prop_assert!(!state.is_conflict(), "a conflict was written");
                     prop_assert_eq!(expected.as_deref(), Some(theirs.as_str()));
-                    for line in other.iter().filter(|l| l.starts_with("theirs_")) {
+                    for line in other.iter().filter(|l| l.contains("theirs")) {
                         prop_assert!(text.lines().any(|t| t == line), "their line {line:?} was lost:\n{text}");
                     }
                     let removed = &file[o_start..o_end];
