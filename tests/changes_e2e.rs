@@ -6,6 +6,10 @@
 //! text: the hunk becomes a conflict, accepting it is refused, and that text stays intact.
 //! Then the file is deleted: nothing is recreated.
 //!
+//! Watch mode: `redline watch DIR`; saving `# AI! add a docstring` in a file starts a request,
+//! its edit comes up for review (a trigger in a `.gitignore`d file asks nothing), and accepting
+//! it writes the edit and takes the comment out.
+//!
 //! Needs tmux (`.ci/run` installs it); without it the test checks nothing, except under CI.
 
 mod provider_support;
@@ -86,4 +90,55 @@ fn edits_made_by_others_during_a_review_are_kept() {
     tmux.keys("y");
     let screen = tmux.wait_for("redline to exit", "EXIT=0");
     assert!(screen.contains("1 applied, 0 rejected, 1 left undecided"), "{screen}");
+}
+
+#[test]
+fn watch_mode_answers_an_ai_comment_with_an_edit_for_review() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end watch mode test checked nothing");
+        return;
+    }
+    let reply = "Here is the docstring.\n\ngeometry.py\n```python\n<<<<<<< SEARCH\ndef area(r):\n    return 3.14159 * r * r\n=======\ndef area(r):\n    \"\"\"The area of a circle of radius r.\"\"\"\n    return 3.14159 * r * r\n>>>>>>> REPLACE\n```\n";
+    let server = aimock(
+        &fixtures(vec![reply_fixture("add a docstring", reply, serde_json::json!({}))]),
+        &[],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("geometry.py");
+    let plain = "def area(r):\n    return 3.14159 * r * r\n";
+    std::fs::write(&file, plain).unwrap();
+    std::fs::write(dir.path().join(".gitignore"), "build/\n").unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux { socket: format!("redline-e2e-watchmode-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
+    let command = format!(
+        "XDG_CONFIG_HOME={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} watch {} --provider openai --base-url {}/v1 --model mock; echo EXIT=$?",
+        config.path().display(),
+        env!("CARGO_BIN_EXE_redline"),
+        dir.path().display(),
+        server.url(),
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.wait_for("watch mode to start", "watching");
+    // An ignored file with a trigger asks nothing.
+    std::fs::create_dir(dir.path().join("build")).unwrap();
+    std::fs::write(dir.path().join("build/gen.py"), "# AI! add a docstring\n").unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(tmux.screen().contains("0 pending"), "nothing asked for an ignored file");
+    let saved = format!("# AI! add a docstring\n{plain}");
+    std::fs::write(&file, &saved).unwrap();
+    let screen = tmux.wait_for("the edit to come up for review", "1 pending");
+    assert!(screen.contains("The area of a circle"), "the diff shows the edit:\n{screen}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), saved, "nothing written before a decision");
+    tmux.keys("y");
+    tmux.wait_for("the edit to be written", "1 applied");
+    let text = wait_file(&file, "the edit", |t| t.contains("The area of a circle"));
+    assert_eq!(
+        text,
+        "def area(r):\n    \"\"\"The area of a circle of radius r.\"\"\"\n    return 3.14159 * r * r\n",
+        "the edit is in and the AI! comment is gone"
+    );
+    tmux.keys("q");
+    tmux.wait_for("redline to exit", "EXIT=0");
 }

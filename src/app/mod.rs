@@ -1040,3 +1040,5 @@ pub use watch::WatchMode;
 mod change_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod watch_tests;

@@ -1,0 +1,112 @@
+//! Model tests of watch mode: comment triggers start requests, queue, and are taken out of the
+//! file with the first accepted edit.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+const SHAPES: &str =
+    "import math\n\n\ndef area(r):  # AI! add a docstring\n    return math.pi * r * r\n";
+
+const ANSWER: &str = "shapes.py\n```\n<<<<<<< SEARCH\ndef area(r):  # AI! add a docstring\n    return math.pi * r * r\n=======\ndef area(r):  # AI! add a docstring\n    \"\"\"The area of a circle of radius r.\"\"\"\n    return math.pi * r * r\n>>>>>>> REPLACE\n```\n";
+
+fn watching(apply_all: bool) -> (App, Instant) {
+    let files = vec!["shapes.py".to_string(), "notes.md".to_string()];
+    let app = App::new(AppConfig {
+        review: Review::new(files.clone(), BTreeMap::new()),
+        known_paths: files,
+        label: "test · watching".into(),
+        keymap: Keymap::default(),
+        prompts: Prompts::default(),
+        conversation: Vec::new(),
+        request: None,
+    })
+    .with_watch(WatchMode::new(Format::SearchReplace, apply_all));
+    let mut app = app;
+    let now = Instant::now();
+    assert!(app.start(now).is_empty(), "watch mode waits for a trigger");
+    assert!(app.modal.is_none());
+    (app, now)
+}
+
+fn saved(path: &str, text: &str) -> Msg {
+    Msg::FileChanged { path: path.into(), source: Source::Text(text.into()) }
+}
+
+fn request_of(effects: &[AppEffect]) -> Vec<ChatMessage> {
+    match effects {
+        [AppEffect::StartStream { messages }] => messages.clone(),
+        other => panic!("expected a request, got {other:?}"),
+    }
+}
+
+fn answer(app: &mut App, reply: &str, now: Instant) -> Vec<AppEffect> {
+    let mut effects = app.update(Msg::Chunk(reply.into()), now);
+    effects.extend(app.update(Msg::StreamEnd(StreamDone::default()), now));
+    effects
+}
+
+#[test]
+fn a_saved_trigger_asks_and_its_comment_goes_with_the_accepted_edit() {
+    let (mut app, now) = watching(false);
+    let messages = request_of(&app.update(saved("shapes.py", SHAPES), now));
+    let user = &messages.last().unwrap().content;
+    assert!(user.contains("add a docstring") && user.contains("return math.pi * r * r"), "{user}");
+    assert!(answer(&mut app, ANSWER, now).is_empty());
+    let id = app.selected.expect("the edit is up for review");
+    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)), now);
+    let [AppEffect::Write { effect: Effect::Write { text, expected, .. }, .. }] =
+        effects.as_slice()
+    else {
+        panic!("expected a write, got {effects:?}");
+    };
+    assert_eq!(expected.as_deref(), Some(SHAPES));
+    assert_eq!(
+        text,
+        "import math\n\n\ndef area(r):\n    \"\"\"The area of a circle of radius r.\"\"\"\n    return math.pi * r * r\n"
+    );
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Accepted);
+}
+
+#[test]
+fn saving_again_asks_nothing_new_and_triggers_during_a_request_queue() {
+    let (mut app, now) = watching(false);
+    request_of(&app.update(saved("shapes.py", SHAPES), now));
+    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty(), "same trigger, same save");
+    let notes = "# Notes\n\n<!-- AI? what is missing from these notes -->\n";
+    assert!(app.update(saved("notes.md", notes), now).is_empty(), "queued while streaming");
+    assert!(app.notice.as_deref().unwrap().contains("queued"), "{:?}", app.notice);
+    // The first answer ends: the queued question goes out, under the answer prompt.
+    let messages = request_of(&answer(&mut app, ANSWER, now));
+    assert!(messages[0].content.contains("no edits") || messages[0].content.contains("prose"));
+    assert!(messages.last().unwrap().content.contains("what is missing from these notes"));
+}
+
+#[test]
+fn a_trigger_that_leaves_and_comes_back_asks_again() {
+    let (mut app, now) = watching(false);
+    request_of(&app.update(saved("shapes.py", SHAPES), now));
+    answer(&mut app, "Nothing to do.\n", now);
+    app.update(saved("shapes.py", &SHAPES.replace("  # AI! add a docstring", "")), now);
+    request_of(&app.update(saved("shapes.py", SHAPES), now));
+}
+
+#[test]
+fn saves_during_a_git_operation_start_nothing() {
+    let (mut app, now) = watching(false);
+    app.update(Msg::GitBusy(true), now);
+    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty());
+    app.update(Msg::GitBusy(false), now);
+    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty(), "git wrote it, nobody asked");
+}
+
+#[test]
+fn apply_all_accepts_answers_as_they_arrive() {
+    let (mut app, now) = watching(true);
+    request_of(&app.update(saved("shapes.py", SHAPES), now));
+    let effects = answer(&mut app, ANSWER, now);
+    assert!(
+        matches!(effects.as_slice(), [AppEffect::Write { undo: false, .. }]),
+        "accepted without a key: {effects:?}"
+    );
+}
