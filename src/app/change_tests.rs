@@ -186,3 +186,40 @@ fn conflicts_go_back_to_the_model_with_the_text_now() {
     assert!(last.contains("return f.read().upper()"), "the text now is sent: {last}");
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Rejected);
 }
+
+#[test]
+fn undo_after_another_edit_takes_out_only_the_hunk() {
+    let (mut app, now, id) = reviewing();
+    let effects = app.update(key('y'), now);
+    let (_, path, _, text) = written(&effects);
+    app.update(
+        Msg::WriteDone { hunk: id, path, after: After::Text(text.clone()), undo: false },
+        now,
+    );
+    let theirs = format!("{text}\n\ndef extra():\n    pass\n");
+    app.update(changed(&theirs), now);
+    let effects = app.update(key('u'), now);
+    let [AppEffect::Write { effect: Effect::Write { text, expected, .. }, undo: true }] =
+        effects.as_slice()
+    else {
+        panic!("expected an undo write, got {effects:?}");
+    };
+    assert_eq!(expected.as_deref(), Some(theirs.as_str()));
+    assert_eq!(text, &format!("{APP_PY}\n\ndef extra():\n    pass\n"));
+}
+
+#[test]
+fn undo_is_refused_when_the_hunks_own_lines_were_edited() {
+    let (mut app, now, id) = reviewing();
+    let (_, path, _, text) = written(&app.update(key('y'), now));
+    app.update(
+        Msg::WriteDone { hunk: id, path, after: After::Text(text.clone()), undo: false },
+        now,
+    );
+    let theirs = text.replace("encoding='utf-8'", "encoding='latin-1'");
+    app.update(changed(&theirs), now);
+    assert!(app.update(key('u'), now).is_empty());
+    let notice = app.notice.clone().unwrap();
+    assert!(notice.contains("cannot undo") && notice.contains("edited since"), "{notice}");
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Applied);
+}

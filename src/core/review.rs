@@ -14,7 +14,7 @@ use std::hash::{Hash, Hasher};
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use crate::core::edit::{Change, Edit, Format, Hunk, HunkLine, LineKind, PathSource};
+use crate::core::edit::{Change, Edit, Format, Hunk, LineKind, PathSource};
 use crate::core::execute::{After, Placed, apply_each, apply_single};
 use crate::core::parse::Event;
 use crate::core::plan::{EditReport, Source, Status};
@@ -416,17 +416,30 @@ impl Review {
                 Source::Unusable(why) => return Err(why),
             }
         } else {
-            let reverse = reversed(&self.hunks[idx].edit).ok_or(
-                "the file changed since, and this kind of edit cannot be reversed by content",
-            )?;
-            match apply_single(&reverse, &path, &now) {
-                (_, Some(a)) => a,
-                (report, None) => {
-                    return Err(format!(
-                        "the file changed since, and the hunk's new text is no longer there to take out: {}",
-                        report.reason.unwrap_or_default()
-                    ));
+            // Someone changed the file since: take out exactly the lines this hunk wrote,
+            // where they are now, or refuse.
+            match (&before, &after, &now) {
+                (Source::Text(b), After::Text(a), Source::Text(n)) => {
+                    After::Text(conflict::take_out(b, a, n)?)
                 }
+                (Source::Missing, _, Source::Text(_)) => {
+                    return Err(
+                        "the file it created was edited since; nothing is deleted (remove \
+                                it yourself if you want it gone)"
+                            .into(),
+                    );
+                }
+                (_, After::Deleted, _) => {
+                    return Err(
+                        "the file it deleted was created again since; it is left as it is".into()
+                    );
+                }
+                (_, _, Source::Missing) => {
+                    return Err(
+                        "the file was deleted or renamed since; nothing is recreated".into()
+                    );
+                }
+                _ => return Err("the file cannot be read now".into()),
             }
         };
         self.decisions.pop();
@@ -729,27 +742,6 @@ fn preview(old: &[&str], new: &[&str]) -> Preview {
         new: new[n1..n2].iter().map(|s| s.to_string()).collect(),
         deletes: false,
     }
-}
-
-/// The edit that takes a hunk back out: added lines become removed ones and the reverse.
-fn reversed(edit: &Edit) -> Option<Edit> {
-    let Change::Modify { hunk } = &edit.change else { return None };
-    let lines = hunk
-        .lines
-        .iter()
-        .map(|l| {
-            let kind = match l.kind {
-                LineKind::Add => LineKind::Remove,
-                LineKind::Remove => LineKind::Add,
-                LineKind::Context => LineKind::Context,
-            };
-            HunkLine::new(kind, l.text.clone())
-        })
-        .collect();
-    Some(Edit {
-        change: Change::Modify { hunk: Hunk { lines, old_start_hint: None, marked: false } },
-        ..edit.clone()
-    })
 }
 
 /// Cut a hunk into one hunk per group of changes, keeping up to `context` unchanged lines on each

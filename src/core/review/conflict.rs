@@ -80,6 +80,48 @@ impl LineMap {
     }
 }
 
+/// Undo a write after the file changed: `before` became `after` by the hunk, and the file now
+/// holds `now`. The lines the hunk wrote are found where they went; if they are all still there
+/// unchanged (and, for a pure deletion, the lines around its place too), they give way to the
+/// lines from before. Everything else in `now` is kept byte for byte.
+pub(super) fn take_out(before: &str, after: &str, now: &str) -> Result<String, String> {
+    let b = TextFile::parse(before);
+    let a = TextFile::parse(after);
+    let prefix = b.lines.iter().zip(&a.lines).take_while(|(x, y)| x == y).count();
+    let max_suffix = b.lines.len().min(a.lines.len()) - prefix;
+    let suffix = b
+        .lines
+        .iter()
+        .rev()
+        .zip(a.lines.iter().rev())
+        .take(max_suffix)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (written, restored) =
+        (&a.lines[prefix..a.lines.len() - suffix], &b.lines[prefix..b.lines.len() - suffix]);
+    let (start, end) = LineMap::between(after, now).range((prefix, a.lines.len() - suffix));
+    let mut file = TextFile::parse(now);
+    let here = file.lines.get(start..end).ok_or("its place is gone")?;
+    let gone = || {
+        "the lines it wrote were edited since; taking it out would undo that edit too, so it stays"
+            .to_string()
+    };
+    if here != written {
+        return Err(gone());
+    }
+    if written.is_empty() {
+        // A pure deletion: its neighbours in `after` must still be its neighbours now.
+        let above = prefix.checked_sub(1).map(|i| &a.lines[i]);
+        let below = a.lines.get(a.lines.len() - suffix);
+        let now_above = start.checked_sub(1).map(|i| &file.lines[i]);
+        if above != now_above || below != file.lines.get(start) {
+            return Err(gone());
+        }
+    }
+    file.splice(start, end, restored.iter().map(|l| NewLine::added(l.clone())).collect());
+    Ok(file.render())
+}
+
 /// A conflict shown three ways.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConflictView {
@@ -216,5 +258,24 @@ mod tests {
         assert_eq!(map.range((3, 5)), (4, 6));
         let gone = LineMap::between(old, "a\ne\n");
         assert_eq!(gone.range((1, 4)), (1, 1), "deleted lines leave an empty place");
+    }
+
+    #[test]
+    fn taking_a_hunk_out_keeps_what_others_wrote_since() {
+        let before = "a\nb\nc\nd\n";
+        let after = "a\nB1\nB2\nc\nd\n";
+        // Lines added above and below: the hunk's lines come out, theirs stay.
+        let now = "top\na\nB1\nB2\nc\nd\nend\n";
+        assert_eq!(take_out(before, after, now).unwrap(), "top\na\nb\nc\nd\nend\n");
+        // One of the lines it wrote was edited: it stays, with a reason.
+        let edited = "a\nB1\nB2 changed\nc\nd\n";
+        assert!(take_out(before, after, edited).unwrap_err().contains("edited since"));
+        // A deletion comes back between its neighbours, unless they were changed.
+        let deleted = "a\nc\nd\n";
+        assert_eq!(take_out(before, deleted, "x\na\nc\nd\n").unwrap(), "x\na\nb\nc\nd\n");
+        assert!(take_out(before, deleted, "a\nnew\nc\nd\n").is_err());
+        // CRLF files keep their endings.
+        let crlf = take_out("a\r\nb\r\n", "a\r\nB\r\n", "z\r\na\r\nB\r\n").unwrap();
+        assert_eq!(crlf, "z\r\na\r\nb\r\n");
     }
 }
