@@ -139,3 +139,28 @@ fn tiny_terminals_do_not_panic() {
     key(&mut app, 'v', now);
     render(&app, 40, 12);
 }
+
+/// The first hunk (`total_value`) after another program rewrote the lines it changes.
+fn conflicted() -> (App, Instant) {
+    let (mut app, now) = finished();
+    let theirs = INVENTORY.replace("    total = 0\n", "    total = 0.0  # floats, edited by hand\n");
+    assert_ne!(theirs, INVENTORY);
+    app.update(
+        Msg::FileChanged { path: "inventory.py".into(), source: Source::Text(theirs) },
+        now,
+    );
+    (app, now)
+}
+
+#[test]
+fn conflict_three_ways() {
+    let (app, _) = conflicted();
+    insta::assert_snapshot!(render(&app, 110, 34));
+}
+
+#[test]
+fn conflict_three_ways_side_by_side() {
+    let (mut app, now) = conflicted();
+    key(&mut app, 'v', now);
+    insta::assert_snapshot!(render(&app, 140, 26));
+}
