@@ -20,50 +20,11 @@ use redline::core::locate::locate_parts;
 use redline::core::plan::{FileWrite, FormatChoice, Source, execute, plan};
 use redline::core::text::TextFile;
 
-const NOUNS: &[&str] = &[
-    "order", "invoice", "payment", "refund", "customer", "shipment", "basket", "coupon", "ticket",
-    "report", "account", "session",
-];
-const STATUSES: &[&str] = &["open", "paid", "late", "void", "held", "sent"];
-
-/// A small deterministic generator (no dependency, same file every run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
-}
+mod support;
 
 /// Roughly `lines` lines of Python: classes of 10-line methods.
 fn generate(lines: usize) -> Vec<String> {
-    let mut rng = Lcg(0x5eed);
-    let mut out = Vec::with_capacity(lines + 16);
-    let mut i = 0;
-    while out.len() < lines {
-        if i % 50 == 0 {
-            out.push(format!("class Service{}:", i / 50));
-            out.push(format!("    \"\"\"Handlers of group {}.\"\"\"", i / 50));
-            out.push(String::new());
-        }
-        let noun = NOUNS[rng.next(NOUNS.len())];
-        let status = STATUSES[rng.next(STATUSES.len())];
-        let k = 1 + rng.next(9);
-        let limit = 10 * (1 + rng.next(20));
-        out.push(format!("    def handle_{noun}_{i}(self, request, limit={limit}):"));
-        out.push(format!("        \"\"\"Handle {noun} batch #{i}.\"\"\""));
-        out.push(format!("        items = self.fetch_{noun}(request.user_id, limit)"));
-        out.push("        total = 0".to_string());
-        out.push("        for item in items:".to_string());
-        out.push(format!("            if item.status == \"{status}\":"));
-        out.push(format!("                total += item.amount * {k}"));
-        out.push(format!("        log.info(\"{noun} %d done\", {i})"));
-        out.push("        return total".to_string());
-        out.push(String::new());
-        i += 1;
-    }
-    out
+    support::generate(lines, &[]).0
 }
 
 /// A scenario: the file, the flawed hunk, the reply holding it, and the expected result.

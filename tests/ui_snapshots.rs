@@ -143,12 +143,10 @@ fn tiny_terminals_do_not_panic() {
 /// The first hunk (`total_value`) after another program rewrote the lines it changes.
 fn conflicted() -> (App, Instant) {
     let (mut app, now) = finished();
-    let theirs = INVENTORY.replace("    total = 0\n", "    total = 0.0  # floats, edited by hand\n");
+    let theirs =
+        INVENTORY.replace("    total = 0\n", "    total = 0.0  # floats, edited by hand\n");
     assert_ne!(theirs, INVENTORY);
-    app.update(
-        Msg::FileChanged { path: "inventory.py".into(), source: Source::Text(theirs) },
-        now,
-    );
+    app.update(Msg::FileChanged { path: "inventory.py".into(), source: Source::Text(theirs) }, now);
     (app, now)
 }
 

@@ -154,7 +154,7 @@ pub(crate) fn look(theme_flag: Option<&str>) -> Result<(Theme, Keymap)> {
 }
 
 /// The syntax theme to colour with, if the terminal shows colour at all.
-pub(crate) fn syntax_theme(theme: &Theme) -> Option<String> {
+fn syntax_theme(theme: &Theme) -> Option<String> {
     (theme.mode != ColorMode::None).then(|| theme.syntax_theme.clone())
 }
 
@@ -194,15 +194,21 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         conversation,
         request: Some(RequestSpec { format, files }),
     });
-    let session = Session {
-        workspace,
-        watch: Watch::Files,
-        replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
-        syntax_theme: syntax_theme(&theme),
-        theme,
-    };
-    runtime::run(&mut app, session)?;
-    summary(&app);
+    let replies = Replies::Provider { settings, max_tokens: args.model.max_tokens };
+    run_screen(&mut app, workspace, Watch::Files, replies, theme)
+}
+
+/// Run the review screen until the user quits, then print the summary.
+pub(crate) fn run_screen(
+    app: &mut App,
+    workspace: Workspace,
+    watch: Watch,
+    replies: Replies,
+    theme: Theme,
+) -> Result<()> {
+    let session = Session { workspace, watch, replies, syntax_theme: syntax_theme(&theme), theme };
+    runtime::run(app, session)?;
+    summary(app);
     Ok(())
 }
 
@@ -230,15 +236,8 @@ fn try_demo(args: &DemoArgs) -> Result<()> {
         conversation: vec![ChatMessage::new(Role::User, DEMO_PROMPT)],
         request: None,
     });
-    let session = Session {
-        workspace,
-        watch: Watch::Files,
-        replies: Replies::Canned { replies: vec![DEMO_REPLY, DEMO_RETRY], speed: args.speed },
-        syntax_theme: syntax_theme(&theme),
-        theme,
-    };
-    runtime::run(&mut app, session)?;
-    summary(&app);
+    let replies = Replies::Canned { replies: vec![DEMO_REPLY, DEMO_RETRY], speed: args.speed };
+    run_screen(&mut app, workspace, Watch::Files, replies, theme)?;
     eprintln!("redline: the demo project is in {}", dir.display());
     Ok(())
 }

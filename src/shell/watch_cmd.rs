@@ -13,10 +13,10 @@ use clap::Args;
 
 use crate::app::{App, AppConfig, WatchMode};
 use crate::core::review::Review;
-use crate::runtime::{self, Replies, Session, Watch};
+use crate::runtime::{Replies, Watch};
 use crate::shell::ask::{self, ApplyMode, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
-use crate::shell::review_cmd::{look, report, summary, syntax_theme};
+use crate::shell::review_cmd::{look, report, run_screen};
 use crate::shell::workspace::Workspace;
 
 /// `redline watch`'s options.
@@ -72,14 +72,6 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
         request: None,
     })
     .with_watch(mode);
-    let session = Session {
-        workspace,
-        watch: Watch::Project,
-        replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
-        syntax_theme: syntax_theme(&theme),
-        theme,
-    };
-    runtime::run(&mut app, session)?;
-    summary(&app);
-    Ok(())
+    let replies = Replies::Provider { settings, max_tokens: args.model.max_tokens };
+    run_screen(&mut app, workspace, Watch::Project, replies, theme)
 }
