@@ -7,7 +7,7 @@
 //! Not for: drawing (`ui`), carrying out effects (`runtime`), or deciding where a hunk goes
 //! (`core::review`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -18,6 +18,7 @@ use crate::core::parse::{Event, ParseOptions};
 use crate::core::plan::Source;
 use crate::core::prompt::{self, FailedEdit, Prompts};
 use crate::core::review::{Effect, HunkId, HunkState, Review, ReviewHunk};
+use crate::core::session::Why;
 use crate::core::stream::StreamParser;
 use crate::provider::{ChatMessage, Role};
 use crate::ui::keymap::{Action, Keymap};
@@ -105,6 +106,8 @@ pub enum Msg {
 pub enum AppEffect {
     StartStream {
         messages: Vec<ChatMessage>,
+        /// Why the request is made (the session journal records it).
+        why: Why,
     },
     CancelStream,
     /// A review write (`undo` when it takes a hunk back out); answer with WriteDone/WriteFailed.
@@ -183,6 +186,9 @@ pub struct App {
     in_flight: BTreeSet<String>,
     queued: Vec<HunkId>,
     reading: BTreeSet<String>,
+    /// While replaying a session after the user took over: the recorded decision on each hunk
+    /// (`accepted`, `rejected`, ...), shown beside the selected hunk's own.
+    pub recorded: BTreeMap<HunkId, String>,
 }
 
 impl App {
@@ -215,6 +221,7 @@ impl App {
             in_flight: BTreeSet::new(),
             queued: Vec::new(),
             reading: BTreeSet::new(),
+            recorded: BTreeMap::new(),
         }
     }
 
@@ -226,7 +233,7 @@ impl App {
             return Vec::new();
         }
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Initial }]
     }
 
     fn begin_stream(&mut self, now: Instant) {
@@ -616,7 +623,10 @@ impl App {
                         .map(|m| ChatMessage::new(role(m.role), m.content))
                         .collect();
                     self.begin_stream(now);
-                    return vec![AppEffect::StartStream { messages: self.conversation.clone() }];
+                    return vec![AppEffect::StartStream {
+                        messages: self.conversation.clone(),
+                        why: Why::Initial,
+                    }];
                 }
                 KeyCode::Esc => return vec![AppEffect::Quit],
                 _ if ctrl_c => return vec![AppEffect::Quit],
@@ -755,7 +765,7 @@ impl App {
         self.stream_text
             .push_str(&format!("\n\n── asking again about {} failed edit(s) ──\n\n", ids.len()));
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Retry }]
     }
 
     /// Send a follow-up request in the same conversation, telling the model which of its hunks
@@ -779,7 +789,7 @@ impl App {
             .push(ChatMessage::new(Role::User, prompt::build_follow_up(request, &rejected)));
         self.stream_text.push_str(&format!("\n\n── follow-up: {} ──\n\n", request.trim()));
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::FollowUp }]
     }
 
     fn step(&mut self, delta: isize) {
@@ -858,6 +868,9 @@ fn role(r: prompt::Role) -> Role {
         prompt::Role::Assistant => Role::Assistant,
     }
 }
+
+pub mod record;
+pub mod replay;
 
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,10 @@
 
 pub mod ask;
 pub mod cli;
+pub mod journal;
 pub mod parse_cmd;
 pub mod prompts;
+pub mod replay_cmd;
 pub mod review_cmd;
+pub mod sessions_cmd;
 pub mod workspace;

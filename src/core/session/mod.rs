@@ -196,6 +196,9 @@ pub struct Header {
     /// The input line asked for the request (no `-m`): the first request follows keys.
     #[serde(default)]
     pub asks_prompt: bool,
+    /// The user's `keymap.toml`, if any: replayed keys mean what they meant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keymap: Option<String>,
     /// The session this one replays, if it is a replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay_of: Option<String>,

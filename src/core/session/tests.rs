@@ -19,6 +19,7 @@ fn header() -> Header {
         height: 30,
         project_files: vec!["app.py".into()],
         asks_prompt: false,
+        keymap: None,
         replay_of: None,
     }
 }
