@@ -313,6 +313,10 @@ async fn run_loop(
                     while let Some((t, cue)) = p.pop_due(now) {
                         pending.extend(play(stepper, session, &mut held, cue, t));
                     }
+                    if p.finished() {
+                        // A cut recording: what it ends before the outcome of is done now.
+                        pending.append(&mut held);
+                    }
                 }
                 dirty = true;
                 continue;
@@ -374,7 +378,9 @@ fn play(
         Cue::Msg(msg) => {
             if let Msg::FileChanged { path, source } = &msg {
                 let write = match source {
-                    Source::Text(text) => Some(FileWrite::Write { path: path.clone(), text: text.clone() }),
+                    Source::Text(text) => {
+                        Some(FileWrite::Write { path: path.clone(), text: text.clone() })
+                    }
                     Source::Missing => Some(FileWrite::Delete { path: path.clone() }),
                     Source::Unusable(_) => None,
                 };
@@ -382,7 +388,8 @@ fn play(
                 if let Some(w) = write
                     && let Err(e) = session.workspace.write(&w, Some(&before))
                 {
-                    stepper.app.notice = Some(format!("replay: cannot change {path} as recorded: {e}"));
+                    stepper.app.notice =
+                        Some(format!("replay: cannot change {path} as recorded: {e}"));
                 }
             }
             msg

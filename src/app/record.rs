@@ -85,7 +85,9 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
             Msg::StreamEnd(StreamDone { output_tokens: *output_tokens, note: note.clone() })
         }
         Record::StreamError { reason, .. } => Msg::StreamError(reason.clone()),
-        Record::File(f) if f.t.is_some() => Msg::FileRead { path: f.path.clone(), source: f.source() },
+        Record::File(f) if f.t.is_some() => {
+            Msg::FileRead { path: f.path.clone(), source: f.source() }
+        }
         Record::FileChanged(f) => Msg::FileChanged { path: f.path.clone(), source: f.source() },
         Record::Editor { hunk, text, error, .. } => Msg::EditorDone {
             hunk: parse_hunk_hex(hunk)?,

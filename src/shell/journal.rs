@@ -59,8 +59,10 @@ impl Journal {
     pub fn create(dir: &Path, header: Header, files: Vec<Record>) -> Result<Journal> {
         fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the sessions folder {}", dir.display()))?;
-        let stamp: String =
-            session::utc_timestamp(header.started_ms).chars().filter(|c| *c != '-' && *c != ':').collect();
+        let stamp: String = session::utc_timestamp(header.started_ms)
+            .chars()
+            .filter(|c| *c != '-' && *c != ':')
+            .collect();
         let path = dir.join(format!("{stamp}-{}.jsonl", header.id));
         let file = OpenOptions::new()
             .append(true)
@@ -72,7 +74,11 @@ impl Journal {
 
     /// [`Journal::create`] in the sessions folder `flag` names (or the default one); the
     /// warning to show when it cannot be created.
-    pub fn create_in(flag: Option<&Path>, header: Header, files: Vec<Record>) -> (Option<Journal>, Option<String>) {
+    pub fn create_in(
+        flag: Option<&Path>,
+        header: Header,
+        files: Vec<Record>,
+    ) -> (Option<Journal>, Option<String>) {
         let created = sessions_dir(flag).and_then(|dir| Journal::create(&dir, header, files));
         match created {
             Ok(j) => (Some(j), None),
@@ -120,7 +126,8 @@ impl Journal {
 
 /// Read a journal file: its records up to the last complete line.
 pub fn load(path: &Path) -> Result<session::Journal> {
-    let bytes = fs::read(path).with_context(|| format!("cannot read the journal {}", path.display()))?;
+    let bytes =
+        fs::read(path).with_context(|| format!("cannot read the journal {}", path.display()))?;
     Ok(session::read(&bytes))
 }
 
@@ -149,9 +156,7 @@ pub fn list(dir: &Path) -> Result<Vec<Listed>> {
             out.push(Listed { path, summary });
         }
     }
-    out.sort_by(|a, b| {
-        (b.summary.started_ms, &b.path).cmp(&(a.summary.started_ms, &a.path))
-    });
+    out.sort_by(|a, b| (b.summary.started_ms, &b.path).cmp(&(a.summary.started_ms, &a.path)));
     Ok(out)
 }
 
@@ -172,7 +177,8 @@ pub fn resolve(dir: &Path, arg: &str) -> Result<PathBuf> {
     let matches: Vec<&Listed> = listed
         .iter()
         .filter(|l| {
-            let stem = l.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let stem =
+                l.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             l.summary.id.starts_with(arg) || stem.starts_with(arg)
         })
         .collect();

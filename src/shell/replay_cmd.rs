@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
+use crate::app::App;
 use crate::app::record::sent_file;
 use crate::app::replay::{self, Clock, Script};
-use crate::app::App;
 use crate::core::plan::{FileWrite, Source};
 use crate::core::session::{self, Header};
 use crate::runtime::{self, Replay, Replies, Session};

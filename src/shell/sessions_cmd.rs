@@ -103,14 +103,14 @@ pub fn table(sessions: &[&Summary]) -> String {
     }
     let mut out = String::new();
     for row in &rows {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(|(i, (cell, w))| {
-                if (4..7).contains(&i) { format!("{cell:>w$}") } else { format!("{cell:<w$}") }
-            })
-            .collect();
+        let cells: Vec<String> =
+            row.iter()
+                .zip(widths)
+                .enumerate()
+                .map(|(i, (cell, w))| {
+                    if (4..7).contains(&i) { format!("{cell:>w$}") } else { format!("{cell:<w$}") }
+                })
+                .collect();
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
@@ -147,7 +147,9 @@ mod tests {
             id: "0badf00d".into(),
             started_ms: 1_709_210_096_000,
             project: "/home/someone/projects/a-very-long-project-name".into(),
-            prompt: Some("Fix the\nbug in the parser and add tests for every case we know of".into()),
+            prompt: Some(
+                "Fix the\nbug in the parser and add tests for every case we know of".into(),
+            ),
             provider: "openai".into(),
             model: "gpt-4.1-mini".into(),
             accepted: 3,
@@ -163,7 +165,10 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[1].starts_with("2024-02-29 12:34  0badf00d  …"), "{text}");
-        assert!(lines[1].contains("gpt-4.1-mini    3    1     0  Fix the bug in the parser"), "{text}");
+        assert!(
+            lines[1].contains("gpt-4.1-mini    3    1     0  Fix the bug in the parser"),
+            "{text}"
+        );
         assert!(lines[1].ends_with('…'), "{text}");
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::core::session::{HunkRecord, Journal, Record, WriteRecord, hash};
+use crate::core::session::{HunkRecord, Journal, Record, Role, WriteRecord, hash};
 
 use super::{Driver, Script};
 
@@ -16,6 +16,8 @@ use super::{Driver, Script};
 pub struct Report {
     pub session: String,
     pub reproduced: bool,
+    /// The journal ends with the session's end; when not, it is compared up to its last input.
+    pub complete: bool,
     /// Edits found in the recording and now.
     pub hunks: Pair<usize>,
     pub requests: Pair<usize>,
@@ -60,9 +62,30 @@ pub struct Difference {
 }
 
 /// Replay `journal` headless and compare; `Err` when it cannot be replayed at all.
+///
+/// A journal that does not end with the session's end (a crash, a kill, a cut) is compared up
+/// to its last input: what that input caused may be cut off.
 pub fn check(journal: &Journal) -> Result<Report, String> {
+    let complete =
+        journal.dropped.is_none() && matches!(journal.records.last(), Some(Record::End(_)));
+    let trimmed;
+    let journal = if complete {
+        journal
+    } else {
+        let last_input = journal
+            .records
+            .iter()
+            .rposition(|r| matches!(r.role(), Role::Input | Role::EffectResult))
+            .unwrap_or(journal.records.len());
+        trimmed = Journal {
+            records: journal.records[..last_input].to_vec(),
+            dropped: journal.dropped.clone(),
+        };
+        &trimmed
+    };
     let script = Script::from_journal(journal)?;
     let mut driver = Driver::new(&script, true);
+    driver.finish_held = complete;
     driver.run();
     let recorded = &script.records;
     let now = &driver.produced;
@@ -70,7 +93,7 @@ pub fn check(journal: &Journal) -> Result<Report, String> {
     compare_hunks(recorded, now, &mut differences);
     let (rec_writes, now_writes) = (writes(recorded), writes(now));
     compare_writes(&rec_writes, &now_writes, &mut differences);
-    compare_files(&rec_writes, &driver.files, &mut differences);
+    compare_files(recorded, &driver.files, &mut differences);
     let requests = Pair {
         recorded: recorded.iter().filter(|r| matches!(r, Record::Request(_))).count(),
         now: driver.requests,
@@ -88,6 +111,7 @@ pub fn check(journal: &Journal) -> Result<Report, String> {
     Ok(Report {
         session: script.header.id.clone(),
         reproduced: differences.is_empty(),
+        complete,
         hunks: Pair { recorded: rec_hunks.len(), now: now_hunks.len() },
         requests,
         writes: Pair { recorded: rec_writes.len(), now: now_writes.len() },
@@ -175,10 +199,11 @@ fn first_field(id: &str, a: &HunkRecord, b: &HunkRecord) -> Difference {
         ("similarity", json(&a.similarity), json(&b.similarity)),
         ("reply_lines", json(&a.reply_lines), json(&b.reply_lines)),
     ];
-    let (what, recorded, now) = fields
-        .into_iter()
-        .find(|(_, x, y)| x != y)
-        .unwrap_or(("format", json(&a.format), json(&b.format)));
+    let (what, recorded, now) = fields.into_iter().find(|(_, x, y)| x != y).unwrap_or((
+        "format",
+        json(&a.format),
+        json(&b.format),
+    ));
     diff(id, &a.path, what, recorded, now)
 }
 
@@ -225,15 +250,24 @@ fn compare_writes(rec: &[WriteRecord], now: &[WriteRecord], out: &mut Vec<Differ
     }
 }
 
-/// Each written file's final content: the last recorded write's hash against the replay's.
+/// Each written file's final content: what the recording last wrote to it or saw it change to,
+/// against the replay's.
 fn compare_files(
-    rec: &[WriteRecord],
+    recorded: &[Record],
     files: &BTreeMap<String, crate::core::plan::Source>,
     out: &mut Vec<Difference>,
 ) {
     let mut last: BTreeMap<&str, Option<String>> = BTreeMap::new();
-    for w in rec.iter().filter(|w| w.ok) {
-        last.insert(&w.path, w.hash.clone());
+    for r in recorded {
+        match r {
+            Record::Write(w) if w.ok => {
+                last.insert(&w.path, w.hash.clone());
+            }
+            Record::FileChanged(f) if last.contains_key(f.path.as_str()) => {
+                last.insert(&f.path, f.hash.clone());
+            }
+            _ => {}
+        }
     }
     for (path, recorded) in last {
         let now = match files.get(path) {

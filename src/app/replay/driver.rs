@@ -13,7 +13,7 @@ use crate::core::plan::Source;
 use crate::core::review::Effect;
 use crate::core::session::Record;
 
-use super::{Cue, Player, Script, take_held};
+use super::{Clock, Cue, Player, Script, take_held};
 
 /// A headless replay in progress.
 pub struct Driver {
@@ -35,6 +35,16 @@ pub struct Driver {
     pub t: u64,
     /// Requests the app made.
     pub requests: usize,
+    /// Carry out the effects still held when the recording is played out (a complete recording
+    /// has none; a cut one may end before their outcome).
+    pub finish_held: bool,
+    /// Hold writes and reads for their recorded outcome's place (`false`: carry them out at
+    /// once, as a live session does; for recording a scripted session).
+    pub hold: bool,
+    /// The pace: cues are due at recorded time / speed of wall time.
+    pub clock: Clock,
+    /// Wall time the replay would have taken so far at that pace.
+    pub wall: Duration,
 }
 
 /// What one step fed to the app.
@@ -62,6 +72,10 @@ impl Driver {
             base,
             t: 0,
             requests: 0,
+            finish_held: true,
+            hold: true,
+            clock: Clock { speed: None },
+            wall: Duration::ZERO,
         };
         let (effects, records) = driver.recorder.start(&mut driver.app, base, 0);
         driver.produced.extend(records);
@@ -83,7 +97,10 @@ impl Driver {
             }
             match self.player.next_due() {
                 Some(due) => {
-                    let Some((due, cue)) = self.player.pop_due(due) else { continue };
+                    // Waiting for the cue: the wall clock moves on to when it is due.
+                    self.wall = self.wall.max(self.clock.wall_at(due));
+                    let now = self.clock.recorded_at(self.wall).unwrap_or(due).max(due);
+                    let Some((due, cue)) = self.player.pop_due(now) else { continue };
                     let t = due.max(self.t);
                     match cue {
                         Cue::Msg(msg) => {
@@ -115,7 +132,7 @@ impl Driver {
                 }
                 None => {
                     // Played out: effects still held were never recorded; carry them out now.
-                    if self.held.is_empty() {
+                    if self.held.is_empty() || !self.finish_held {
                         return None;
                     }
                     let effect = self.held.remove(0);
@@ -156,7 +173,7 @@ impl Driver {
                 }
                 AppEffect::CancelStream => self.player.cancel(self.t),
                 AppEffect::Write { .. } | AppEffect::Read { .. } => {
-                    if self.player.holds_effects() {
+                    if self.hold && self.player.holds_effects() {
                         self.held.push(effect);
                     } else if let Some(msg) = self.carry_out(effect) {
                         self.ready.push_back(msg);

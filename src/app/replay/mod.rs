@@ -71,9 +71,16 @@ pub enum EventKind {
 /// Which held effect a recorded outcome belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResultKey {
-    Write { hunk: HunkId, path: String, undo: bool },
+    Write {
+        hunk: HunkId,
+        path: String,
+        undo: bool,
+    },
     /// A file read later in the session, and what it held.
-    Read { path: String, source: Source },
+    Read {
+        path: String,
+        source: Source,
+    },
 }
 
 impl Script {
@@ -128,8 +135,7 @@ impl Script {
                 }
                 Record::Chunk { .. } | Record::StreamEnd { .. } | Record::StreamError { .. } => {
                     let Some(msg) = record_msg(record) else { continue };
-                    let (round, sent) =
-                        script.requests.last().map_or((0, 0), |r| (r.round, r.t));
+                    let (round, sent) = script.requests.last().map_or((0, 0), |r| (r.round, r.t));
                     EventKind::Stream { round, offset: t.saturating_sub(sent), msg }
                 }
                 Record::Key { .. }
@@ -242,8 +248,10 @@ impl Player {
     }
 
     /// Whether effects wait for their recorded place (writes and reads, while re-enacting).
+    /// Those still held when the recording is played out had no recorded outcome (a cut
+    /// journal): the caller decides what to do with them.
     pub fn holds_effects(&self) -> bool {
-        self.reenact && !self.events.is_empty()
+        self.reenact
     }
 
     /// Nothing is left to play.
@@ -371,9 +379,10 @@ pub fn take_held(held: &mut Vec<AppEffect>, key: &ResultKey) -> Option<AppEffect
             undo == u && effect_target(effect) == (Some(*hunk), path.as_str())
         }
         (AppEffect::Read { path }, ResultKey::Read { path: p, .. }) => path == p,
-        (AppEffect::Write { effect: Effect::Read { path }, .. }, ResultKey::Read { path: p, .. }) => {
-            path == p
-        }
+        (
+            AppEffect::Write { effect: Effect::Read { path }, .. },
+            ResultKey::Read { path: p, .. },
+        ) => path == p,
         _ => false,
     });
     let by_path = || {
