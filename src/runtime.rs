@@ -309,8 +309,10 @@ async fn run_loop(
             }
             _ = sleep_until(cue_at), if cue_at.is_some() => {
                 if let Some(p) = &mut player {
+                    // One cue at a time: the effects it causes are held (or carried out) at the
+                    // top of the loop before the next cue, which may be their outcome.
                     let now = clock_t(stepper, replay);
-                    while let Some((t, cue)) = p.pop_due(now) {
+                    if let Some((t, cue)) = p.pop_due(now) {
                         pending.extend(play(stepper, session, &mut held, cue, t));
                     }
                     if p.finished() {
