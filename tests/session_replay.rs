@@ -287,3 +287,38 @@ fn replay_at_speed_ten_shows_the_same_screens_in_order() {
         );
     }
 }
+
+#[test]
+fn after_the_user_takes_over_the_recorded_decision_is_shown() {
+    let path = repo().join("tests/sessions/udiff-split-undo.jsonl");
+    let script = Script::from_journal(&read(&std::fs::read(path).unwrap())).unwrap();
+    let mut driver = Driver::new(&script, true);
+    driver.run();
+    let selected = driver.app.selected.expect("a selected hunk");
+    let recorded = script.decisions.get(&selected).expect("a recorded decision").clone();
+    assert!(!render(&driver.app, 160, 32).contains("recorded:"), "not while re-enacting");
+    driver.app.recorded = script.decisions.clone();
+    let frame = render(&driver.app, 160, 32);
+    assert!(frame.contains(&format!("recorded: {recorded}")), "{frame}");
+}
+
+#[test]
+fn a_root_that_does_not_hold_the_files_as_sent_is_refused() {
+    let path = repo().join("tests/sessions/udiff-split-undo.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("shapes.py"), SHAPES.replace("3.14", "3.1416")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_redline"))
+        .args(["replay", "--root"])
+        .arg(dir.path())
+        .arg(&path)
+        .env("REDLINE_SESSION_DIR", dir.path().join("sessions"))
+        .output()
+        .expect("run redline replay");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("does not hold the files as they were sent (shapes.py differs)"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("sessions").exists(), "nothing is recorded");
+}

@@ -195,3 +195,74 @@ pub fn resolve(dir: &Path, arg: &str) -> Result<PathBuf> {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::session::VERSION;
+
+    fn header(id: &str, started_ms: u64) -> Header {
+        Header {
+            version: VERSION,
+            id: id.into(),
+            started_ms,
+            root: "/p".into(),
+            prompt: Some("fix".into()),
+            provider: "openai".into(),
+            model: "m".into(),
+            base_url: None,
+            format: "udiff".into(),
+            label: "openai · m".into(),
+            redline: "0".into(),
+            width: 0,
+            height: 0,
+            project_files: Vec::new(),
+            asks_prompt: false,
+            keymap: None,
+            replay_of: None,
+        }
+    }
+
+    fn journal(dir: &Path, id: &str, started_ms: u64) -> PathBuf {
+        let mut j = Journal::create(dir, header(id, started_ms), Vec::new()).expect("created");
+        assert_eq!(j.begin(100, 30), None);
+        assert_eq!(j.append(&[Record::Chunk { t: 5, text: "x".into() }]), None);
+        j.path().to_path_buf()
+    }
+
+    #[test]
+    fn a_journal_is_written_whole_and_found_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = journal(dir.path(), "aaaa1111", 1_000);
+        let b = journal(dir.path(), "aaab2222", 2_000);
+        let c = journal(dir.path(), "cccc3333", 3_000);
+        assert!(a.file_name().unwrap().to_string_lossy().ends_with("-aaaa1111.jsonl"));
+        let read = load(&a).unwrap();
+        assert_eq!(read.dropped, None);
+        assert_eq!(read.header().map(|h| (h.width, h.height)), Some((100, 30)));
+        let ids: Vec<String> =
+            list(dir.path()).unwrap().into_iter().map(|l| l.summary.id).collect();
+        assert_eq!(ids, ["cccc3333", "aaab2222", "aaaa1111"], "newest first");
+        assert_eq!(resolve(dir.path(), "last").unwrap(), c);
+        assert_eq!(resolve(dir.path(), "aaab").unwrap(), b);
+        assert_eq!(resolve(dir.path(), a.to_str().unwrap()).unwrap(), a);
+        let ambiguous = resolve(dir.path(), "aaa").unwrap_err().to_string();
+        assert!(ambiguous.contains("names 2 sessions"), "{ambiguous}");
+        assert!(resolve(dir.path(), "zzz").unwrap_err().to_string().contains("no session"));
+        assert!(list(&dir.path().join("none")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_journal_that_cannot_be_created_is_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocked = dir.path().join("a-file");
+        std::fs::write(&blocked, "not a folder").unwrap();
+        let (journal, warning) = Journal::create_in(Some(&blocked), header("x", 0), Vec::new());
+        assert!(journal.is_none());
+        let warning = warning.expect("a warning");
+        assert!(
+            warning.starts_with("this session is not recorded: cannot create the sessions folder"),
+            "{warning}"
+        );
+    }
+}
