@@ -293,3 +293,56 @@ fn a_session_recorded_against_a_loopback_server_replays_identically_and_holds_no
     assert_eq!(app, APP_PY.replace("items[len(items)]", "items[-1]"));
     let _ = std::fs::remove_dir_all(folder);
 }
+
+#[test]
+fn a_session_killed_mid_review_replays_to_its_last_complete_line() {
+    if !have_tmux() {
+        return;
+    }
+    let server =
+        aimock(&fixtures(vec![reply_fixture("fix-tui", REPLY, serde_json::json!({}))]), &[]);
+    let scratch = tempfile::tempdir().unwrap();
+    let sessions = scratch.path().join("sessions");
+    scratch_project(scratch.path());
+    let tmux = Tmux::new("session-kill");
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_CONFIG={} REDLINE_SESSION_DIR={} NO_PROXY=127.0.0.1 OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py",
+        scratch.path().join("project").display(),
+        scratch.path().join("xdg").display(),
+        scratch.path().join("none.toml").display(),
+        sessions.display(),
+        env!("CARGO_BIN_EXE_redline"),
+        server.url(),
+    );
+    tmux.run(&command);
+    tmux.wait_for("the stream to finish", "✓ openai · mock");
+    tmux.keys("y");
+    tmux.wait_for("the first hunk to be written", "1 applied");
+    // kill -9 the redline process (the pane's shell's child): no chance to end the journal.
+    let shell = tmux.cmd(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
+    let children = Command::new("pgrep").args(["-P", shell.trim()]).output().expect("pgrep");
+    let pid = String::from_utf8_lossy(&children.stdout).trim().to_string();
+    assert!(!pid.is_empty() && !pid.contains('\n'), "one child of the pane's shell: {pid:?}");
+    let killed = Command::new("kill").args(["-9", &pid]).status().expect("kill");
+    assert!(killed.success());
+    std::thread::sleep(Duration::from_millis(200));
+
+    let all = journals(&sessions);
+    let [journal] = all.as_slice() else {
+        panic!("one journal in {}: {all:?}", sessions.display())
+    };
+    let records = read(&std::fs::read(journal).unwrap());
+    assert!(!matches!(records.records.last(), Some(Record::End(_))), "no end: it was killed");
+    assert!(
+        records.records.iter().any(|r| matches!(r, Record::Write(w) if w.ok)),
+        "the write is synced"
+    );
+    let (code, out, err) =
+        redline(&["replay", "--headless", "--check", &journal.display().to_string()], &sessions);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("a JSON report");
+    assert_eq!(report["reproduced"], true, "{report:#}");
+    assert_eq!(report["complete"], false, "{report:#}");
+    assert_eq!(report["now"]["accepted"], 1, "{report:#}");
+    assert_no_secret_in(&sessions);
+}

@@ -21,7 +21,7 @@ use crate::core::plan::Source;
 use crate::core::review::{HunkId, ReviewHunk};
 use crate::core::session::{
     DecisionRecord, EndRecord, FileRecord, HunkRecord, MessageRecord, Record, RequestRecord,
-    WriteRecord, hash, hunk_hex, parse_hunk_hex,
+    WriteRecord, hash, hunk_hex, parse_hunk_hex, sanitize_urls,
 };
 use crate::provider::{ChatMessage, Role};
 
@@ -32,10 +32,13 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
         Msg::Scroll { down } => Record::Scroll { t, down: *down },
         Msg::Resize(width, height) => Record::Resize { t, width: *width, height: *height },
         Msg::Chunk(text) => Record::Chunk { t, text: text.clone() },
-        Msg::StreamEnd(done) => {
-            Record::StreamEnd { t, output_tokens: done.output_tokens, note: done.note.clone() }
-        }
-        Msg::StreamError(reason) => Record::StreamError { t, reason: reason.clone() },
+        // A server's message may quote its URL: never with credentials in a journal.
+        Msg::StreamEnd(done) => Record::StreamEnd {
+            t,
+            output_tokens: done.output_tokens,
+            note: done.note.as_deref().map(sanitize_urls),
+        },
+        Msg::StreamError(reason) => Record::StreamError { t, reason: sanitize_urls(reason) },
         Msg::Tick => return None,
         Msg::WriteDone { hunk, path, after, undo } => Record::Write(WriteRecord {
             t,

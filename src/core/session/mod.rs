@@ -390,6 +390,28 @@ pub fn sanitize_url(url: &str) -> String {
     }
 }
 
+/// Free text (an error message) with every URL in it passed through [`sanitize_url`].
+pub fn sanitize_urls(text: &str) -> String {
+    if !text.contains("://") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let start = rest[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || "+-.".contains(c)))
+            .map_or(0, |i| i + 1);
+        let end = rest[at..]
+            .find(|c: char| c.is_whitespace() || "\"'<>()[]{}`,;".contains(c))
+            .map_or(rest.len(), |i| at + i);
+        out.push_str(&rest[..start]);
+        out.push_str(&sanitize_url(&rest[start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The UTC date and time of a unix time in milliseconds: `2025-01-31T14:05:09Z`.
 pub fn utc_timestamp(unix_ms: u64) -> String {
     let secs = unix_ms / 1000;

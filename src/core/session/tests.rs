@@ -173,6 +173,15 @@ fn urls_lose_credentials_and_queries() {
 }
 
 #[test]
+fn urls_in_messages_lose_credentials_too() {
+    assert_eq!(
+        sanitize_urls("cannot reach https://me:pw@host/v1/chat?key=k (refused), then http://a@b"),
+        "cannot reach https://host/v1/chat (refused), then http://b"
+    );
+    assert_eq!(sanitize_urls("no url here"), "no url here");
+}
+
+#[test]
 fn hashes_ids_and_timestamps() {
     assert_eq!(hash(""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     assert_eq!(parse_hunk_hex(&hunk_hex(u64::MAX)), Some(u64::MAX));
