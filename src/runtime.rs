@@ -330,9 +330,13 @@ async fn run_loop(
             && p.reenacting()
             && matches!(msg, Msg::Key(_) | Msg::Scroll { .. })
         {
-            // The user takes over: recorded inputs stop, held effects are carried out.
+            // The user takes over: recorded inputs stop, held effects are carried out, and the
+            // app learns the real terminal's size (it was given the recorded ones).
             p.take_over();
             pending.append(&mut held);
+            let size = terminal.size().context("cannot read the terminal's size")?;
+            let t = clock_t(stepper, replay);
+            pending.extend(stepper.update(Msg::Resize(size.width, size.height), t));
             if replay.is_some_and(|r| r.show_recorded) {
                 show_recorded(stepper.app, replay);
             }
