@@ -322,3 +322,33 @@ fn a_root_that_does_not_hold_the_files_as_sent_is_refused() {
     );
     assert!(!dir.path().join("sessions").exists(), "nothing is recorded");
 }
+
+#[test]
+fn a_request_typed_in_the_input_line_replays() {
+    let mut s = Synth::new("typed", ("openai", "m"), "", "udiff", &[("shapes.py", SHAPES)], 5);
+    s.asks_prompt();
+    for (i, c) in "use pi".chars().enumerate() {
+        s.key(&c.to_string(), 150 + i as u64);
+    }
+    s.key("enter", 300);
+    s.request(Why::Initial);
+    s.stream(UDIFF_REPLY);
+    s.key("A", 2000);
+    let mut frames = Vec::new();
+    let text = s.record_with(|_, app| frames.push(render(app, 100, 30)));
+    let journal = read(text.as_bytes());
+    let requests: Vec<&Record> =
+        journal.records.iter().filter(|r| matches!(r, Record::Request(_))).collect();
+    assert_eq!(requests.len(), 1);
+    let Record::Request(r) = requests[0] else { unreachable!() };
+    assert!(r.messages.iter().any(|m| m.content.contains("use pi")), "{r:?}");
+    let report = check(&journal).unwrap();
+    assert!(report.reproduced && report.now.accepted == 2, "{report:?}");
+    let script = Script::from_journal(&journal).unwrap();
+    let mut replay = Driver::new(&script, true);
+    let mut replayed = Vec::new();
+    while replay.step().is_some() {
+        replayed.push(render(&replay.app, 100, 30));
+    }
+    assert_eq!(frames, replayed);
+}

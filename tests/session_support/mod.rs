@@ -71,6 +71,17 @@ impl Synth {
         Synth { records, t: 0, round: 0, rng: fastrand::Rng::with_seed(seed) }
     }
 
+    /// The request is typed in the screen's input line (no `-m`): no request is sent at the
+    /// start.
+    pub fn asks_prompt(&mut self) {
+        if let Some(Record::Session(h)) = self.records.first_mut() {
+            h.asks_prompt = true;
+            h.prompt = None;
+        }
+        self.records.retain(|r| !matches!(r, Record::Request(_)));
+        self.round = usize::MAX;
+    }
+
     /// A reply as a model streams it: a first-token wait, then token-sized pieces every
     /// 10-60 ms, now and then a pause.
     pub fn stream(&mut self, reply: &str) {
@@ -106,7 +117,7 @@ impl Synth {
 
     /// The last key asked for another request; its reply is streamed next.
     pub fn request(&mut self, why: Why) {
-        self.round += 1;
+        self.round = self.round.wrapping_add(1);
         self.records.push(Record::Request(RequestRecord {
             t: self.t,
             round: self.round,
