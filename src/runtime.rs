@@ -171,8 +171,8 @@ async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))
         .context("cannot draw on the terminal")?;
     let size = terminal.size().context("cannot read the terminal's size")?;
-    if let Some(journal) = &mut session.journal {
-        journal.begin(size.width, size.height);
+    if let Some(warning) = session.journal.as_mut().and_then(|j| j.begin(size.width, size.height)) {
+        app.notice = Some(warning);
     }
     let base = Instant::now();
     app.update(Msg::Resize(size.width, size.height), base);
