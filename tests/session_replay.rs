@@ -6,7 +6,9 @@
 //! ignored `write_recorded_sessions` test (`cargo test --test session_replay -- --ignored`),
 //! which runs scripted sessions (replies at a human pace from a seeded generator, keys, a file
 //! changed on disk) through the real app and recorder. Rewriting them accepts the engine's
-//! current behaviour as the new reference: do it only on purpose.
+//! current behaviour as the new reference: do it only on purpose. `aimock-udiff-split.jsonl`
+//! was recorded by the real binary's review screen against aimock on loopback (a unified-diff
+//! reply at a model's pace; split, accept, reject, undo, accept, quit).
 //!
 //! Also here: an altered recording fails the check with a useful difference; a journal cut at
 //! any byte replays to its last complete line; a replay at speed 10 shows the recording's
@@ -150,7 +152,7 @@ fn replay_check(path: &Path) -> (Option<i32>, serde_json::Value, String) {
 #[test]
 fn every_recorded_session_is_reproduced_by_the_current_engine() {
     let paths = recorded_sessions();
-    assert!(paths.len() >= 4, "the demo and the sessions in tests/sessions: {paths:?}");
+    assert!(paths.len() >= 5, "the demo and the sessions in tests/sessions: {paths:?}");
     for path in paths {
         let (code, report, stderr) = replay_check(&path);
         assert_eq!(code, Some(0), "{}: {report:#}\n{stderr}", path.display());
