@@ -219,3 +219,43 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<App> {
     review_cmd::recorded_where(recorded, warning);
     Ok(app)
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::shell::cli::{Cli, Command};
+
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        let cli = Cli::try_parse_from(args)?;
+        Ok(cli.command.expect("a subcommand"))
+    }
+
+    #[test]
+    fn replay_and_sessions_command_lines() {
+        let Ok(Command::Replay(r)) = parse(&["redline", "replay", "last", "--instant"]) else {
+            panic!("replay --instant")
+        };
+        assert!(r.instant && !r.headless && r.session == "last");
+        let Ok(Command::Replay(r)) =
+            parse(&["redline", "replay", "ab12", "--speed", "10", "--root", "/p"])
+        else {
+            panic!("replay --speed")
+        };
+        assert_eq!((r.speed, r.root.as_deref()), (10.0, Some(std::path::Path::new("/p"))));
+        let Ok(Command::Replay(r)) =
+            parse(&["redline", "replay", "x.jsonl", "--headless", "--check"])
+        else {
+            panic!("replay --headless --check")
+        };
+        assert!(r.headless && r.check);
+        assert!(parse(&["redline", "replay", "x", "--check"]).is_err(), "--check needs --headless");
+        assert!(parse(&["redline", "replay", "x", "--instant", "--speed", "2"]).is_err());
+        let Ok(Command::Sessions(s)) =
+            parse(&["redline", "sessions", "--json", "--session-dir", "/s"])
+        else {
+            panic!("sessions")
+        };
+        assert!(s.json && s.session_dir.is_some());
+    }
+}
