@@ -310,8 +310,12 @@ async fn run_loop(
             _ = sleep_until(cue_at), if cue_at.is_some() => {
                 if let Some(p) = &mut player {
                     // One cue at a time: the effects it causes are held (or carried out) at the
-                    // top of the loop before the next cue, which may be their outcome.
-                    let now = clock_t(stepper, replay);
+                    // top of the loop before the next cue, which may be their outcome. Its time
+                    // has come (`--instant`: at once), whatever rounding the clock does.
+                    let now = match replay.and_then(|r| r.clock.speed) {
+                        Some(_) => clock_t(stepper, replay).max(p.next_due().unwrap_or(0)),
+                        None => u64::MAX,
+                    };
                     if let Some((t, cue)) = p.pop_due(now) {
                         pending.extend(play(stepper, session, &mut held, cue, t));
                     }

@@ -346,3 +346,29 @@ fn a_session_killed_mid_review_replays_to_its_last_complete_line() {
     assert_eq!(report["now"]["accepted"], 1, "{report:#}");
     assert_no_secret_in(&sessions);
 }
+
+#[test]
+fn an_instant_replay_of_the_demo_reaches_its_recorded_end_at_once() {
+    if !have_tmux() {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = Tmux::new("session-instant");
+    let command = format!(
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} replay {} --instant; echo EXIT=$?",
+        scratch.path().join("xdg").display(),
+        scratch.path().join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("demo/session.jsonl").display(),
+    );
+    tmux.run(&command);
+    // Both rounds: the recorded `r` asked again about the failed edit, and its answer came.
+    let screen = tmux.wait_for("both rounds", "5 pending 0 applied 1 rejected 0 failed");
+    assert!(screen.contains("✓ demo · bundled reply"), "{screen}");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    let screen = tmux.wait_for("the replay to exit", "EXIT=0");
+    let line = screen.lines().find(|l| l.contains("the replay's files are in")).expect("folder");
+    let _ = std::fs::remove_dir_all(line.rsplit(' ').next().unwrap_or_default().trim());
+}
