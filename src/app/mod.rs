@@ -4,6 +4,9 @@
 //! cancel a stream, write a file, read a file, open the editor, quit), never closures, so tests
 //! can drive the model with a fixed `now` and check what it asks for.
 //!
+//! `record` turns messages and hunk changes into session journal records; `replay` plays a
+//! recording back into a fresh `App` (the runtime's player, the headless check).
+//!
 //! Not for: drawing (`ui`), carrying out effects (`runtime`), or deciding where a hunk goes
 //! (`core::review`).
 
