@@ -8,7 +8,8 @@
 //! `$REDLINE_SESSION_DIR`, else `sessions/` in the platform's data folder
 //! (`~/.local/share/redline/sessions` on Linux).
 //!
-//! A journal that cannot be written never stops the review: the failure becomes one warning.
+//! Journals are readable by their owner only (they hold the project's code). A journal that
+//! cannot be written never stops the review: the failure becomes one warning.
 //!
 //! Not for: what the records are (`core::session`), what to record (`app::record`).
 
@@ -64,11 +65,19 @@ impl Journal {
             .filter(|c| *c != '-' && *c != ':')
             .collect();
         let path = dir.join(format!("{stamp}-{}.jsonl", header.id));
-        let file = OpenOptions::new()
-            .append(true)
-            .create_new(true)
+        let mut options = OpenOptions::new();
+        options.append(true).create_new(true);
+        // A journal holds the project's code: readable by its owner only.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options
             .open(&path)
             .with_context(|| format!("cannot create the journal {}", path.display()))?;
+        // The new name must survive a crash too.
+        #[cfg(unix)]
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
         Ok(Journal { file, path, opening: files, header, failed: false })
     }
 
@@ -237,6 +246,12 @@ mod tests {
         let b = journal(dir.path(), "aaab2222", 2_000);
         let c = journal(dir.path(), "cccc3333", 3_000);
         assert!(a.file_name().unwrap().to_string_lossy().ends_with("-aaaa1111.jsonl"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&a).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
         let read = load(&a).unwrap();
         assert_eq!(read.dropped, None);
         assert_eq!(read.header().map(|h| (h.width, h.height)), Some((100, 30)));
