@@ -53,6 +53,17 @@ pub struct Journal {
     opening: Vec<Record>,
     header: Header,
     failed: bool,
+    /// The header is written: a session took place.
+    begun: bool,
+}
+
+impl Drop for Journal {
+    /// A journal whose session never began (the terminal could not be set up) is removed.
+    fn drop(&mut self) {
+        if !self.begun {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
 }
 
 impl Journal {
@@ -78,7 +89,7 @@ impl Journal {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(Journal { file, path, opening: files, header, failed: false })
+        Ok(Journal { file, path, opening: files, header, failed: false, begun: false })
     }
 
     /// [`Journal::create`] in the sessions folder `flag` names (or the default one); the
@@ -105,6 +116,7 @@ impl Journal {
 
     /// Write the header (with the terminal's size) and the files as sent.
     pub fn begin(&mut self, width: u16, height: u16) -> Option<String> {
+        self.begun = true;
         self.header.width = width;
         self.header.height = height;
         let mut records = vec![Record::Session(self.header.clone())];
@@ -265,6 +277,16 @@ mod tests {
         assert!(ambiguous.contains("names 2 sessions"), "{ambiguous}");
         assert!(resolve(dir.path(), "zzz").unwrap_err().to_string().contains("no session"));
         assert!(list(&dir.path().join("none")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_journal_whose_session_never_began_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = Journal::create(dir.path(), header("gone", 0), Vec::new()).unwrap();
+        let path = j.path().to_path_buf();
+        assert!(path.exists());
+        drop(j);
+        assert!(!path.exists());
     }
 
     #[test]

@@ -249,9 +249,10 @@ pub fn display_root(root: &Path) -> String {
 /// Say where the session was journaled, or why it was not.
 pub fn recorded_where(recorded: Option<(String, PathBuf)>, warning: Option<String>) {
     match (recorded, warning) {
-        (Some((id, path)), _) => {
+        (Some((id, path)), _) if path.exists() => {
             eprintln!("redline: session {id} recorded in {}", path.display())
         }
+        (Some(_), _) => {}
         (None, Some(w)) => eprintln!("redline: warning: {w}"),
         (None, None) => {}
     }
