@@ -1,8 +1,14 @@
 //! The review screen's event loop: one `tokio::select!` over the terminal's events, the
-//! messages of the stream task and of finished effects, and a tick. Each message goes through
-//! [`App::update`]; the effects it returns are carried out here (writes through
+//! messages of the stream task and of finished effects, a tick, and the cues of a recording being
+//! replayed. Each message goes through [`App::update`] (by way of a [`Recorder`] when the session
+//! is journaled); the effects it returns are carried out here (writes through
 //! [`Workspace::write`] with the content the review expects, reads, the editor, streams); a
 //! frame is drawn when one is due. The terminal is restored on every way out, a panic included.
+//!
+//! Time: the app is handed `now` as the session's start plus whole milliseconds, the same
+//! milliseconds the journal records, so a replay hands it the very same instants. A replay runs
+//! on a virtual clock (recorded time = wall time × speed, see [`Clock`]); its cues are fed at
+//! their recorded times.
 //!
 //! Not for: deciding anything (`app`), or drawing (`ui`).
 
@@ -24,11 +30,15 @@ use ratatui::backend::CrosstermBackend;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::app::record::Recorder;
+use crate::app::replay::{Clock, Cue, Player, ResultKey, Script, take_held};
 use crate::app::{App, AppEffect, Msg, StreamDone};
 use crate::core::execute::After;
 use crate::core::plan::{FileWrite, Source};
 use crate::core::review::Effect;
+use crate::core::session::Record;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
+use crate::shell::journal::Journal;
 use crate::shell::watcher::{self, Watcher, git_busy};
 use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
@@ -39,8 +49,8 @@ use crate::ui::theme::Theme;
 pub enum Replies {
     /// A model server.
     Provider { settings: ProviderSettings, max_tokens: Option<u32> },
-    /// Bundled replies (the demo), one per round, streamed at a human pace scaled by `speed`.
-    Canned { replies: Vec<&'static str>, speed: f64 },
+    /// A recorded session's replies ([`Session::replay`]), each played when the app asks for it.
+    Recorded,
 }
 
 /// Which changes on disk the loop follows.
@@ -62,6 +72,21 @@ pub struct Session {
     pub theme: Theme,
     /// The syntax theme to colour code with (`None`: no syntax colour).
     pub syntax_theme: Option<String>,
+    /// Where the session is journaled; `None`: it is not.
+    pub journal: Option<Journal>,
+    /// A recording to play (`redline replay`, the demo).
+    pub replay: Option<Replay>,
+}
+
+/// A recording played in the review screen.
+pub struct Replay {
+    pub script: Script,
+    pub clock: Clock,
+    /// Re-enact the recorded inputs until the user presses a key; `false`: the user decides from
+    /// the start (the demo).
+    pub reenact: bool,
+    /// Once the user takes over, show the recorded decision of the selected hunk.
+    pub show_recorded: bool,
 }
 
 /// Leave the alternate screen, show the cursor, end raw mode. Safe to call twice.
@@ -104,14 +129,96 @@ pub fn run(app: &mut App, session: Session) -> Result<()> {
     result
 }
 
-async fn event_loop(app: &mut App, session: Session) -> Result<()> {
+/// The app, the clock and the journal: every message reaches the app through here.
+struct Stepper<'a> {
+    app: &'a mut App,
+    base: Instant,
+    recorder: Recorder,
+    journal: Option<Journal>,
+    /// Recorded time of the last message, ms since the start.
+    t: u64,
+}
+
+impl Stepper<'_> {
+    fn now(&self, t: u64) -> Instant {
+        self.base + Duration::from_millis(t)
+    }
+
+    fn start(&mut self) -> Vec<AppEffect> {
+        let now = self.now(self.t);
+        let (effects, records) = self.recorder.start(self.app, now, self.t);
+        self.journal_append(&records);
+        effects
+    }
+
+    /// Feed a message at recorded time `t` (never before the last one's). A tick moves the
+    /// spinner only: it is not recorded and does not move the recorded time on.
+    fn update(&mut self, msg: Msg, t: u64) -> Vec<AppEffect> {
+        if matches!(msg, Msg::Tick) {
+            return self.app.update(msg, self.now(t.max(self.t)));
+        }
+        self.t = self.t.max(t);
+        let now = self.now(self.t);
+        if self.journal.is_none() {
+            return self.app.update(msg, now);
+        }
+        let (effects, records) = self.recorder.update(self.app, msg, now, self.t);
+        self.journal_append(&records);
+        effects
+    }
+
+    fn journal_append(&mut self, records: &[Record]) {
+        if let Some(journal) = &mut self.journal
+            && let Some(warning) = journal.append(records)
+        {
+            self.app.notice = Some(warning);
+        }
+    }
+
+    fn end(&mut self) {
+        let end = self.recorder.end(self.app, self.t);
+        self.journal_append(&[end]);
+    }
+}
+
+async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))
         .context("cannot draw on the terminal")?;
+    let size = terminal.size().context("cannot read the terminal's size")?;
+    if let Some(warning) = session.journal.as_mut().and_then(|j| j.begin(size.width, size.height)) {
+        app.notice = Some(warning);
+    }
+    let base = Instant::now();
+    app.update(Msg::Resize(size.width, size.height), base);
+    let mut stepper =
+        Stepper { app, base, recorder: Recorder::new(), journal: session.journal.take(), t: 0 };
+    let result = run_loop(&mut stepper, &session, &mut terminal).await;
+    stepper.end();
+    result
+}
+
+/// Recorded time now: wall time since the start, times the replay's speed.
+fn clock_t(stepper: &Stepper<'_>, replay: Option<&Replay>) -> u64 {
+    let wall = stepper.base.elapsed();
+    let t = match replay {
+        None => Some(wall.as_millis() as u64),
+        Some(r) => r.clock.recorded_at(wall),
+    };
+    t.unwrap_or(stepper.t).max(stepper.t)
+}
+
+async fn run_loop(
+    stepper: &mut Stepper<'_>,
+    session: &Session,
+    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+) -> Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(80));
     let mut cancel = CancellationToken::new();
-    let mut round = 0usize;
+    let replay = session.replay.as_ref();
+    let mut player = replay.map(|r| Player::new(&r.script, r.reenact));
+    let mut held: Vec<AppEffect> = Vec::new();
     // Syntax colour comes from a thread of its own; frames use what has arrived.
     let (hl_tx, mut hl_rx) = mpsc::unbounded_channel();
     let mut colors = Highlighter::off();
@@ -120,23 +227,23 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
             let _ = hl_tx.send((key, c));
         })
     });
-    let size = terminal.size().context("cannot read the terminal's size")?;
-    let now = Instant::now();
-    app.update(Msg::Resize(size.width, size.height), now);
-    let mut pending = app.start(now);
+    if replay.is_some_and(|r| !r.reenact && r.show_recorded) {
+        show_recorded(stepper.app, replay);
+    }
+    let mut pending = stepper.start();
     let mut last_draw: Option<Instant> = None;
     let mut dirty = true;
     // Changes on disk: reported by the watcher's thread, held while a git operation runs.
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
-    let mut watcher = start_watcher(&session, watch_tx, &tx);
+    let mut watcher = start_watcher(session, watch_tx, &tx);
     let mut followed: HashSet<String> = HashSet::new();
-    let mut held: BTreeSet<String> = BTreeSet::new();
+    let mut held_paths: BTreeSet<String> = BTreeSet::new();
     let root = session.workspace.root().to_path_buf();
     loop {
         if let Some(w) = watcher.as_mut()
             && session.watch == Watch::Files
         {
-            for h in app.review.hunks() {
+            for h in stepper.app.review.hunks() {
                 if followed.insert(h.path.clone())
                     && let Err(e) = w.follow(&h.path)
                 {
@@ -145,17 +252,31 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
             }
         }
         for effect in std::mem::take(&mut pending) {
+            let t = stepper.t;
+            let reenacting = player.as_ref().is_some_and(Player::reenacting);
             match effect {
+                // A recorded quit ends nothing: the replay stays on its last screen.
+                AppEffect::Quit if reenacting => {}
                 AppEffect::Quit => {
                     cancel.cancel();
                     return Ok(());
                 }
-                AppEffect::StartStream { messages } => {
-                    cancel = CancellationToken::new();
-                    start_stream(&session.replies, messages, round, tx.clone(), cancel.clone());
-                    round += 1;
+                AppEffect::StartStream { messages, .. } => match &mut player {
+                    Some(p) => p.round_started(t),
+                    None => {
+                        cancel = CancellationToken::new();
+                        start_stream(&session.replies, messages, tx.clone(), cancel.clone());
+                    }
+                },
+                AppEffect::CancelStream => match &mut player {
+                    Some(p) => p.cancel(t),
+                    None => cancel.cancel(),
+                },
+                AppEffect::Write { .. } | AppEffect::Read { .. }
+                    if player.as_ref().is_some_and(Player::holds_effects) =>
+                {
+                    held.push(effect)
                 }
-                AppEffect::CancelStream => cancel.cancel(),
                 AppEffect::Write { effect, undo } => {
                     let _ = tx.send(carry_out_write(&session.workspace, effect, undo));
                 }
@@ -163,6 +284,8 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
                     let source = session.workspace.read_source(&path);
                     let _ = tx.send(Msg::FileRead { path, source });
                 }
+                // While re-enacting, the recorded editor's result comes in its time.
+                AppEffect::OpenEditor { .. } if reenacting => {}
                 AppEffect::OpenEditor { hunk, text } => {
                     restore_terminal();
                     let result = edit_in_editor(&text);
@@ -175,6 +298,7 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
         }
         let due = last_draw.is_none_or(|t| t.elapsed() >= Duration::from_millis(16));
         if dirty && due {
+            let app = &*stepper.app;
             if let (Some(h), Some(bg)) = (app.selected_hunk(), background.as_mut()) {
                 let model = DiffModel::of(h, app.review.source(&h.path));
                 if colors.get(h.id, &model).is_none() {
@@ -187,6 +311,14 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
             last_draw = Some(Instant::now());
             dirty = false;
         }
+        // The next recorded cue, as a wall-clock instant.
+        let cue_at = match (&mut player, replay) {
+            (Some(p), Some(r)) => {
+                while p.next_due().is_none() && p.skip_blocked().is_some() {}
+                p.next_due().map(|t| stepper.base + r.clock.wall_at(t))
+            }
+            _ => None,
+        };
         let msg = tokio::select! {
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
@@ -206,18 +338,38 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
                 dirty = true;
                 continue;
             }
+            _ = sleep_until(cue_at), if cue_at.is_some() => {
+                if let Some(p) = &mut player {
+                    // One cue at a time: the effects it causes are held (or carried out) at the
+                    // top of the loop before the next cue, which may be their outcome. Its time
+                    // has come (`--instant`: at once), whatever rounding the clock does.
+                    let now = match replay.and_then(|r| r.clock.speed) {
+                        Some(_) => clock_t(stepper, replay).max(p.next_due().unwrap_or(0)),
+                        None => u64::MAX,
+                    };
+                    if let Some((t, cue)) = p.pop_due(now) {
+                        pending.extend(play(stepper, session, &mut held, cue, t));
+                    }
+                    if p.finished() {
+                        // A cut recording: what it ends before the outcome of is done now.
+                        pending.append(&mut held);
+                    }
+                }
+                dirty = true;
+                continue;
+            }
             Some(report) = watch_rx.recv() => match report {
                 Ok(paths) => {
                     let busy = git_busy(&root);
-                    if busy || !held.is_empty() {
-                        let first = held.is_empty();
-                        held.extend(paths);
+                    if busy || !held_paths.is_empty() {
+                        let first = held_paths.is_empty();
+                        held_paths.extend(paths);
                         if first && busy {
                             let _ = tx.send(Msg::GitBusy(true));
                         }
                         continue;
                     }
-                    for path in paths.into_iter().filter(|p| app.follows(p)) {
+                    for path in paths.into_iter().filter(|p| stepper.app.follows(p)) {
                         let source = session.workspace.read_source(&path);
                         let _ = tx.send(Msg::FileChanged { path, source });
                     }
@@ -226,8 +378,9 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
                 Err(why) => Msg::WatchError(why),
             },
             _ = tick.tick() => {
-                if !held.is_empty() && !git_busy(&root) {
-                    for path in std::mem::take(&mut held).into_iter().filter(|p| app.follows(p)) {
+                if !held_paths.is_empty() && !git_busy(&root) {
+                    let paths = std::mem::take(&mut held_paths);
+                    for path in paths.into_iter().filter(|p| stepper.app.follows(p)) {
                         let source = session.workspace.read_source(&path);
                         let _ = tx.send(Msg::FileChanged { path, source });
                     }
@@ -237,12 +390,29 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
             }
         };
         let is_key = matches!(msg, Msg::Key(_) | Msg::Resize(..));
-        pending.extend(app.update(msg, Instant::now()));
+        if let Some(p) = &mut player
+            && p.reenacting()
+            && matches!(msg, Msg::Key(_) | Msg::Scroll { .. })
+        {
+            // The user takes over: recorded inputs stop, held effects are carried out, and the
+            // app learns the real terminal's size (it was given the recorded ones).
+            p.take_over();
+            pending.append(&mut held);
+            let size = terminal.size().context("cannot read the terminal's size")?;
+            let t = clock_t(stepper, replay);
+            pending.extend(stepper.update(Msg::Resize(size.width, size.height), t));
+            if replay.is_some_and(|r| r.show_recorded) {
+                show_recorded(stepper.app, replay);
+            }
+        }
+        let t = clock_t(stepper, replay);
+        pending.extend(stepper.update(msg, t));
         // Take what else has arrived before drawing, so a fast stream costs one frame per batch.
         let mut n = 0;
         while n < 512 {
             let Ok(m) = rx.try_recv() else { break };
-            pending.extend(app.update(m, Instant::now()));
+            let t = clock_t(stepper, replay);
+            pending.extend(stepper.update(m, t));
             n += 1;
         }
         dirty = true;
@@ -250,6 +420,77 @@ async fn event_loop(app: &mut App, session: Session) -> Result<()> {
             last_draw = None;
         }
     }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    if let Some(at) = at {
+        tokio::time::sleep_until(at.into()).await;
+    }
+}
+
+/// The recorded decisions, for the hunk list and status line.
+fn show_recorded(app: &mut App, replay: Option<&Replay>) {
+    if let Some(r) = replay {
+        app.recorded = r.script.decisions.clone();
+    }
+}
+
+/// Make the replay's copy of a file hold what another program had put there when recorded.
+fn replay_change(stepper: &mut Stepper<'_>, session: &Session, path: &str, source: &Source) {
+    let write = match source {
+        Source::Text(text) => Some(FileWrite::Write { path: path.to_string(), text: text.clone() }),
+        Source::Missing => Some(FileWrite::Delete { path: path.to_string() }),
+        Source::Unusable(_) => None,
+    };
+    let before = session.workspace.read_source(path);
+    if before == *source {
+        return;
+    }
+    if let Some(w) = write
+        && let Err(e) = session.workspace.write(&w, Some(&before))
+    {
+        stepper.app.notice = Some(format!("replay: cannot change {path} as recorded: {e}"));
+    }
+}
+
+/// Play one recorded cue at recorded time `t`: an input (a file changed on disk is written to
+/// the replay's copy first), or the held effect a recorded outcome belongs to.
+fn play(
+    stepper: &mut Stepper<'_>,
+    session: &Session,
+    held: &mut Vec<AppEffect>,
+    cue: Cue,
+    t: u64,
+) -> Vec<AppEffect> {
+    let msg = match cue {
+        Cue::Msg(msg) => {
+            if let Msg::FileChanged { path, source } = &msg {
+                replay_change(stepper, session, path, source);
+            }
+            msg
+        }
+        Cue::Carry(key) => {
+            let Some(effect) = take_held(held, &key) else { return Vec::new() };
+            // A write that met another program's text: that text goes to the copy first.
+            if let ResultKey::Write { path, found: Some(source), .. } = &key {
+                replay_change(stepper, session, path, source);
+            }
+            match effect {
+                AppEffect::Write { effect, undo } => {
+                    carry_out_write(&session.workspace, effect, undo)
+                }
+                AppEffect::Read { path } => {
+                    let source = session.workspace.read_source(&path);
+                    Msg::FileRead { path, source }
+                }
+                other => {
+                    held.push(other);
+                    return Vec::new();
+                }
+            }
+        }
+    };
+    stepper.update(msg, t)
 }
 
 /// The watcher the session asks for; a failure to start one is reported, not fatal.
@@ -334,11 +575,12 @@ fn edit_in_editor(text: &str) -> Result<String, String> {
 fn start_stream(
     replies: &Replies,
     messages: Vec<ChatMessage>,
-    round: usize,
     tx: mpsc::UnboundedSender<Msg>,
     cancel: CancellationToken,
 ) {
     match replies {
+        // The replay's player streams recorded replies.
+        Replies::Recorded => {}
         Replies::Provider { settings, max_tokens } => {
             let settings = settings.clone();
             let req = ChatRequest {
@@ -373,36 +615,6 @@ fn start_stream(
                     Err(e) => Msg::StreamError(e.to_string()),
                 };
                 let _ = tx.send(msg);
-            });
-        }
-        Replies::Canned { replies, speed } => {
-            let text = replies.get(round).copied().unwrap_or(
-                "Nothing more to change: the remaining edits are already in your files.\n",
-            );
-            let speed = speed.max(0.01);
-            tokio::spawn(async move {
-                let mut rest = text;
-                while !rest.is_empty() {
-                    let mut n = fastrand::usize(20..=60).min(rest.len());
-                    while !rest.is_char_boundary(n) {
-                        n += 1;
-                    }
-                    let (chunk, more) = rest.split_at(n);
-                    rest = more;
-                    let wait = Duration::from_millis(fastrand::u64(15..=40)).div_f64(speed);
-                    tokio::select! {
-                        _ = cancel.cancelled() => {
-                            let _ = tx.send(Msg::StreamError("cancelled".into()));
-                            return;
-                        }
-                        _ = tokio::time::sleep(wait) => {}
-                    }
-                    let _ = tx.send(Msg::Chunk(chunk.to_string()));
-                }
-                let _ = tx.send(Msg::StreamEnd(StreamDone {
-                    output_tokens: Some((text.len() / 4) as u64),
-                    note: None,
-                }));
             });
         }
     }

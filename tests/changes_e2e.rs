@@ -48,9 +48,10 @@ fn edits_made_by_others_during_a_review_are_kept() {
     let tmux = Tmux { socket: format!("redline-e2e-watch-{}", std::process::id()) };
     tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
     let command = format!(
-        "cd {} && XDG_CONFIG_HOME={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please watch-e2e' app.py; echo EXIT=$?",
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please watch-e2e' app.py; echo EXIT=$?",
         dir.path().display(),
         config.path().display(),
+        config.path().join("sessions").display(),
         env!("CARGO_BIN_EXE_redline"),
         server.url(),
     );
@@ -113,8 +114,9 @@ fn watch_mode_answers_an_ai_comment_with_an_edit_for_review() {
     let tmux = Tmux { socket: format!("redline-e2e-watchmode-{}", std::process::id()) };
     tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
     let command = format!(
-        "XDG_CONFIG_HOME={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} watch {} --provider openai --base-url {}/v1 --model mock; echo EXIT=$?",
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} watch {} --provider openai --base-url {}/v1 --model mock; echo EXIT=$?",
         config.path().display(),
+        config.path().join("sessions").display(),
         env!("CARGO_BIN_EXE_redline"),
         dir.path().display(),
         server.url(),

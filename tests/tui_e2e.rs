@@ -30,10 +30,12 @@ fn demo_accept_reject_quit_in_tmux() {
     let dir = scratch.path().join("project");
     let tmux = Tmux { socket: format!("redline-e2e-{}", std::process::id()) };
     tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", "sh"]);
-    // An empty config folder: the user's keymap.toml must not change the keys.
+    // An empty config folder: the user's keymap.toml must not change the keys. The session is
+    // journaled in the scratch folder, not the user's.
     let command = format!(
-        "XDG_CONFIG_HOME={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
         scratch.path().join("config").display(),
+        scratch.path().join("sessions").display(),
         env!("CARGO_BIN_EXE_redline"),
         dir.display()
     );
@@ -76,8 +78,9 @@ fn config_keymap_and_no_color() {
     let tmux = Tmux { socket: format!("redline-e2e-keys-{}", std::process::id()) };
     tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "sh"]);
     let command = format!(
-        "XDG_CONFIG_HOME={} NO_COLOR=1 COLORTERM=truecolor TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} NO_COLOR=1 COLORTERM=truecolor TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
         config.display(),
+        scratch.path().join("sessions").display(),
         env!("CARGO_BIN_EXE_redline"),
         dir.display()
     );
@@ -113,9 +116,10 @@ fn review_a_real_stream_from_a_mock_server() {
     let tmux = Tmux { socket: format!("redline-e2e-provider-{}", std::process::id()) };
     tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "30", "sh"]);
     let command = format!(
-        "cd {} && XDG_CONFIG_HOME={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py; echo EXIT=$?",
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py; echo EXIT=$?",
         dir.path().display(),
         config.path().display(),
+        config.path().join("sessions").display(),
         env!("CARGO_BIN_EXE_redline"),
         server.url(),
     );

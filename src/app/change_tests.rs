@@ -178,7 +178,7 @@ fn conflicts_go_back_to_the_model_with_the_text_now() {
     let theirs = APP_PY.replace("        return f.read()\n", "        return f.read().upper()\n");
     app.update(changed(&theirs), now);
     let messages = match app.update(key('r'), now).as_slice() {
-        [AppEffect::StartStream { messages }] => messages.clone(),
+        [AppEffect::StartStream { messages, .. }] => messages.clone(),
         other => panic!("expected a new request, got {other:?}"),
     };
     let last = &messages.last().unwrap().content;

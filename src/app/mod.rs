@@ -4,10 +4,13 @@
 //! cancel a stream, write a file, read a file, open the editor, quit), never closures, so tests
 //! can drive the model with a fixed `now` and check what it asks for.
 //!
+//! `record` turns messages and hunk changes into session journal records; `replay` plays a
+//! recording back into a fresh `App` (the runtime's player, the headless check).
+//!
 //! Not for: drawing (`ui`), carrying out effects (`runtime`), or deciding where a hunk goes
 //! (`core::review`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -18,6 +21,7 @@ use crate::core::parse::{Event, ParseOptions};
 use crate::core::plan::Source;
 use crate::core::prompt::{self, FailedEdit, Prompts};
 use crate::core::review::{Effect, HunkId, HunkState, Review, ReviewHunk};
+use crate::core::session::Why;
 use crate::core::stream::StreamParser;
 use crate::provider::{ChatMessage, Role};
 use crate::ui::keymap::{Action, Keymap};
@@ -118,6 +122,8 @@ pub enum Msg {
 pub enum AppEffect {
     StartStream {
         messages: Vec<ChatMessage>,
+        /// Why the request is made (the session journal records it).
+        why: Why,
     },
     CancelStream,
     /// A review write (`undo` when it takes a hunk back out); answer with WriteDone/WriteFailed.
@@ -205,6 +211,9 @@ pub struct App {
     hunk_round: std::collections::HashMap<HunkId, usize>,
     /// How many writes of a hunk found its file changed, in a row.
     stale_tries: std::collections::HashMap<HunkId, u32>,
+    /// While replaying a session after the user took over: the recorded decision on each hunk
+    /// (`accepted`, `rejected`, ...), shown beside the selected hunk's own.
+    pub recorded: BTreeMap<HunkId, String>,
 }
 
 /// Tries of one write against a file that keeps changing before the user is asked again.
@@ -245,6 +254,7 @@ impl App {
             watch: None,
             round: 0,
             hunk_round: std::collections::HashMap::new(),
+            recorded: BTreeMap::new(),
         }
     }
 
@@ -258,10 +268,10 @@ impl App {
     pub fn start(&mut self, now: Instant) -> Vec<AppEffect> {
         self.now = Some(now);
         if self.watch.is_some() {
-            self.notice = Some(
+            self.notice.get_or_insert_with(|| {
                 "watching: save a comment ending in AI! to ask for a change, AI? for an answer"
-                    .into(),
-            );
+                    .into()
+            });
             return Vec::new();
         }
         if self.conversation.is_empty() {
@@ -269,7 +279,7 @@ impl App {
             return Vec::new();
         }
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Initial }]
     }
 
     fn begin_stream(&mut self, now: Instant) {
@@ -747,7 +757,10 @@ impl App {
                         .map(|m| ChatMessage::new(role(m.role), m.content))
                         .collect();
                     self.begin_stream(now);
-                    return vec![AppEffect::StartStream { messages: self.conversation.clone() }];
+                    return vec![AppEffect::StartStream {
+                        messages: self.conversation.clone(),
+                        why: Why::Initial,
+                    }];
                 }
                 KeyCode::Esc => return vec![AppEffect::Quit],
                 _ if ctrl_c => return vec![AppEffect::Quit],
@@ -929,7 +942,7 @@ impl App {
         self.stream_text
             .push_str(&format!("\n\n── asking again about {} failed edit(s) ──\n\n", ids.len()));
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Retry }]
     }
 
     /// Send a follow-up request in the same conversation, telling the model which of its hunks
@@ -953,7 +966,7 @@ impl App {
             .push(ChatMessage::new(Role::User, prompt::build_follow_up(request, &rejected)));
         self.stream_text.push_str(&format!("\n\n── follow-up: {} ──\n\n", request.trim()));
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::FollowUp }]
     }
 
     fn step(&mut self, delta: isize) {
@@ -1038,6 +1051,9 @@ pub use watch::WatchMode;
 
 #[cfg(test)]
 mod change_tests;
+pub mod record;
+pub mod replay;
+
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

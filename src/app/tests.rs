@@ -213,7 +213,10 @@ fn retry_asks_the_model_about_failed_edits() {
     app.update(key('j'), now);
     assert_eq!(app.selected_hunk().unwrap().state, HunkState::Failed);
     let effects = app.update(key('r'), now);
-    let [AppEffect::StartStream { messages }] = effects.as_slice() else { panic!("{effects:?}") };
+    let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(*why, crate::core::session::Why::Retry);
     assert_eq!(messages.len(), 3, "request, the reply, the retry");
     assert_eq!(messages[1].role, Role::Assistant);
     assert!(messages[2].content.contains("def save(items, path):"), "{}", messages[2].content);
@@ -305,7 +308,10 @@ fn the_input_line_sends_the_request() {
         app.update(key(c), now);
     }
     let effects = app.update(special(KeyCode::Enter), now);
-    let [AppEffect::StartStream { messages }] = effects.as_slice() else { panic!("{effects:?}") };
+    let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(*why, crate::core::session::Why::Initial);
     assert_eq!(messages.len(), 2);
     assert!(messages[1].content.contains("report.py") && messages[1].content.contains("fix it"));
     assert!(app.streaming);
@@ -369,7 +375,10 @@ fn a_follow_up_request_reports_the_rejected_hunks() {
         app.update(key(c), now);
     }
     let effects = app.update(special(KeyCode::Enter), now);
-    let [AppEffect::StartStream { messages }] = effects.as_slice() else { panic!("{effects:?}") };
+    let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(*why, crate::core::session::Why::FollowUp);
     assert_eq!(messages.len(), 3, "request, the reply, the follow-up");
     assert_eq!(messages[1].role, Role::Assistant);
     let follow_up = &messages[2].content;

@@ -14,6 +14,7 @@ use super::{App, AppEffect};
 use crate::core::edit::Format;
 use crate::core::plan::Source;
 use crate::core::review::HunkId;
+use crate::core::session::Why;
 use crate::core::trigger::{self, Kind, Request, TriggerId};
 use crate::provider::ChatMessage;
 
@@ -113,7 +114,7 @@ impl App {
         if let Some(watch) = self.watch.as_mut() {
             watch.answering.insert(self.round, request);
         }
-        vec![AppEffect::StartStream { messages: self.conversation.clone() }]
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Watch }]
     }
 
     /// The trigger comments to take out when this hunk is accepted: those of the request its

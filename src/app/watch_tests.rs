@@ -35,7 +35,7 @@ fn saved(path: &str, text: &str) -> Msg {
 
 fn request_of(effects: &[AppEffect]) -> Vec<ChatMessage> {
     match effects {
-        [AppEffect::StartStream { messages }] => messages.clone(),
+        [AppEffect::StartStream { messages, .. }] => messages.clone(),
         other => panic!("expected a request, got {other:?}"),
     }
 }

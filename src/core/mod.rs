@@ -1,4 +1,5 @@
-//! The pure core: parsing replies, locating hunks, applying them. No I/O, no async.
+//! The pure core: parsing replies, locating hunks, applying them, and the session journal's
+//! records (`session`). No I/O, no async.
 
 pub mod apply;
 pub mod edit;
@@ -13,6 +14,7 @@ pub mod paths;
 pub mod plan;
 pub mod prompt;
 pub mod resolve;
+pub mod session;
 pub mod stream;
 pub mod text;
 pub mod trigger;

@@ -21,7 +21,9 @@ use crate::core::edit::Format;
 use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
 use crate::shell::ask::{self, AskArgs};
 use crate::shell::parse_cmd::{self, ParseArgs};
+use crate::shell::replay_cmd::{self, ReplayArgs};
 use crate::shell::review_cmd::{self, DemoArgs, ReviewArgs};
+use crate::shell::sessions_cmd::{self, SessionsArgs};
 use crate::shell::watch_cmd::{self, WatchArgs};
 use crate::shell::workspace::Workspace;
 
@@ -69,6 +71,14 @@ pub enum Command {
     ///
     /// Honours .gitignore and skips .git/; changes made by a git operation start nothing.
     Watch(WatchArgs),
+    /// List the recorded sessions, newest first.
+    Sessions(SessionsArgs),
+    /// Replay a recorded session in the review screen, or check it headless with the current
+    /// engine.
+    ///
+    /// Exit status with --headless --check: 0 when every recorded outcome is reproduced, 1 when
+    /// one is not, 2 on a usage or I/O error.
+    Replay(ReplayArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -161,8 +171,14 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Parse(args)) => parse_cmd::parse(&args),
         Some(Command::Demo(args)) => review_cmd::demo(&args),
         Some(Command::Watch(args)) => watch_cmd::watch(&args),
+        Some(Command::Sessions(args)) => sessions_cmd::sessions(&args),
+        Some(Command::Replay(args)) => replay_cmd::replay(&args),
         None if cli.review.is_empty() && !review_cmd::provider_configured(&cli.review) => {
-            review_cmd::demo(&DemoArgs { theme: cli.review.theme.clone(), ..DemoArgs::default() })
+            review_cmd::demo(&DemoArgs {
+                theme: cli.review.theme.clone(),
+                session_dir: cli.review.session_dir.clone(),
+                ..DemoArgs::default()
+            })
         }
         None => review_cmd::review(&cli.review),
     }

@@ -6,9 +6,12 @@
 
 pub mod ask;
 pub mod cli;
+pub mod journal;
 pub mod parse_cmd;
 pub mod prompts;
+pub mod replay_cmd;
 pub mod review_cmd;
+pub mod sessions_cmd;
 pub mod watch_cmd;
 pub mod watcher;
 pub mod workspace;

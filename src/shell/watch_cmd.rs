@@ -12,11 +12,14 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::app::{App, AppConfig, WatchMode};
+use crate::core::edit::Format;
 use crate::core::review::Review;
-use crate::runtime::{Replies, Watch};
+use crate::core::session::{self, Header, VERSION, WatchHeader};
+use crate::runtime::{self, Replies, Session, Watch};
 use crate::shell::ask::{self, ApplyMode, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
-use crate::shell::review_cmd::{look, report, run_screen};
+use crate::shell::journal::{self, Journal};
+use crate::shell::review_cmd::{display_root, look, recorded_where, report, summary, syntax_theme};
 use crate::shell::workspace::Workspace;
 
 /// `redline watch`'s options.
@@ -33,6 +36,10 @@ pub struct WatchArgs {
     /// `dark` or `light` (default: what the terminal says, else dark).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
+    /// Where to journal the session (default: `$REDLINE_SESSION_DIR`, else the data folder's
+    /// `sessions/`).
+    #[arg(long, value_name = "DIR")]
+    pub session_dir: Option<PathBuf>,
     /// The project folder to watch.
     #[arg(value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
@@ -58,10 +65,33 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
     let workspace = Workspace::open(&args.dir)?;
     let project = workspace.list_files();
     let prompts = crate::shell::prompts::load()?;
-    let (theme, keymap) = look(args.theme.as_deref())?;
+    let (theme, keymap, keymap_text) = look(args.theme.as_deref())?;
     let label =
         format!("{} · {} · watching {}", settings.kind.name(), settings.model, args.dir.display());
-    let mode = WatchMode::new(args.format.into(), args.apply == ApplyMode::All);
+    let format: Format = args.format.into();
+    let apply_all = args.apply == ApplyMode::All;
+    let header = Header {
+        version: VERSION,
+        id: journal::new_id(),
+        started_ms: journal::now_ms(),
+        root: display_root(workspace.root()),
+        prompt: None,
+        provider: settings.kind.name().to_string(),
+        model: settings.model.clone(),
+        base_url: Some(session::sanitize_url(&settings.base_url)),
+        format: format.name().to_string(),
+        label: label.clone(),
+        redline: env!("CARGO_PKG_VERSION").to_string(),
+        width: 0,
+        height: 0,
+        project_files: project.clone(),
+        asks_prompt: false,
+        keymap: keymap_text,
+        replay_of: None,
+        watch: Some(WatchHeader { apply_all }),
+    };
+    // Files are journaled as they are saved and read, not up front.
+    let (journal, warning) = Journal::create_in(args.session_dir.as_deref(), header, Vec::new());
     let mut app = App::new(AppConfig {
         review: Review::new(project.clone(), BTreeMap::new()),
         known_paths: project,
@@ -71,7 +101,22 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
         conversation: Vec::new(),
         request: None,
     })
-    .with_watch(mode);
-    let replies = Replies::Provider { settings, max_tokens: args.model.max_tokens };
-    run_screen(&mut app, workspace, Watch::Project, replies, theme)
+    .with_watch(WatchMode::new(format, apply_all));
+    let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
+    let session = Session {
+        workspace,
+        watch: Watch::Project,
+        replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
+        syntax_theme: syntax_theme(&theme),
+        theme,
+        journal,
+        replay: None,
+    };
+    if warning.is_some() {
+        app.notice = warning.clone();
+    }
+    runtime::run(&mut app, session)?;
+    summary(&app);
+    recorded_where(recorded, warning);
+    Ok(())
 }

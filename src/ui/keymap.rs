@@ -72,6 +72,13 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
     (Action::Quit, "quit", "quit (asks first if decisions are pending)", &["q", "ctrl-c"]),
 ];
 
+impl Action {
+    /// The action's name in `keymap.toml` (`accept`, `reject_file`, ...).
+    pub fn name(self) -> &'static str {
+        TABLE.iter().find(|t| t.0 == self).map_or("unknown", |t| t.1)
+    }
+}
+
 /// One key, as written in `keymap.toml` (`j`, `J`, `ctrl-c`, `pagedown`, `tab`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeySpec {

@@ -672,6 +672,10 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             if c.conflict > 0 { format!(" {} conflict", c.conflict) } else { String::new() }
         ),
     ];
+    // A replay the user took over: what was decided on this hunk in the recording.
+    if let Some(recorded) = app.selected.and_then(|id| app.recorded.get(&id)) {
+        parts.push(format!("recorded: {recorded}"));
+    }
     match &app.notice {
         Some(n) => parts.push(n.clone()),
         None => parts.push(format!("{} help", app.keymap.first_key(Action::Help))),

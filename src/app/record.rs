@@ -1,0 +1,413 @@
+//! Recording a session: each [`Msg`] that enters [`App::update`] becomes a journal record (and
+//! back, for replaying), and after each update the review's hunks are compared with what was
+//! last recorded, so every new edit and every change of state or placement is a record too.
+//! Requests come from the app's `StartStream` effects.
+//!
+//! [`Recorder`] is pure: it turns what happens into [`Record`]s and leaves writing them to the
+//! caller (`shell::journal` for a live session, `app::replay` when checking a recording). A new
+//! `Msg` variant needs one arm in [`input_record`] and one in [`record_msg`]; the compiler
+//! points at both.
+//!
+//! Not for: the journal's file (`shell::journal`), the record types (`core::session`).
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::app::{App, AppEffect, Msg, StreamDone};
+use crate::core::execute::After;
+use crate::core::plan::Source;
+use crate::core::review::{HunkId, ReviewHunk};
+use crate::core::session::{
+    DecisionRecord, EndRecord, FileRecord, HunkRecord, MessageRecord, Record, RequestRecord,
+    WriteRecord, hash, hunk_hex, parse_hunk_hex, sanitize_urls,
+};
+use crate::provider::{ChatMessage, Role};
+
+/// The record of a message, or `None` for one that is not recorded (`Tick`).
+pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
+    Some(match msg {
+        Msg::Key(key) => Record::Key { t, key: key_name(key) },
+        Msg::Scroll { down } => Record::Scroll { t, down: *down },
+        Msg::Resize(width, height) => Record::Resize { t, width: *width, height: *height },
+        Msg::Chunk(text) => Record::Chunk { t, text: text.clone() },
+        // A server's message may quote its URL: never with credentials in a journal.
+        Msg::StreamEnd(done) => Record::StreamEnd {
+            t,
+            output_tokens: done.output_tokens,
+            note: done.note.as_deref().map(sanitize_urls),
+        },
+        Msg::StreamError(reason) => Record::StreamError { t, reason: sanitize_urls(reason) },
+        Msg::Tick => return None,
+        Msg::WriteDone { hunk, path, after, undo } => Record::Write(WriteRecord {
+            t,
+            hunk: hunk_hex(*hunk),
+            path: path.clone(),
+            ok: true,
+            undo: *undo,
+            deleted: *after == After::Deleted,
+            reason: None,
+            hash: match after {
+                After::Text(text) => Some(hash(text)),
+                After::Deleted => None,
+            },
+            found: None,
+        }),
+        Msg::WriteFailed { hunk, path, reason, undo } => Record::Write(WriteRecord {
+            t,
+            hunk: hunk_hex(*hunk),
+            path: path.clone(),
+            ok: false,
+            undo: *undo,
+            deleted: false,
+            reason: Some(reason.clone()),
+            hash: None,
+            found: None,
+        }),
+        Msg::WriteStale { hunk, path, source, undo } => Record::Write(WriteRecord {
+            t,
+            hunk: hunk_hex(*hunk),
+            path: path.clone(),
+            ok: false,
+            undo: *undo,
+            deleted: false,
+            reason: Some("changed on disk just before the write".into()),
+            hash: None,
+            found: Some(FileRecord::new(None, path, source)),
+        }),
+        Msg::GitBusy(busy) => Record::GitBusy { t, busy: *busy },
+        Msg::WatchError(reason) => Record::WatchError { t, reason: reason.clone() },
+        Msg::FileRead { path, source } => Record::File(FileRecord::new(Some(t), path, source)),
+        Msg::FileChanged { path, source } => {
+            Record::FileChanged(FileRecord::new(Some(t), path, source))
+        }
+        Msg::EditorDone { hunk, result } => Record::Editor {
+            t,
+            hunk: hunk_hex(*hunk),
+            text: result.as_ref().ok().cloned(),
+            error: result.as_ref().err().cloned(),
+        },
+    })
+}
+
+/// The message a recorded input (or effect result) stands for; `None` for set-up records and
+/// observations, and for a write's outcome, which only carrying out the write can tell.
+pub fn record_msg(record: &Record) -> Option<Msg> {
+    Some(match record {
+        Record::Key { key, .. } => Msg::Key(parse_key(key)?),
+        Record::Scroll { down, .. } => Msg::Scroll { down: *down },
+        Record::Resize { width, height, .. } => Msg::Resize(*width, *height),
+        Record::Chunk { text, .. } => Msg::Chunk(text.clone()),
+        Record::StreamEnd { output_tokens, note, .. } => {
+            Msg::StreamEnd(StreamDone { output_tokens: *output_tokens, note: note.clone() })
+        }
+        Record::StreamError { reason, .. } => Msg::StreamError(reason.clone()),
+        Record::File(f) if f.t.is_some() => {
+            Msg::FileRead { path: f.path.clone(), source: f.source() }
+        }
+        Record::FileChanged(f) => Msg::FileChanged { path: f.path.clone(), source: f.source() },
+        Record::GitBusy { busy, .. } => Msg::GitBusy(*busy),
+        Record::WatchError { reason, .. } => Msg::WatchError(reason.clone()),
+        Record::Editor { hunk, text, error, .. } => Msg::EditorDone {
+            hunk: parse_hunk_hex(hunk)?,
+            result: match (text, error) {
+                (Some(text), _) => Ok(text.clone()),
+                (None, error) => Err(error.clone().unwrap_or_default()),
+            },
+        },
+        Record::Session(_)
+        | Record::File(_)
+        | Record::Request(_)
+        | Record::Hunk(_)
+        | Record::Decision(_)
+        | Record::Write(_)
+        | Record::End(_) => return None,
+    })
+}
+
+const MODIFIERS: &[(KeyModifiers, &str)] = &[
+    (KeyModifiers::CONTROL, "ctrl"),
+    (KeyModifiers::ALT, "alt"),
+    (KeyModifiers::SHIFT, "shift"),
+    (KeyModifiers::SUPER, "super"),
+    (KeyModifiers::HYPER, "hyper"),
+    (KeyModifiers::META, "meta"),
+];
+
+const NAMED: &[(KeyCode, &str)] = &[
+    (KeyCode::Enter, "enter"),
+    (KeyCode::Esc, "esc"),
+    (KeyCode::Backspace, "backspace"),
+    (KeyCode::Tab, "tab"),
+    (KeyCode::BackTab, "backtab"),
+    (KeyCode::Up, "up"),
+    (KeyCode::Down, "down"),
+    (KeyCode::Left, "left"),
+    (KeyCode::Right, "right"),
+    (KeyCode::PageUp, "pageup"),
+    (KeyCode::PageDown, "pagedown"),
+    (KeyCode::Home, "home"),
+    (KeyCode::End, "end"),
+    (KeyCode::Delete, "delete"),
+    (KeyCode::Insert, "insert"),
+    (KeyCode::Null, "null"),
+];
+
+/// A key's stable name: modifiers joined with `+`, then the character or the key's name
+/// (`y`, `shift+J`, `ctrl+c`, `enter`, `f5`, `ctrl++`). A key with no name here (media keys,
+/// ...) is recorded as `null`, which the review treats as it treats them: as no command.
+pub fn key_name(key: &KeyEvent) -> String {
+    let mut out = String::new();
+    for (m, name) in MODIFIERS {
+        if key.modifiers.contains(*m) {
+            out.push_str(name);
+            out.push('+');
+        }
+    }
+    match key.code {
+        KeyCode::Char(c) => out.push(c),
+        KeyCode::F(n) => out.push_str(&format!("f{n}")),
+        code => {
+            let name = NAMED.iter().find(|(c, _)| *c == code).map_or("null", |(_, n)| n);
+            out.push_str(name);
+        }
+    }
+    out
+}
+
+/// The key a [`key_name`] stands for.
+pub fn parse_key(name: &str) -> Option<KeyEvent> {
+    let mut modifiers = KeyModifiers::NONE;
+    let mut rest = name;
+    'strip: loop {
+        for (m, prefix) in MODIFIERS {
+            if let Some(after) = rest.strip_prefix(prefix).and_then(|r| r.strip_prefix('+'))
+                && !after.is_empty()
+            {
+                modifiers |= *m;
+                rest = after;
+                continue 'strip;
+            }
+        }
+        break;
+    }
+    let mut chars = rest.chars();
+    let code = match (chars.next(), chars.next()) {
+        (Some(c), None) => KeyCode::Char(c),
+        _ => match NAMED.iter().find(|(_, n)| *n == rest) {
+            Some((code, _)) => *code,
+            None => KeyCode::F(rest.strip_prefix('f')?.parse().ok()?),
+        },
+    };
+    Some(KeyEvent::new(code, modifiers))
+}
+
+/// Turns what happens to an [`App`] into journal records: the inputs, the requests, and every
+/// change the review's hunks go through.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    /// The last recorded form of each hunk.
+    seen: BTreeMap<HunkId, HunkRecord>,
+    rounds: usize,
+}
+
+impl Recorder {
+    pub fn new() -> Recorder {
+        Recorder::default()
+    }
+
+    /// [`App::start`], recorded.
+    pub fn start(&mut self, app: &mut App, now: Instant, t: u64) -> (Vec<AppEffect>, Vec<Record>) {
+        let effects = app.start(now);
+        let mut records = self.requests(&effects, t);
+        records.extend(self.observe(app, t, None));
+        (effects, records)
+    }
+
+    /// [`App::update`], recorded: the message, then what changed.
+    pub fn update(
+        &mut self,
+        app: &mut App,
+        msg: Msg,
+        now: Instant,
+        t: u64,
+    ) -> (Vec<AppEffect>, Vec<Record>) {
+        let mut records: Vec<Record> = input_record(&msg, t).into_iter().collect();
+        let action = match &msg {
+            Msg::Key(key) if app.modal.is_none() => app.keymap.action(key).map(|a| a.name()),
+            Msg::EditorDone { .. } => Some("edit"),
+            _ => None,
+        };
+        let effects = app.update(msg, now);
+        records.extend(self.requests(&effects, t));
+        records.extend(self.observe(app, t, action));
+        (effects, records)
+    }
+
+    /// The session's last record: counts by state.
+    pub fn end(&self, app: &App, t: u64) -> Record {
+        let c = app.review.counts();
+        Record::End(EndRecord {
+            t,
+            pending: c.pending,
+            applied: c.applied + c.accepted,
+            rejected: c.rejected,
+            failed: c.failed,
+            conflict: c.conflict,
+        })
+    }
+
+    fn requests(&mut self, effects: &[AppEffect], t: u64) -> Vec<Record> {
+        let mut out = Vec::new();
+        for effect in effects {
+            if let AppEffect::StartStream { messages, why } = effect {
+                out.push(Record::Request(RequestRecord {
+                    t,
+                    round: self.rounds,
+                    why: *why,
+                    messages: messages.iter().map(message_record).collect(),
+                }));
+                self.rounds += 1;
+            }
+        }
+        out
+    }
+
+    /// A record for each hunk that is new or changed since the last call, and for each that is
+    /// gone; with `action` (a key's or the editor's), a decision record for each changed one.
+    fn observe(&mut self, app: &App, t: u64, action: Option<&str>) -> Vec<Record> {
+        let mut out = Vec::new();
+        let mut present = Vec::with_capacity(app.review.hunks().len());
+        for h in app.review.hunks() {
+            present.push(h.id);
+            let now = hunk_record(h, t);
+            let before = self.seen.get(&h.id);
+            if before.is_some_and(|b| b.same_as(&now)) {
+                continue;
+            }
+            let changed_state = before.is_some_and(|b| b.state != now.state);
+            out.push(Record::Hunk(now.clone()));
+            if let (true, Some(action)) = (changed_state, action) {
+                out.push(decision(&now, action, t));
+            }
+            self.seen.insert(h.id, now);
+        }
+        let gone: Vec<HunkId> = self
+            .seen
+            .iter()
+            .filter(|(id, h)| h.state != "gone" && !present.contains(id))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in gone {
+            if let Some(h) = self.seen.get_mut(&id) {
+                h.t = t;
+                h.state = "gone".into();
+                out.push(Record::Hunk(h.clone()));
+                if let Some(action) = action {
+                    out.push(decision(h, action, t));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn decision(h: &HunkRecord, action: &str, t: u64) -> Record {
+    Record::Decision(DecisionRecord {
+        t,
+        hunk: h.id.clone(),
+        path: h.path.clone(),
+        action: action.to_string(),
+        state: h.state.clone(),
+    })
+}
+
+/// A hunk as the journal records it.
+pub fn hunk_record(h: &ReviewHunk, t: u64) -> HunkRecord {
+    HunkRecord {
+        t,
+        id: hunk_hex(h.id),
+        path: h.path.clone(),
+        format: h.edit.format.name().to_string(),
+        reply_lines: h.edit.reply_lines,
+        state: h.state.name().to_string(),
+        strategy: h.report.strategy.clone(),
+        lines: h.report.lines,
+        similarity: h.report.similarity,
+        reason: h.report.reason.clone(),
+    }
+}
+
+pub fn message_record(m: &ChatMessage) -> MessageRecord {
+    let role = match m.role {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    MessageRecord { role: role.into(), content: m.content.clone() }
+}
+
+/// The message a [`MessageRecord`] holds (an unknown role reads as the user's).
+pub fn chat_message(m: &MessageRecord) -> ChatMessage {
+    let role = match m.role.as_str() {
+        "system" => Role::System,
+        "assistant" => Role::Assistant,
+        _ => Role::User,
+    };
+    ChatMessage::new(role, m.content.clone())
+}
+
+/// A file's content as a record of the files sent.
+pub fn sent_file(path: &str, source: &Source) -> Record {
+    Record::File(FileRecord::new(None, path, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_names_round_trip() {
+        let keys = [
+            KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE),
+            KeyEvent::new(KeyCode::Char('J'), KeyModifiers::SHIFT),
+            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            KeyEvent::new(KeyCode::Char('+'), KeyModifiers::CONTROL | KeyModifiers::ALT),
+            KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE),
+            KeyEvent::new(KeyCode::Char('é'), KeyModifiers::NONE),
+            KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE),
+            KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT),
+            KeyEvent::new(KeyCode::F(12), KeyModifiers::NONE),
+            KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE),
+        ];
+        for key in keys {
+            let name = key_name(&key);
+            assert_eq!(parse_key(&name), Some(key), "{name}");
+        }
+        assert_eq!(key_name(&keys[2]), "ctrl+c");
+        assert_eq!(key_name(&keys[3]), "ctrl+alt++");
+        assert_eq!(parse_key("nonsense"), None);
+    }
+
+    #[test]
+    fn every_recorded_message_reads_back() {
+        let msgs = [
+            Msg::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
+            Msg::Scroll { down: false },
+            Msg::Resize(120, 40),
+            Msg::Chunk("text\n".into()),
+            Msg::StreamEnd(StreamDone { output_tokens: Some(3), note: Some("cut".into()) }),
+            Msg::StreamError("cancelled".into()),
+            Msg::FileRead { path: "a.py".into(), source: Source::Text("x\n".into()) },
+            Msg::FileChanged { path: "a.py".into(), source: Source::Missing },
+            Msg::EditorDone { hunk: 7, result: Ok("new\n".into()) },
+            Msg::EditorDone { hunk: 7, result: Err("vi failed".into()) },
+        ];
+        for msg in msgs {
+            let record = input_record(&msg, 5).expect("recorded");
+            assert_eq!(record_msg(&record), Some(msg));
+        }
+        assert_eq!(input_record(&Msg::Tick, 5), None);
+    }
+}

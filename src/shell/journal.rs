@@ -1,0 +1,306 @@
+//! The session journal on disk: where journals live, writing one as a session goes, finding and
+//! reading them again.
+//!
+//! A journal is `<sessions dir>/<UTC time>-<id>.jsonl`, opened for appending; each batch of
+//! records is written with one `write` (whole lines only), and the file is synced whenever a
+//! record that must survive a crash is in the batch (a decision, a write's outcome, a stream's
+//! end: [`Record::needs_sync`]). The sessions dir is `--session-dir`, else
+//! `$REDLINE_SESSION_DIR`, else `sessions/` in the platform's data folder
+//! (`~/.local/share/redline/sessions` on Linux).
+//!
+//! Journals are readable by their owner only (they hold the project's code). A journal that
+//! cannot be written never stops the review: the failure becomes one warning.
+//!
+//! Not for: what the records are (`core::session`), what to record (`app::record`).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+
+use crate::core::session::{self, Header, Record, Summary};
+
+/// The folder sessions are journaled in.
+pub fn sessions_dir(flag: Option<&Path>) -> Result<PathBuf> {
+    if let Some(dir) = flag {
+        return Ok(dir.to_path_buf());
+    }
+    if let Some(dir) = std::env::var_os("REDLINE_SESSION_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "redline")
+        .map(|d| d.data_dir().join("sessions"))
+        .context("cannot find the platform's data folder for sessions; name one with --session-dir")
+}
+
+/// Unix time now, in milliseconds.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A new session id: eight hex digits.
+pub fn new_id() -> String {
+    format!("{:08x}", fastrand::u32(..))
+}
+
+/// A journal being written.
+pub struct Journal {
+    file: File,
+    path: PathBuf,
+    /// The header and files, written by [`Journal::begin`] once the terminal's size is known.
+    opening: Vec<Record>,
+    header: Header,
+    failed: bool,
+    /// The header is written: a session took place.
+    begun: bool,
+}
+
+impl Drop for Journal {
+    /// A journal whose session never began (the terminal could not be set up) is removed.
+    fn drop(&mut self) {
+        if !self.begun {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl Journal {
+    /// Create the journal file of a session in `dir` (created if needed).
+    pub fn create(dir: &Path, header: Header, files: Vec<Record>) -> Result<Journal> {
+        fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the sessions folder {}", dir.display()))?;
+        let stamp: String = session::utc_timestamp(header.started_ms)
+            .chars()
+            .filter(|c| *c != '-' && *c != ':')
+            .collect();
+        let path = dir.join(format!("{stamp}-{}.jsonl", header.id));
+        let mut options = OpenOptions::new();
+        options.append(true).create_new(true);
+        // A journal holds the project's code: readable by its owner only.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options
+            .open(&path)
+            .with_context(|| format!("cannot create the journal {}", path.display()))?;
+        // The new name must survive a crash too.
+        #[cfg(unix)]
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(Journal { file, path, opening: files, header, failed: false, begun: false })
+    }
+
+    /// [`Journal::create`] in the sessions folder `flag` names (or the default one); the
+    /// warning to show when it cannot be created.
+    pub fn create_in(
+        flag: Option<&Path>,
+        header: Header,
+        files: Vec<Record>,
+    ) -> (Option<Journal>, Option<String>) {
+        let created = sessions_dir(flag).and_then(|dir| Journal::create(&dir, header, files));
+        match created {
+            Ok(j) => (Some(j), None),
+            Err(e) => (None, Some(format!("this session is not recorded: {e:#}"))),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn id(&self) -> &str {
+        &self.header.id
+    }
+
+    /// Write the header (with the terminal's size) and the files as sent.
+    pub fn begin(&mut self, width: u16, height: u16) -> Option<String> {
+        self.begun = true;
+        self.header.width = width;
+        self.header.height = height;
+        let mut records = vec![Record::Session(self.header.clone())];
+        records.append(&mut self.opening);
+        self.append(&records)
+    }
+
+    /// Append records, each line whole, syncing when one of them must survive a crash. The
+    /// first failure is returned as a warning; after it nothing more is written.
+    pub fn append(&mut self, records: &[Record]) -> Option<String> {
+        if self.failed || records.is_empty() {
+            return None;
+        }
+        let text: String = records.iter().map(Record::to_line).collect();
+        let mut result = self.file.write_all(text.as_bytes());
+        if result.is_ok() && records.iter().any(Record::needs_sync) {
+            result = self.file.sync_data();
+        }
+        match result {
+            Ok(()) => None,
+            Err(e) => {
+                self.failed = true;
+                Some(format!("the session journal {} cannot be written: {e}", self.path.display()))
+            }
+        }
+    }
+}
+
+/// Read a journal file: its records up to the last complete line.
+pub fn load(path: &Path) -> Result<session::Journal> {
+    let bytes =
+        fs::read(path).with_context(|| format!("cannot read the journal {}", path.display()))?;
+    Ok(session::read(&bytes))
+}
+
+/// A journal in the sessions folder.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub path: PathBuf,
+    pub summary: Summary,
+}
+
+/// Every readable journal in `dir`, newest first.
+pub fn list(dir: &Path) -> Result<Vec<Listed>> {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "jsonl") {
+            continue;
+        }
+        let Ok(journal) = load(&path) else { continue };
+        if let Some(summary) = session::summarize(&journal) {
+            out.push(Listed { path, summary });
+        }
+    }
+    out.sort_by(|a, b| (b.summary.started_ms, &b.path).cmp(&(a.summary.started_ms, &a.path)));
+    Ok(out)
+}
+
+/// The journal `arg` names: a file path, `last` (the newest), a session id or a unique prefix
+/// of one.
+pub fn resolve(dir: &Path, arg: &str) -> Result<PathBuf> {
+    let as_path = Path::new(arg);
+    if as_path.is_file() {
+        return Ok(as_path.to_path_buf());
+    }
+    let listed = list(dir)?;
+    if arg == "last" {
+        return match listed.first() {
+            Some(l) => Ok(l.path.clone()),
+            None => bail!("no sessions in {}", dir.display()),
+        };
+    }
+    let matches: Vec<&Listed> = listed
+        .iter()
+        .filter(|l| {
+            let stem =
+                l.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            l.summary.id.starts_with(arg) || stem.starts_with(arg)
+        })
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok(one.path.clone()),
+        [] => bail!(
+            "no session {arg:?}: not a file, and no session in {} has that id (see `redline sessions`)",
+            dir.display()
+        ),
+        many => bail!(
+            "{arg:?} names {} sessions ({}); give more of the id",
+            many.len(),
+            many.iter().map(|l| l.summary.id.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::session::VERSION;
+
+    fn header(id: &str, started_ms: u64) -> Header {
+        Header {
+            version: VERSION,
+            id: id.into(),
+            started_ms,
+            root: "/p".into(),
+            prompt: Some("fix".into()),
+            provider: "openai".into(),
+            model: "m".into(),
+            base_url: None,
+            format: "udiff".into(),
+            label: "openai · m".into(),
+            redline: "0".into(),
+            width: 0,
+            height: 0,
+            project_files: Vec::new(),
+            asks_prompt: false,
+            keymap: None,
+            replay_of: None,
+            watch: None,
+        }
+    }
+
+    fn journal(dir: &Path, id: &str, started_ms: u64) -> PathBuf {
+        let mut j = Journal::create(dir, header(id, started_ms), Vec::new()).expect("created");
+        assert_eq!(j.begin(100, 30), None);
+        assert_eq!(j.append(&[Record::Chunk { t: 5, text: "x".into() }]), None);
+        j.path().to_path_buf()
+    }
+
+    #[test]
+    fn a_journal_is_written_whole_and_found_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = journal(dir.path(), "aaaa1111", 1_000);
+        let b = journal(dir.path(), "aaab2222", 2_000);
+        let c = journal(dir.path(), "cccc3333", 3_000);
+        assert!(a.file_name().unwrap().to_string_lossy().ends_with("-aaaa1111.jsonl"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&a).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let read = load(&a).unwrap();
+        assert_eq!(read.dropped, None);
+        assert_eq!(read.header().map(|h| (h.width, h.height)), Some((100, 30)));
+        let ids: Vec<String> =
+            list(dir.path()).unwrap().into_iter().map(|l| l.summary.id).collect();
+        assert_eq!(ids, ["cccc3333", "aaab2222", "aaaa1111"], "newest first");
+        assert_eq!(resolve(dir.path(), "last").unwrap(), c);
+        assert_eq!(resolve(dir.path(), "aaab").unwrap(), b);
+        assert_eq!(resolve(dir.path(), a.to_str().unwrap()).unwrap(), a);
+        let ambiguous = resolve(dir.path(), "aaa").unwrap_err().to_string();
+        assert!(ambiguous.contains("names 2 sessions"), "{ambiguous}");
+        assert!(resolve(dir.path(), "zzz").unwrap_err().to_string().contains("no session"));
+        assert!(list(&dir.path().join("none")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_journal_whose_session_never_began_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let j = Journal::create(dir.path(), header("gone", 0), Vec::new()).unwrap();
+        let path = j.path().to_path_buf();
+        assert!(path.exists());
+        drop(j);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_journal_that_cannot_be_created_is_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocked = dir.path().join("a-file");
+        std::fs::write(&blocked, "not a folder").unwrap();
+        let (journal, warning) = Journal::create_in(Some(&blocked), header("x", 0), Vec::new());
+        assert!(journal.is_none());
+        let warning = warning.expect("a warning");
+        assert!(
+            warning.starts_with("this session is not recorded: cannot create the sessions folder"),
+            "{warning}"
+        );
+    }
+}

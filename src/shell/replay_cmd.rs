@@ -1,0 +1,263 @@
+//! `redline replay SESSION`: a recorded session in the review screen, at its recorded pace (or
+//! `--speed X` times it, or `--instant`), on a scratch copy of the files as they were sent (or
+//! `--root DIR` when it holds exactly those). The recorded keys and the other inputs are
+//! re-enacted until the user presses a key; from then on the user decides and the recorded
+//! decision of the selected hunk is shown beside it. A replay is journaled as a session of its
+//! own.
+//!
+//! `redline replay SESSION --headless --check`: no terminal; the recording is replayed with the
+//! current engine (`app::replay::check`) and a JSON report printed. Exit status 0 when every
+//! recorded outcome is reproduced, 1 when one is not, 2 on a usage or I/O error.
+//!
+//! Not for: what is replayed and when (`app::replay`), the loop (`runtime`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use crate::app::App;
+use crate::app::record::sent_file;
+use crate::app::replay::{self, Clock, Script};
+use crate::core::plan::{FileWrite, Source};
+use crate::core::session::{self, Header};
+use crate::runtime::{self, Replay, Replies, Session, Watch};
+use crate::shell::cli::Exit;
+use crate::shell::journal::{self, Journal};
+use crate::shell::review_cmd;
+use crate::shell::workspace::Workspace;
+
+/// `redline replay`'s options.
+#[derive(Debug, Clone, Args)]
+pub struct ReplayArgs {
+    /// The session: a journal file, a session id (or a unique prefix of one), or `last`.
+    #[arg(value_name = "SESSION")]
+    pub session: String,
+    /// Play at X times the recorded pace.
+    #[arg(long, value_name = "X", default_value_t = 1.0)]
+    pub speed: f64,
+    /// Play everything at once.
+    #[arg(long, conflicts_with = "speed")]
+    pub instant: bool,
+    /// Replay on the files in DIR (they must hold what was sent) instead of a scratch copy.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// No terminal: replay with the current engine and print a JSON report.
+    #[arg(long)]
+    pub headless: bool,
+    /// With --headless: exit 1 when a recorded outcome is not reproduced.
+    #[arg(long, requires = "headless")]
+    pub check: bool,
+    /// `dark` or `light`.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Where sessions are journaled (and looked for).
+    #[arg(long, value_name = "DIR")]
+    pub session_dir: Option<PathBuf>,
+}
+
+/// How to play a script in the review screen.
+#[derive(Debug, Clone)]
+pub struct Play {
+    pub clock: Clock,
+    pub reenact: bool,
+    pub show_recorded: bool,
+    pub theme: Option<String>,
+    pub session_dir: Option<PathBuf>,
+}
+
+/// `redline replay`.
+pub fn replay(args: &ReplayArgs) -> Exit {
+    match try_replay(args) {
+        Ok(exit) => exit,
+        Err(err) => {
+            eprintln!("redline: error: {err:#}");
+            Exit::Error
+        }
+    }
+}
+
+fn try_replay(args: &ReplayArgs) -> Result<Exit> {
+    if !(args.speed.is_finite() && args.speed > 0.0) {
+        bail!("--speed must be a positive number, not {}", args.speed);
+    }
+    let dir = journal::sessions_dir(args.session_dir.as_deref())?;
+    let path = journal::resolve(&dir, &args.session)?;
+    let journal = journal::load(&path)?;
+    if let Some(d) = &journal.dropped {
+        eprintln!(
+            "redline: {} is cut at line {} ({}); replaying what comes before",
+            path.display(),
+            d.line,
+            d.reason
+        );
+    }
+    if args.headless {
+        let report = replay::check(&journal)
+            .map_err(|e| anyhow::anyhow!("{} cannot be replayed: {e}", path.display()))?;
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut out, &report).context("cannot write the report")?;
+        writeln!(out).context("cannot write the report")?;
+        return Ok(if args.check && !report.reproduced { Exit::Refused } else { Exit::Applied });
+    }
+    let script = Script::from_journal(&journal)
+        .map_err(|e| anyhow::anyhow!("{} cannot be replayed: {e}", path.display()))?;
+    let (root, scratch) = match &args.root {
+        Some(root) => {
+            check_root(root, &script)?;
+            (root.clone(), false)
+        }
+        None => {
+            let dir = tempfile::Builder::new()
+                .prefix("redline-replay-")
+                .tempdir()
+                .context("cannot create a scratch folder for the replay")?
+                .keep();
+            write_files(&dir, &script)?;
+            (dir, true)
+        }
+    };
+    let play_args = Play {
+        clock: Clock { speed: (!args.instant).then_some(args.speed) },
+        reenact: true,
+        show_recorded: true,
+        theme: args.theme.clone(),
+        session_dir: args.session_dir.clone(),
+    };
+    let app = play(&script, &root, &play_args)?;
+    review_cmd::summary(&app);
+    if scratch {
+        eprintln!("redline: the replay's files are in {}", root.display());
+    }
+    Ok(Exit::Applied)
+}
+
+/// `--root DIR` must hold every file as it was sent.
+fn check_root(root: &Path, script: &Script) -> Result<()> {
+    let workspace = Workspace::open(root)?;
+    let mut wrong = Vec::new();
+    for (path, sent) in &script.files {
+        let now = workspace.read_source(path);
+        let same = match (sent, &now) {
+            (Source::Text(a), Source::Text(b)) => session::hash(a) == session::hash(b),
+            (Source::Missing, Source::Missing) => true,
+            (Source::Unusable(_), Source::Unusable(_)) => true,
+            _ => false,
+        };
+        if !same {
+            wrong.push(path.as_str());
+        }
+    }
+    if !wrong.is_empty() {
+        bail!(
+            "{} does not hold the files as they were sent ({} differ{}); replay without --root to use a scratch copy",
+            root.display(),
+            wrong.join(", "),
+            if wrong.len() == 1 { "s" } else { "" }
+        );
+    }
+    Ok(())
+}
+
+/// Write the recorded files (as sent, then those read later) into a scratch folder, through the
+/// workspace's path checks: a journal is outside input.
+fn write_files(dir: &Path, script: &Script) -> Result<()> {
+    let workspace = Workspace::open(dir)?;
+    let mut done: Vec<&str> = Vec::new();
+    for (path, source) in script.files.iter().chain(&script.later_files) {
+        if done.contains(&path.as_str()) {
+            continue;
+        }
+        done.push(path);
+        let Source::Text(text) = source else { continue };
+        let write = FileWrite::Write { path: path.clone(), text: text.clone() };
+        workspace
+            .write(&write, Some(&Source::Missing))
+            .with_context(|| format!("cannot copy the recorded {path} into {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Play `script` in the review screen on the files in `root`; the app as the user left it.
+pub fn play(script: &Script, root: &Path, play: &Play) -> Result<App> {
+    let workspace = Workspace::open(root)?;
+    let (theme, keymap, keymap_text) = review_cmd::look(play.theme.as_deref())?;
+    let mut config = script.app_config();
+    // Recorded keys mean what they meant; the user's own keys after taking over use their keymap
+    // unless the recording names one.
+    if script.header.keymap.is_none() {
+        config.keymap = keymap;
+    }
+    let mut app = script.new_app(config);
+    let header = Header {
+        id: journal::new_id(),
+        started_ms: journal::now_ms(),
+        root: review_cmd::display_root(root),
+        keymap: script.header.keymap.clone().or(keymap_text),
+        replay_of: Some(script.header.id.clone()),
+        ..script.header.clone()
+    };
+    let sent = script.files.iter().map(|(p, s)| sent_file(p, s)).collect();
+    let (journal, warning) = Journal::create_in(play.session_dir.as_deref(), header, sent);
+    app.notice = warning.clone();
+    let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
+    let session = Session {
+        workspace,
+        // A replay feeds the recorded changes on disk itself; live ones would not be recorded.
+        watch: Watch::Off,
+        replies: Replies::Recorded,
+        syntax_theme: review_cmd::syntax_theme(&theme),
+        theme,
+        journal,
+        replay: Some(Replay {
+            script: script.clone(),
+            clock: play.clock,
+            reenact: play.reenact,
+            show_recorded: play.show_recorded,
+        }),
+    };
+    runtime::run(&mut app, session)?;
+    review_cmd::recorded_where(recorded, warning);
+    Ok(app)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::shell::cli::{Cli, Command};
+
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        let cli = Cli::try_parse_from(args)?;
+        Ok(cli.command.expect("a subcommand"))
+    }
+
+    #[test]
+    fn replay_and_sessions_command_lines() {
+        let Ok(Command::Replay(r)) = parse(&["redline", "replay", "last", "--instant"]) else {
+            panic!("replay --instant")
+        };
+        assert!(r.instant && !r.headless && r.session == "last");
+        let Ok(Command::Replay(r)) =
+            parse(&["redline", "replay", "ab12", "--speed", "10", "--root", "/p"])
+        else {
+            panic!("replay --speed")
+        };
+        assert_eq!((r.speed, r.root.as_deref()), (10.0, Some(std::path::Path::new("/p"))));
+        let Ok(Command::Replay(r)) =
+            parse(&["redline", "replay", "x.jsonl", "--headless", "--check"])
+        else {
+            panic!("replay --headless --check")
+        };
+        assert!(r.headless && r.check);
+        assert!(parse(&["redline", "replay", "x", "--check"]).is_err(), "--check needs --headless");
+        assert!(parse(&["redline", "replay", "x", "--instant", "--speed", "2"]).is_err());
+        let Ok(Command::Sessions(s)) =
+            parse(&["redline", "sessions", "--json", "--session-dir", "/s"])
+        else {
+            panic!("sessions")
+        };
+        assert!(s.json && s.session_dir.is_some());
+    }
+}
