@@ -21,7 +21,8 @@ use std::process::Command;
 use std::time::Duration;
 
 use redline::app::replay::{Clock, Driver, Script, check};
-use redline::core::session::{Record, Why, read};
+use redline::core::plan::Source;
+use redline::core::session::{FileRecord, Record, Why, WriteRecord, hash, read};
 use session_support::{Synth, demo_session, render};
 
 fn repo() -> PathBuf {
@@ -353,4 +354,98 @@ fn a_request_typed_in_the_input_line_replays() {
         replayed.push(render(&replay.app, 100, 30));
     }
     assert_eq!(frames, replayed);
+}
+
+const LOADER: &str =
+    "import json\n\n\ndef load(path):\n    with open(path) as f:\n        return json.load(f)\n";
+
+const LOADER_REPLY: &str = "loader.py\n```python\n<<<<<<< SEARCH\n    with open(path) as f:\n=======\n    with open(path, encoding=\"utf-8\") as f:\n>>>>>>> REPLACE\n```\n";
+
+/// A write that found the file changed just before it (another program wrote in between) is
+/// journaled with the text it met; a replay puts that text there first, so the write meets it
+/// again, the hunk is placed again in it and written on top: the same outcome, the same file.
+#[test]
+fn a_write_that_met_another_programs_text_replays_identically() {
+    let mut s = Synth::new(
+        "stale",
+        ("openai", "m"),
+        "utf-8",
+        "search-replace",
+        &[("loader.py", LOADER)],
+        8,
+    );
+    s.stream(LOADER_REPLY);
+    s.key("y", 900);
+    let theirs = format!("# edited in another window\n{LOADER}");
+    let write = |ok: bool, found: Option<&str>, after: Option<String>| WriteRecord {
+        t: 0,
+        hunk: "0000000000000000".into(),
+        path: "loader.py".into(),
+        ok,
+        undo: false,
+        deleted: false,
+        reason: None,
+        hash: after.as_deref().map(hash),
+        found: found.map(|t| FileRecord::new(None, "loader.py", &Source::Text(t.into()))),
+    };
+    let expected = theirs.replace("open(path)", "open(path, encoding=\"utf-8\")");
+    s.outcome(write(false, Some(&theirs), None), 15);
+    s.outcome(write(true, None, Some(expected.clone())), 20);
+    let journal = read(s.record().as_bytes());
+    let writes: Vec<&WriteRecord> = journal
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Write(w) => Some(w),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(writes.len(), 2, "{writes:?}");
+    assert!(
+        !writes[0].ok
+            && writes[0]
+                .found
+                .as_ref()
+                .is_some_and(|f| f.content.as_deref() == Some(theirs.as_str()))
+    );
+    assert!(
+        writes[1].ok && writes[1].hash == Some(hash(&expected)),
+        "written on top of their text"
+    );
+    let report = check(&journal).unwrap();
+    assert!(report.reproduced, "{report:?}");
+}
+
+/// A watch-mode session: a comment saved in a file asks, the answer is accepted and the comment
+/// goes with it; the recording replays identically.
+#[test]
+fn a_watch_mode_session_replays_identically() {
+    let mut s =
+        Synth::new("watch", ("openai", "m"), "", "search-replace", &[("loader.py", LOADER)], 9);
+    s.watch();
+    let saved = LOADER.replace("def load(path):", "def load(path):  # AI! read it as utf-8");
+    s.file_changed("loader.py", &saved, 700);
+    s.request(Why::Watch);
+    let reply =
+        LOADER_REPLY.replace("=======", "=======").replace("SEARCH\n    with", "SEARCH\n    with");
+    s.stream(&reply);
+    s.key("y", 1200);
+    let journal = read(s.record().as_bytes());
+    let whys: Vec<Why> = journal
+        .records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Request(r) => Some(r.why),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(whys, [Why::Watch]);
+    let written = journal.records.iter().rev().find_map(|r| match r {
+        Record::Write(w) if w.ok => w.hash.clone(),
+        _ => None,
+    });
+    let expected = LOADER.replace("open(path)", "open(path, encoding=\"utf-8\")");
+    assert_eq!(written, Some(hash(&expected)), "the edit, and the comment gone");
+    let report = check(&journal).unwrap();
+    assert!(report.reproduced, "{report:?}");
 }

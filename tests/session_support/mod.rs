@@ -7,7 +7,8 @@ use redline::app::App;
 use redline::app::replay::{Driver, Script};
 use redline::core::plan::Source;
 use redline::core::session::{
-    FileRecord, Header, Journal, MessageRecord, Record, RequestRecord, VERSION, Why,
+    FileRecord, Header, Journal, MessageRecord, Record, RequestRecord, VERSION, WatchHeader, Why,
+    WriteRecord,
 };
 
 pub const INVENTORY: &str = include_str!("../../demo/project/inventory.py");
@@ -20,6 +21,9 @@ format prices with two decimals in the report, and add a save(items, path) helpe
 /// A session to record: what was sent, then what happened, at what time.
 pub struct Synth {
     records: Vec<Record>,
+    /// Carry out writes where their recorded outcomes stand (see [`Synth::outcome`]), not at
+    /// once.
+    hold: bool,
     t: u64,
     round: usize,
     rng: fastrand::Rng,
@@ -69,7 +73,7 @@ impl Synth {
             why: Why::Initial,
             messages: vec![MessageRecord { role: "user".into(), content: prompt.into() }],
         }));
-        Synth { records, t: 0, round: 0, rng: fastrand::Rng::with_seed(seed) }
+        Synth { records, hold: false, t: 0, round: 0, rng: fastrand::Rng::with_seed(seed) }
     }
 
     /// The request is typed in the screen's input line (no `-m`): no request is sent at the
@@ -80,6 +84,16 @@ impl Synth {
             h.prompt = None;
         }
         self.records.retain(|r| !matches!(r, Record::Request(_)));
+        self.round = usize::MAX;
+    }
+
+    /// A watch-mode session (`redline watch`): nothing is sent until a saved comment asks.
+    pub fn watch(&mut self) {
+        if let Some(Record::Session(h)) = self.records.first_mut() {
+            h.watch = Some(WatchHeader { apply_all: false });
+            h.prompt = None;
+        }
+        self.records.retain(|r| !matches!(r, Record::Request(_) | Record::File(_)));
         self.round = usize::MAX;
     }
 
@@ -116,6 +130,15 @@ impl Synth {
         self.records.push(Record::FileChanged(FileRecord::new(Some(self.t), path, &source)));
     }
 
+    /// A write's recorded outcome, `after` ms after the last thing (its `t` is set here). With
+    /// outcomes, every write is carried out where its outcome stands.
+    pub fn outcome(&mut self, mut write: WriteRecord, after: u64) {
+        self.t += after;
+        write.t = self.t;
+        self.hold = true;
+        self.records.push(Record::Write(write));
+    }
+
     /// The last key asked for another request; its reply is streamed next.
     pub fn request(&mut self, why: Why) {
         self.round = self.round.wrapping_add(1);
@@ -137,7 +160,7 @@ impl Synth {
         let journal = Journal { records: self.records, dropped: None };
         let script = Script::from_journal(&journal).expect("a script");
         let mut driver = Driver::new(&script, true);
-        driver.hold = false;
+        driver.hold = self.hold;
         while let Some(fed) = driver.step() {
             after(fed.t, &driver.app);
         }
