@@ -60,7 +60,7 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
     (Action::PageUp, "page_up", "scroll up a page", &["pageup"]),
     (Action::PageDown, "page_down", "scroll down a page", &["pagedown"]),
     (Action::Search, "search", "show hunks whose path or text holds a query", &["/"]),
-    (Action::Retry, "retry", "ask the model again about failed edits", &["r"]),
+    (Action::Retry, "retry", "send failed edits and conflicts back to the model", &["r"]),
     (
         Action::FollowUp,
         "follow_up",
