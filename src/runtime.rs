@@ -369,10 +369,7 @@ async fn run_loop(
                         }
                         continue;
                     }
-                    for path in paths.into_iter().filter(|p| stepper.app.follows(p)) {
-                        let source = session.workspace.read_source(&path);
-                        let _ = tx.send(Msg::FileChanged { path, source });
-                    }
+                    report_changes(stepper.app, &session.workspace, paths, &tx);
                     continue;
                 }
                 Err(why) => Msg::WatchError(why),
@@ -380,10 +377,7 @@ async fn run_loop(
             _ = tick.tick() => {
                 if !held_paths.is_empty() && !git_busy(&root) {
                     let paths = std::mem::take(&mut held_paths);
-                    for path in paths.into_iter().filter(|p| stepper.app.follows(p)) {
-                        let source = session.workspace.read_source(&path);
-                        let _ = tx.send(Msg::FileChanged { path, source });
-                    }
+                    report_changes(stepper.app, &session.workspace, paths, &tx);
                     let _ = tx.send(Msg::GitBusy(false));
                 }
                 Msg::Tick
@@ -491,6 +485,22 @@ fn play(
         }
     };
     stepper.update(msg, t)
+}
+
+/// Read the changed files the app follows and hand over those that differ from what it knows
+/// (the watcher also reports redline's own writes, which change nothing).
+fn report_changes(
+    app: &App,
+    workspace: &Workspace,
+    paths: impl IntoIterator<Item = String>,
+    tx: &mpsc::UnboundedSender<Msg>,
+) {
+    for path in paths.into_iter().filter(|p| app.follows(p)) {
+        let source = workspace.read_source(&path);
+        if app.review.source(&path) != Some(&source) {
+            let _ = tx.send(Msg::FileChanged { path, source });
+        }
+    }
 }
 
 /// The watcher the session asks for; a failure to start one is reported, not fatal.
