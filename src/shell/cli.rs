@@ -410,6 +410,20 @@ mod tests {
     }
 
     #[test]
+    fn watch_command_lines() {
+        let parsed = Cli::try_parse_from(["redline", "watch", "proj", "--apply", "all"]);
+        let Ok(Cli { command: Some(Command::Watch(w)), .. }) = parsed else { panic!("watch") };
+        assert_eq!(w.dir, std::path::PathBuf::from("proj"));
+        assert_eq!(w.apply, ask::ApplyMode::All);
+        let Ok(Cli { command: Some(Command::Watch(w)), .. }) =
+            Cli::try_parse_from(["redline", "watch"])
+        else {
+            panic!("bare watch")
+        };
+        assert_eq!((w.dir.to_str(), w.apply), (Some("."), ask::ApplyMode::None));
+    }
+
+    #[test]
     fn format_names() {
         let parsed = Cli::try_parse_from(["redline", "apply", "--format", "search-replace"]);
         let Ok(Cli { command: Some(Command::Apply(args)), .. }) = parsed else { panic!("parse") };
