@@ -15,10 +15,11 @@ use clap::Args;
 use crate::app::record::sent_file;
 use crate::app::replay::{Clock, Script};
 use crate::app::{App, AppConfig, RequestSpec};
+use crate::core::edit::Format;
 use crate::core::plan::Source;
 use crate::core::review::Review;
 use crate::core::session::{self, Header, VERSION};
-use crate::provider::{ChatMessage, Role};
+use crate::provider::{ChatMessage, ProviderSettings, Role};
 use crate::runtime::{self, Replies, Session, Watch};
 use crate::shell::ask::{self, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
@@ -196,24 +197,9 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
     let (theme, keymap, keymap_text) = look(args.theme.as_deref())?;
     let label = format!("{} · {}", settings.kind.name(), settings.model);
     let header = Header {
-        version: VERSION,
-        id: journal::new_id(),
-        started_ms: journal::now_ms(),
-        root: display_root(workspace.root()),
         prompt: args.prompt.clone(),
-        provider: settings.kind.name().to_string(),
-        model: settings.model.clone(),
-        base_url: Some(session::sanitize_url(&settings.base_url)),
-        format: format.name().to_string(),
-        label: label.clone(),
-        redline: env!("CARGO_PKG_VERSION").to_string(),
-        width: 0,
-        height: 0,
-        project_files: project.clone(),
         asks_prompt: args.prompt.is_none(),
-        keymap: keymap_text,
-        replay_of: None,
-        watch: None,
+        ..live_header(&settings, &workspace, &project, format, &label, keymap_text)
     };
     let sent = files.iter().map(|(p, t)| sent_file(p, &Source::Text(t.clone()))).collect();
     let (journal, warning) = Journal::create_in(args.session_dir.as_deref(), header, sent);
@@ -227,18 +213,70 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         request: Some(RequestSpec { format, files }),
     });
     app.notice = warning.clone();
+    let live = Live { workspace, watch: Watch::Files, settings, max_tokens: args.model.max_tokens };
+    run_live(&mut app, live, theme, journal, warning)
+}
+
+/// The journal header of a session with a model: everything but the request.
+pub fn live_header(
+    settings: &ProviderSettings,
+    workspace: &Workspace,
+    project: &[String],
+    format: Format,
+    label: &str,
+    keymap: Option<String>,
+) -> Header {
+    Header {
+        version: VERSION,
+        id: journal::new_id(),
+        started_ms: journal::now_ms(),
+        root: display_root(workspace.root()),
+        prompt: None,
+        provider: settings.kind.name().to_string(),
+        model: settings.model.clone(),
+        base_url: Some(session::sanitize_url(&settings.base_url)),
+        format: format.name().to_string(),
+        label: label.to_string(),
+        redline: env!("CARGO_PKG_VERSION").to_string(),
+        width: 0,
+        height: 0,
+        project_files: project.to_vec(),
+        asks_prompt: false,
+        keymap,
+        replay_of: None,
+        watch: None,
+    }
+}
+
+/// Where a session with a model runs.
+pub struct Live {
+    pub workspace: Workspace,
+    pub watch: Watch,
+    pub settings: ProviderSettings,
+    pub max_tokens: Option<u32>,
+}
+
+/// Run the review screen against a model until the user quits, journaled; then say what was
+/// decided and where the journal is.
+pub fn run_live(
+    app: &mut App,
+    live: Live,
+    theme: Theme,
+    journal: Option<Journal>,
+    warning: Option<String>,
+) -> Result<()> {
     let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
     let session = Session {
-        workspace,
-        watch: Watch::Files,
-        replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
+        workspace: live.workspace,
+        watch: live.watch,
+        replies: Replies::Provider { settings: live.settings, max_tokens: live.max_tokens },
         syntax_theme: syntax_theme(&theme),
         theme,
         journal,
         replay: None,
     };
-    runtime::run(&mut app, session)?;
-    summary(&app);
+    runtime::run(app, session)?;
+    summary(app);
     recorded_where(recorded, warning);
     Ok(())
 }

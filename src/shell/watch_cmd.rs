@@ -14,12 +14,12 @@ use clap::Args;
 use crate::app::{App, AppConfig, WatchMode};
 use crate::core::edit::Format;
 use crate::core::review::Review;
-use crate::core::session::{self, Header, VERSION, WatchHeader};
-use crate::runtime::{self, Replies, Session, Watch};
+use crate::core::session::{Header, WatchHeader};
+use crate::runtime::Watch;
 use crate::shell::ask::{self, ApplyMode, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
-use crate::shell::journal::{self, Journal};
-use crate::shell::review_cmd::{display_root, look, recorded_where, report, summary, syntax_theme};
+use crate::shell::journal::Journal;
+use crate::shell::review_cmd::{Live, live_header, look, report, run_live};
 use crate::shell::workspace::Workspace;
 
 /// `redline watch`'s options.
@@ -71,24 +71,8 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
     let format: Format = args.format.into();
     let apply_all = args.apply == ApplyMode::All;
     let header = Header {
-        version: VERSION,
-        id: journal::new_id(),
-        started_ms: journal::now_ms(),
-        root: display_root(workspace.root()),
-        prompt: None,
-        provider: settings.kind.name().to_string(),
-        model: settings.model.clone(),
-        base_url: Some(session::sanitize_url(&settings.base_url)),
-        format: format.name().to_string(),
-        label: label.clone(),
-        redline: env!("CARGO_PKG_VERSION").to_string(),
-        width: 0,
-        height: 0,
-        project_files: project.clone(),
-        asks_prompt: false,
-        keymap: keymap_text,
-        replay_of: None,
         watch: Some(WatchHeader { apply_all }),
+        ..live_header(&settings, &workspace, &project, format, &label, keymap_text)
     };
     // Files are journaled as they are saved and read, not up front.
     let (journal, warning) = Journal::create_in(args.session_dir.as_deref(), header, Vec::new());
@@ -102,21 +86,10 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
         request: None,
     })
     .with_watch(WatchMode::new(format, apply_all));
-    let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
-    let session = Session {
-        workspace,
-        watch: Watch::Project,
-        replies: Replies::Provider { settings, max_tokens: args.model.max_tokens },
-        syntax_theme: syntax_theme(&theme),
-        theme,
-        journal,
-        replay: None,
-    };
     if warning.is_some() {
         app.notice = warning.clone();
     }
-    runtime::run(&mut app, session)?;
-    summary(&app);
-    recorded_where(recorded, warning);
-    Ok(())
+    let live =
+        Live { workspace, watch: Watch::Project, settings, max_tokens: args.model.max_tokens };
+    run_live(&mut app, live, theme, journal, warning)
 }
