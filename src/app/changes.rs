@@ -1,0 +1,91 @@
+//! Files that change under the review: what the watcher reports, writes that find the file
+//! changed just before them, and conflicts resolved by hand.
+
+use super::*;
+
+impl App {
+    /// A write found the file changed: place the hunk again in what the file holds now and try
+    /// once more (the user's decision stands), or stop at a conflict. A file that keeps changing
+    /// under every try is left to settle.
+    pub(super) fn write_stale(
+        &mut self,
+        hunk: HunkId,
+        path: &str,
+        source: Source,
+        undo: bool,
+    ) -> Vec<AppEffect> {
+        self.in_flight.remove(path);
+        if !undo {
+            self.review.write_failed(hunk, "the file changed on disk just before the write");
+        }
+        self.file_changed(path, source);
+        let tries = self.stale_tries.entry(hunk).or_insert(0);
+        *tries += 1;
+        if *tries > MAX_STALE_TRIES {
+            self.stale_tries.remove(&hunk);
+            self.notice = Some(format!(
+                "{path} keeps changing on disk; nothing was written, decide again when it settles"
+            ));
+            return self.next_queued(path);
+        }
+        if undo {
+            return self.undo();
+        }
+        match self.review.hunk(hunk).map(|h| h.state.clone()) {
+            Some(HunkState::Pending) => self.accept_id(hunk),
+            Some(HunkState::Conflict(_)) => {
+                self.stale_tries.remove(&hunk);
+                self.notice = Some(format!(
+                    "{path} changed on disk just before the write and the hunk no longer fits: \
+                     nothing was written; it is a conflict now"
+                ));
+                self.next_queued(path)
+            }
+            _ => {
+                self.stale_tries.remove(&hunk);
+                self.next_queued(path)
+            }
+        }
+    }
+
+    /// Whether a change on disk to this file matters to the review.
+    pub fn follows(&self, path: &str) -> bool {
+        self.watch.is_some() || self.review.source(path).is_some()
+    }
+
+    /// Place the file's open hunks again in what it holds now; say how many no longer fit.
+    pub(super) fn file_changed(&mut self, path: &str, source: Source) {
+        if self.review.source(path).is_none_or(|known| *known == source) {
+            // Our own write coming back through the watcher, or a save that changed nothing.
+            return;
+        }
+        let conflicts = |app: &App| app.review.counts().conflict;
+        let before = conflicts(self);
+        self.review.file_changed(path, source);
+        let new = conflicts(self).saturating_sub(before);
+        self.notice = Some(if new > 0 {
+            format!("{path} changed on disk: {new} hunk(s) no longer fit and are conflicts")
+        } else {
+            format!("{path} changed on disk; its pending hunks were placed again")
+        });
+    }
+
+    /// Write the user's resolution of a conflict (the text saved in the editor).
+    pub(super) fn resolve_conflict(&mut self, id: HunkId, text: &str) -> Vec<AppEffect> {
+        let Some(path) = self.review.hunk(id).map(|h| h.path.clone()) else { return Vec::new() };
+        if self.in_flight.contains(&path) {
+            self.notice = Some(format!("a write to {path} is on its way; resolve again after it"));
+            return Vec::new();
+        }
+        match self.review.resolve_conflict(id, text) {
+            Ok(effect) => {
+                self.in_flight.insert(path);
+                vec![AppEffect::Write { effect, undo: false }]
+            }
+            Err(why) => {
+                self.notice = Some(format!("conflict not resolved: {why}"));
+                Vec::new()
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The review screen's keys: the action a key stands for (through the keymap), the dialogs
+//! that take the keys while they are open, and moving through the hunks and panes.
+
+use super::*;
+
+impl App {
+    pub(super) fn on_key(&mut self, key: KeyEvent, now: Instant) -> Vec<AppEffect> {
+        if let Some(modal) = self.modal.clone() {
+            return self.on_modal_key(modal, key, now);
+        }
+        let Some(action) = self.keymap.action(&key) else { return Vec::new() };
+        self.notice = None;
+        let page = (self.size.1 as isize / 2).max(1);
+        match action {
+            Action::Next => self.step(1),
+            Action::Prev => self.step(-1),
+            Action::NextFile => self.step_file(true),
+            Action::PrevFile => self.step_file(false),
+            Action::Accept => {
+                if let Some(id) = self.selected {
+                    let effects = self.accept_id(id);
+                    self.advance_from(id);
+                    return effects;
+                }
+            }
+            Action::Reject => {
+                if let Some(id) = self.selected {
+                    if self.review.reject(id) {
+                        self.advance_from(id);
+                    } else {
+                        self.notice = Some("only an open hunk can be rejected".into());
+                    }
+                }
+            }
+            Action::Undo => return self.undo(),
+            Action::AcceptFile | Action::RejectFile => {
+                let Some(path) = self.selected_hunk().map(|h| h.path.clone()) else {
+                    return Vec::new();
+                };
+                let ids: Vec<HunkId> = self.open_ids(|h| h.path == path);
+                if action == Action::RejectFile {
+                    for id in ids {
+                        self.review.reject(id);
+                    }
+                    return Vec::new();
+                }
+                return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+            }
+            Action::AcceptAll => {
+                let ids = self.open_ids(|h| h.state == HunkState::Pending);
+                return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+            }
+            Action::Split => self.split(),
+            Action::Edit => {
+                if let Some(h) = self.selected_hunk()
+                    && let Some(view) = self.review.conflict_view(h.id)
+                {
+                    let text = crate::core::review::conflict_document(&view, &h.path);
+                    return vec![AppEffect::OpenEditor { hunk: h.id, text }];
+                }
+                if let Some(h) = self.selected_hunk()
+                    && h.state.is_open()
+                {
+                    let text = match &h.edit.change {
+                        Change::Modify { hunk } => hunk.new_text(),
+                        Change::Create { content } | Change::Replace { content } => content.clone(),
+                        Change::Delete => {
+                            self.notice = Some("a deletion has no text to edit".into());
+                            return Vec::new();
+                        }
+                    };
+                    return vec![AppEffect::OpenEditor { hunk: h.id, text }];
+                }
+            }
+            Action::ToggleView => {
+                self.view = match self.view {
+                    ViewMode::Unified => ViewMode::SideBySide,
+                    ViewMode::SideBySide => ViewMode::Unified,
+                }
+            }
+            Action::Focus => {
+                self.focus = match self.focus {
+                    Focus::Hunks => Focus::Diff,
+                    Focus::Diff => Focus::Stream,
+                    Focus::Stream => Focus::Hunks,
+                }
+            }
+            Action::PageUp => self.scroll_page(-page),
+            Action::PageDown => self.scroll_page(page),
+            Action::Search => self.modal = Some(Modal::Search(self.filter.clone())),
+            Action::Retry => return self.retry(now),
+            Action::FollowUp => {
+                if self.streaming {
+                    self.notice =
+                        Some("the model is still writing; follow up when it is done".into());
+                } else if self.conversation.is_empty() {
+                    self.notice = Some("there is no conversation to follow up (the demo)".into());
+                } else {
+                    self.modal = Some(Modal::FollowUp(String::new()));
+                }
+            }
+            Action::Cancel => {
+                if self.streaming {
+                    self.notice = Some("cancelling the stream".into());
+                    return vec![AppEffect::CancelStream];
+                }
+                self.filter.clear();
+            }
+            Action::Help => self.modal = Some(Modal::Help),
+            Action::Quit => {
+                let c = self.review.counts();
+                if self.streaming
+                    || c.pending + c.failed + c.conflict > 0
+                    || !self.in_flight.is_empty()
+                {
+                    self.modal = Some(Modal::ConfirmQuit);
+                } else {
+                    return vec![AppEffect::Quit];
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    pub(super) fn on_modal_key(
+        &mut self,
+        modal: Modal,
+        key: KeyEvent,
+        now: Instant,
+    ) -> Vec<AppEffect> {
+        let ctrl_c =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        match modal {
+            Modal::Help => self.modal = None,
+            Modal::ConfirmQuit => match key.code {
+                KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => {
+                    self.modal = None;
+                    let mut effects = Vec::new();
+                    if self.streaming {
+                        effects.push(AppEffect::CancelStream);
+                    }
+                    effects.push(AppEffect::Quit);
+                    return effects;
+                }
+                _ if ctrl_c => return vec![AppEffect::Quit],
+                _ => self.modal = None,
+            },
+            Modal::Search(mut query) => match key.code {
+                KeyCode::Enter => {
+                    self.filter = query;
+                    self.modal = None;
+                    self.selected = self.order().first().map(|&i| self.review.hunks()[i].id);
+                    if self.selected.is_none() {
+                        self.notice = Some(format!("no hunk holds `{}`", self.filter));
+                    }
+                }
+                KeyCode::Esc => {
+                    self.filter.clear();
+                    self.modal = None;
+                }
+                KeyCode::Backspace => {
+                    query.pop();
+                    self.modal = Some(Modal::Search(query));
+                }
+                KeyCode::Char(c) if !ctrl_c => {
+                    query.push(c);
+                    self.modal = Some(Modal::Search(query));
+                }
+                _ => {}
+            },
+            Modal::FollowUp(mut text) => match key.code {
+                KeyCode::Enter if !text.trim().is_empty() => {
+                    self.modal = None;
+                    return self.follow_up(&text, now);
+                }
+                KeyCode::Esc => {}
+                _ if ctrl_c => {}
+                KeyCode::Backspace => {
+                    text.pop();
+                    self.modal = Some(Modal::FollowUp(text));
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    self.modal = Some(Modal::FollowUp(text));
+                }
+                _ => self.modal = Some(Modal::FollowUp(text)),
+            },
+            Modal::Prompt(mut text) => match key.code {
+                KeyCode::Enter if !text.trim().is_empty() => {
+                    self.modal = None;
+                    let Some(req) = &self.request else { return Vec::new() };
+                    let files: Vec<(&str, &str)> =
+                        req.files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+                    self.conversation = self
+                        .prompts
+                        .build_request(req.format, &text, &files)
+                        .into_iter()
+                        .map(|m| ChatMessage::new(role(m.role), m.content))
+                        .collect();
+                    self.begin_stream(now);
+                    return vec![AppEffect::StartStream {
+                        messages: self.conversation.clone(),
+                        why: Why::Initial,
+                    }];
+                }
+                KeyCode::Esc => return vec![AppEffect::Quit],
+                _ if ctrl_c => return vec![AppEffect::Quit],
+                KeyCode::Backspace => {
+                    text.pop();
+                    self.modal = Some(Modal::Prompt(text));
+                }
+                KeyCode::Char(c) => {
+                    text.push(c);
+                    self.modal = Some(Modal::Prompt(text));
+                }
+                _ => {}
+            },
+        }
+        Vec::new()
+    }
+
+    pub(super) fn step(&mut self, delta: isize) {
+        let order = self.order();
+        if order.is_empty() {
+            return;
+        }
+        let hunks = self.review.hunks();
+        let cur = self.selected.and_then(|id| order.iter().position(|&i| hunks[i].id == id));
+        let next = match cur {
+            Some(c) => (c as isize + delta).clamp(0, order.len() as isize - 1) as usize,
+            None => 0,
+        };
+        self.selected = Some(hunks[order[next]].id);
+        self.diff_scroll = 0;
+    }
+
+    pub(super) fn step_file(&mut self, forward: bool) {
+        let order = self.order();
+        let hunks = self.review.hunks();
+        let Some(cur) = self.selected.and_then(|id| order.iter().position(|&i| hunks[i].id == id))
+        else {
+            return self.step(0);
+        };
+        let path = &hunks[order[cur]].path;
+        let target = if forward {
+            order[cur..].iter().find(|&&i| &hunks[i].path != path).copied()
+        } else {
+            // The first hunk of the previous file.
+            let prev = order[..cur].iter().rev().find(|&&i| &hunks[i].path != path).copied();
+            prev.and_then(|p| order.iter().find(|&&i| hunks[i].path == hunks[p].path).copied())
+        };
+        if let Some(t) = target {
+            self.selected = Some(hunks[t].id);
+            self.diff_scroll = 0;
+        }
+    }
+
+    /// After a decision: the next open hunk, if there is one after this one.
+    pub(super) fn advance_from(&mut self, id: HunkId) {
+        let order = self.order();
+        let hunks = self.review.hunks();
+        let Some(cur) = order.iter().position(|&i| hunks[i].id == id) else { return };
+        if let Some(&next) =
+            order[cur + 1..].iter().find(|&&i| hunks[i].state == HunkState::Pending)
+        {
+            self.selected = Some(hunks[next].id);
+            self.diff_scroll = 0;
+        }
+    }
+
+    pub(super) fn scroll(&mut self, delta: isize) {
+        match self.focus {
+            Focus::Stream => {
+                self.stream_scroll = (self.stream_scroll as isize - delta).max(0) as usize
+            }
+            Focus::Diff => self.diff_scroll = (self.diff_scroll as isize + delta).max(0) as usize,
+            Focus::Hunks => self.step(delta.signum()),
+        }
+    }
+
+    pub(super) fn scroll_page(&mut self, delta: isize) {
+        match self.focus {
+            Focus::Stream => {
+                self.stream_scroll = (self.stream_scroll as isize - delta).max(0) as usize
+            }
+            _ => self.diff_scroll = (self.diff_scroll as isize + delta).max(0) as usize,
+        }
+    }
+}
