@@ -1,0 +1,100 @@
+//! The user's own changes to a pending hunk: splitting it into its groups of changes, and
+//! replacing its new text (edited in `$EDITOR`).
+
+use super::{HunkId, HunkState, Review, hunk_id};
+use crate::core::edit::{Change, Edit, Hunk, LineKind};
+use crate::core::plan::Status;
+
+impl Review {
+    /// Split a pending diff or SEARCH/REPLACE hunk into one hunk per group of changes, each with
+    /// up to three unchanged lines around it. Returns whether it was split.
+    pub fn split(&mut self, id: HunkId) -> bool {
+        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
+        let h = &self.hunks[idx];
+        if h.state != HunkState::Pending {
+            return false;
+        }
+        let Change::Modify { hunk } = &h.edit.change else { return false };
+        let parts = split_hunk(hunk, 3);
+        if parts.len() < 2 {
+            return false;
+        }
+        let original = self.hunks.remove(idx);
+        for (k, part) in parts.into_iter().enumerate() {
+            let edit = Edit { change: Change::Modify { hunk: part }, ..original.edit.clone() };
+            let id = hunk_id(&original.path, &edit);
+            let hunk = self.new_hunk(id, original.path.clone(), edit);
+            self.hunks.insert(idx + k, hunk);
+        }
+        true
+    }
+
+    /// Replace a pending hunk's new text (edited by the user before accepting).
+    pub fn edit_new_text(&mut self, id: HunkId, new_text: &str) -> bool {
+        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
+        if !self.hunks[idx].state.is_open() {
+            return false;
+        }
+        let edit = &mut self.hunks[idx].edit;
+        let new_lines: Vec<String> = new_text.lines().map(String::from).collect();
+        match &mut edit.change {
+            Change::Modify { hunk } => {
+                let old: Vec<String> = hunk.old_lines().map(String::from).collect();
+                let mut h = Hunk::from_old_new(&old, &new_lines);
+                h.old_start_hint = hunk.old_start_hint;
+                *hunk = h;
+            }
+            Change::Create { content } | Change::Replace { content } => {
+                *content = new_text.to_string()
+            }
+            Change::Delete => return false,
+        }
+        let mut h = self.hunks[idx].clone();
+        self.place(&mut h);
+        h.state =
+            if h.report.status == Status::Applied { HunkState::Pending } else { HunkState::Failed };
+        self.hunks[idx] = h;
+        true
+    }
+}
+
+/// Cut a hunk into one hunk per group of changes, keeping up to `context` unchanged lines on each
+/// side of each group.
+pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
+    let lines = &hunk.lines;
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        if lines[k].kind == LineKind::Context {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < lines.len() && lines[k].kind != LineKind::Context {
+            k += 1;
+        }
+        groups.push((start, k));
+    }
+    if groups.len() < 2 {
+        return vec![hunk.clone()];
+    }
+    let mut parts = Vec::new();
+    for (g, &(s, e)) in groups.iter().enumerate() {
+        let prev_end = if g == 0 { 0 } else { groups[g - 1].1 };
+        let next_start = groups.get(g + 1).map_or(lines.len(), |x| x.0);
+        // Context between two groups is shared out, each side taking up to `context` lines.
+        let lo =
+            s.saturating_sub(context).max(if g == 0 { 0 } else { prev_end + (s - prev_end) / 2 });
+        let hi = (e + context).min(if g + 1 == groups.len() {
+            lines.len()
+        } else {
+            e + (next_start - e).div_ceil(2)
+        });
+        parts.push(Hunk {
+            lines: lines[lo..hi].to_vec(),
+            old_start_hint: None,
+            marked: hunk.marked,
+        });
+    }
+    parts
+}
