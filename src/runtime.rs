@@ -243,9 +243,10 @@ async fn run_loop(
         if let Some(w) = watcher.as_mut()
             && session.watch == Watch::Files
         {
-            for h in stepper.app.review.hunks() {
-                if followed.insert(h.path.clone())
-                    && let Err(e) = w.follow(&h.path)
+            for path in stepper.app.review.known_files() {
+                if !followed.contains(path)
+                    && followed.insert(path.to_string())
+                    && let Err(e) = w.follow(path)
                 {
                     let _ = tx.send(Msg::WatchError(format!("{e:#}")));
                 }

@@ -160,6 +160,11 @@ impl Review {
         self.hunks.iter().find(|h| h.id == id)
     }
 
+    /// The files the review knows the content of (those sent, and those its hunks are in).
+    pub fn known_files(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
+    }
+
     /// The file's content as the review knows it.
     pub fn source(&self, path: &str) -> Option<&Source> {
         self.files.get(path)
