@@ -12,7 +12,7 @@
 //!
 //! Not for: deciding anything (`app`), or drawing (`ui`).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -39,7 +39,7 @@ use crate::core::review::Effect;
 use crate::core::session::Record;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
 use crate::shell::journal::Journal;
-use crate::shell::watcher::{self, Watcher, git_busy};
+use crate::shell::watcher::{self, Gate, Watcher, git_state};
 use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
 use crate::ui::highlight::{Background, Highlighter};
@@ -237,7 +237,7 @@ async fn run_loop(
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
     let mut watcher = start_watcher(session, watch_tx, &tx);
     let mut followed: HashSet<String> = HashSet::new();
-    let mut held_paths: BTreeSet<String> = BTreeSet::new();
+    let mut gate = Gate::default();
     let root = session.workspace.root().to_path_buf();
     loop {
         if let Some(w) = watcher.as_mut()
@@ -360,26 +360,25 @@ async fn run_loop(
                 continue;
             }
             Some(report) = watch_rx.recv() => match report {
-                Ok(paths) => {
-                    let busy = git_busy(&root);
-                    if busy || !held_paths.is_empty() {
-                        let first = held_paths.is_empty();
-                        held_paths.extend(paths);
-                        if first && busy {
-                            let _ = tx.send(Msg::GitBusy(true));
-                        }
-                        continue;
-                    }
-                    report_changes(stepper.app, &session.workspace, paths, &tx);
+                Ok(batch) => {
+                    gate.batch(batch, Instant::now());
                     continue;
                 }
                 Err(why) => Msg::WatchError(why),
             },
             _ = tick.tick() => {
-                if !held_paths.is_empty() && !git_busy(&root) {
-                    let paths = std::mem::take(&mut held_paths);
-                    report_changes(stepper.app, &session.workspace, paths, &tx);
-                    let _ = tx.send(Msg::GitBusy(false));
+                if gate.holding()
+                    && let Some(release) = gate.due(Instant::now(), git_state(&root))
+                {
+                    // Git's changes are read again, between two messages that keep them from
+                    // starting anything.
+                    if release.by_git {
+                        let _ = tx.send(Msg::GitBusy(true));
+                    }
+                    report_changes(stepper.app, &session.workspace, release.paths, &tx);
+                    if release.by_git {
+                        let _ = tx.send(Msg::GitBusy(false));
+                    }
                 }
                 Msg::Tick
             }

@@ -144,3 +144,62 @@ fn watch_mode_answers_an_ai_comment_with_an_edit_for_review() {
     tmux.keys("q");
     tmux.wait_for("redline to exit", "EXIT=0");
 }
+
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn watch_mode_starts_nothing_from_a_git_checkout() {
+    if !have_tmux() {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: the end-to-end git checkout test checked nothing");
+        return;
+    }
+    let reply = "geometry.py\n```python\n<<<<<<< SEARCH\ndef area(r):\n=======\ndef area(r: float) -> float:\n>>>>>>> REPLACE\n```\n";
+    let server =
+        aimock(&fixtures(vec![reply_fixture("type hints", reply, serde_json::json!({}))]), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("geometry.py");
+    let plain = "def area(r):\n    return 3.14159 * r * r\n";
+    std::fs::write(&file, plain).unwrap();
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-qm", "plain"]);
+    git(dir.path(), &["checkout", "-qb", "other"]);
+    std::fs::write(&file, format!("# AI! add type hints\n{plain}")).unwrap();
+    git(dir.path(), &["commit", "-qam", "a trigger on another branch"]);
+    git(dir.path(), &["checkout", "-q", "main"]);
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux { socket: format!("redline-e2e-gitwatch-{}", std::process::id()) };
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
+    let command = format!(
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} watch {} --provider openai --base-url {}/v1 --model mock; echo EXIT=$?",
+        config.path().display(),
+        config.path().join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+        dir.path().display(),
+        server.url(),
+    );
+    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.wait_for("watch mode to start", "watching");
+    git(dir.path(), &["checkout", "-q", "other"]);
+    tmux.wait_for("the checkout to be seen as git's", "│ the git");
+    std::thread::sleep(Duration::from_millis(800));
+    let screen = tmux.screen();
+    assert!(!screen.contains("AI! geometry.py"), "a checkout asked the model:\n{screen}");
+    assert!(screen.contains("0 pending"), "{screen}");
+    // A save by hand (the trigger edited) asks.
+    std::fs::write(&file, format!("# AI! add type hints, please\n{plain}")).unwrap();
+    tmux.wait_for("the saved trigger's edit", "1 pending");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+}

@@ -66,8 +66,8 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
     let project = workspace.list_files();
     let prompts = crate::shell::prompts::load()?;
     let (theme, keymap, keymap_text) = look(args.theme.as_deref())?;
-    let label =
-        format!("{} · {} · watching {}", settings.kind.name(), settings.model, args.dir.display());
+    // Short: the status line has notices to show (a queued request, a git operation).
+    let label = format!("{} · {} · watching", settings.kind.name(), settings.model);
     let format: Format = args.format.into();
     let apply_all = args.apply == ApplyMode::All;
     let header = Header {

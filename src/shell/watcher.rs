@@ -6,9 +6,10 @@
 //! file and renaming it over the old one is still seen. In a whole-project watch, `.gitignore`d
 //! paths and everything under `.git/` are dropped; redline's own temporary files are always.
 //!
-//! Git operations (checkout, rebase, merge, cherry-pick) rewrite many files in a burst;
-//! [`git_busy`] tells when one is in progress, so that the runtime can hold changes until it
-//! ends.
+//! Git operations (checkout, rebase, merge, cherry-pick) rewrite many files in a burst. Each
+//! batch says whether git moved `HEAD` or a branch in it; [`git_state`] tells whether the index
+//! is locked or an operation is in progress; [`Gate`] holds changes for a short grace time and
+//! decides whether they were git's, so that they are re-read but start nothing.
 //!
 //! Not for: reading the changed files or deciding what a change means (`runtime`, `app`).
 
@@ -24,8 +25,18 @@ use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
 /// Quiet time after the last event on a path before it is reported.
 pub const DEBOUNCE: Duration = Duration::from_millis(60);
 
-/// What the watcher reports: changed project-relative paths, or why watching failed.
-pub type Report = Result<Vec<String>, String>;
+/// One debounced burst of changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Batch {
+    /// Changed project files, project-relative.
+    pub paths: Vec<String>,
+    /// Git moved `HEAD` or a branch, or began a rebase, merge, cherry-pick or revert in it: the
+    /// work-tree changes around it are git's.
+    pub git: bool,
+}
+
+/// What the watcher reports: a batch of changes, or why watching failed.
+pub type Report = Result<Batch, String>;
 
 /// A debounced watcher over a project.
 pub struct Watcher {
@@ -46,8 +57,9 @@ impl Watcher {
                     events.iter().filter_map(|e| filter.relative(&e.path)).collect();
                 paths.sort();
                 paths.dedup();
-                if !paths.is_empty() {
-                    send(Ok(paths));
+                let git = events.iter().any(|e| filter.is_git_operation(&e.path));
+                if !paths.is_empty() || git {
+                    send(Ok(Batch { paths, git }));
                 }
             }
             Err(e) => send(Err(format!("watching files failed: {e}"))),
@@ -108,6 +120,19 @@ impl Filter {
         Filter { root: root.to_path_buf(), ignore }
     }
 
+    /// Whether an event under `.git/` is git moving `HEAD` or a branch, or starting an
+    /// operation (not the index alone: editors' `git status` polls touch it all the time).
+    fn is_git_operation(&self, path: &Path) -> bool {
+        let Ok(rel) = path.strip_prefix(self.root.join(".git")) else { return false };
+        let parts: Vec<&str> = rel.components().filter_map(|c| c.as_os_str().to_str()).collect();
+        match parts.as_slice() {
+            [name] | [name, ..] if OPERATION_MARKERS.contains(name) => true,
+            // A branch moved (a file under refs/heads, not the folder), or the stash.
+            ["refs", "heads", _, ..] | ["refs", "stash"] | ["logs", "HEAD"] => true,
+            _ => false,
+        }
+    }
+
     /// The project-relative, `/`-separated path of an event, or `None` when it is not reported.
     fn relative(&self, path: &Path) -> Option<String> {
         let rel = path.strip_prefix(&self.root).ok()?;
@@ -128,21 +153,39 @@ impl Filter {
     }
 }
 
-/// Whether a git operation is under way in the project at `root`: the index is locked, or a
-/// rebase, merge, cherry-pick, revert or sequence of them is in progress.
-pub fn git_busy(root: &Path) -> bool {
-    let Some(git) = git_dir(root) else { return false };
-    [
-        "index.lock",
-        "rebase-merge",
-        "rebase-apply",
-        "MERGE_HEAD",
-        "CHERRY_PICK_HEAD",
-        "REVERT_HEAD",
-        "sequencer",
-    ]
-    .iter()
-    .any(|name| git.join(name).exists())
+/// What `HEAD`-moving operations leave in `.git/` while they run (or write when they end).
+const OPERATION_MARKERS: &[&str] = &[
+    "HEAD",
+    "ORIG_HEAD",
+    "MERGE_HEAD",
+    "CHERRY_PICK_HEAD",
+    "REVERT_HEAD",
+    "rebase-merge",
+    "rebase-apply",
+    "sequencer",
+];
+
+/// What git is doing in a project, as its folder shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GitState {
+    Idle,
+    /// The index is locked: some git command is writing (changes wait for it).
+    Locked,
+    /// A rebase, merge, cherry-pick or revert is in progress (its changes are git's).
+    Operation,
+}
+
+/// What git is doing in the project at `root`.
+pub fn git_state(root: &Path) -> GitState {
+    let Some(git) = git_dir(root) else { return GitState::Idle };
+    let operation = OPERATION_MARKERS.iter().skip(2).any(|name| git.join(name).exists());
+    if operation {
+        GitState::Operation
+    } else if git.join("index.lock").exists() {
+        GitState::Locked
+    } else {
+        GitState::Idle
+    }
 }
 
 /// The project's git folder: `.git` itself, or where a `.git` file (a worktree, a submodule)
@@ -156,6 +199,9 @@ fn git_dir(root: &Path) -> Option<PathBuf> {
     let target = text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim();
     Some(root.join(target))
 }
+
+mod gate;
+pub use gate::{Gate, Release};
 
 #[cfg(test)]
 mod tests {
@@ -180,8 +226,8 @@ mod tests {
         let start = Instant::now();
         let mut seen = Vec::new();
         while start.elapsed() < Duration::from_secs(20) {
-            if let Ok(Ok(paths)) = rx.recv_timeout(Duration::from_millis(100)) {
-                seen.extend(paths);
+            if let Ok(Ok(batch)) = rx.recv_timeout(Duration::from_millis(100)) {
+                seen.extend(batch.paths);
                 if seen.iter().any(|p| p == want) {
                     break;
                 }
@@ -223,17 +269,41 @@ mod tests {
     }
 
     #[test]
+    fn head_moving_is_reported_as_git_and_the_index_alone_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join(".git/refs/heads")).unwrap();
+        let (_w, rx) = watch(&root, true);
+        let next_git = |rx: &mpsc::Receiver<Report>| {
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(20) {
+                if let Ok(Ok(batch)) = rx.recv_timeout(Duration::from_millis(100)) {
+                    return Some(batch.git);
+                }
+            }
+            None
+        };
+        std::fs::write(root.join(".git/index.lock"), "x").unwrap();
+        std::fs::write(root.join("a.py"), "x\n").unwrap();
+        assert_eq!(next_git(&rx), Some(false), "git status polls lock the index too");
+        std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/other\n").unwrap();
+        assert_eq!(next_git(&rx), Some(true));
+        std::fs::write(root.join(".git/refs/heads/other"), "0123\n").unwrap();
+        assert_eq!(next_git(&rx), Some(true));
+    }
+
+    #[test]
     fn git_operations_in_progress_are_seen() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        assert!(!git_busy(root), "no repository");
+        assert_eq!(git_state(root), GitState::Idle, "no repository");
         std::fs::create_dir(root.join(".git")).unwrap();
-        assert!(!git_busy(root));
+        assert_eq!(git_state(root), GitState::Idle);
         std::fs::write(root.join(".git/index.lock"), "").unwrap();
-        assert!(git_busy(root));
+        assert_eq!(git_state(root), GitState::Locked);
         std::fs::remove_file(root.join(".git/index.lock")).unwrap();
         std::fs::create_dir(root.join(".git/rebase-merge")).unwrap();
-        assert!(git_busy(root));
+        assert_eq!(git_state(root), GitState::Operation);
         // A worktree's `.git` file points elsewhere.
         let other = tempfile::tempdir().unwrap();
         std::fs::write(
@@ -241,6 +311,6 @@ mod tests {
             format!("gitdir: {}\n", root.join(".git").display()),
         )
         .unwrap();
-        assert!(git_busy(other.path()));
+        assert_eq!(git_state(other.path()), GitState::Operation);
     }
 }
