@@ -15,13 +15,14 @@
 mod provider_support;
 mod tmux_support;
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use provider_support::{APP_PY, REPLY, SECRET, aimock, fixtures, project, reply_fixture};
 use tmux_support::{Tmux, have_tmux};
 
 /// Wait until the file holds what `ok` accepts (the write happens after the screen says so).
-fn wait_file(path: &std::path::Path, what: &str, ok: impl Fn(&str) -> bool) -> String {
+fn wait_file(path: &Path, what: &str, ok: impl Fn(&str) -> bool) -> String {
     let start = Instant::now();
     loop {
         let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -33,11 +34,21 @@ fn wait_file(path: &std::path::Path, what: &str, ok: impl Fn(&str) -> bool) -> S
     }
 }
 
+/// Run `redline ARGS` in the pane from `cwd`, against the mock server at `server`, with a config
+/// and a sessions folder of its own under `config`; the shell prints `EXIT=` when it ends.
+fn run_redline(tmux: &Tmux, cwd: &Path, config: &Path, server: &str, args: &str) {
+    tmux.run(&format!(
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} {args} --provider openai --base-url {server}/v1 --model mock; echo EXIT=$?",
+        cwd.display(),
+        config.display(),
+        config.join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+    ));
+}
+
 #[test]
 fn edits_made_by_others_during_a_review_are_kept() {
-    if !have_tmux() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
-        eprintln!("tmux is not installed: the end-to-end watch test checked nothing");
+    if !have_tmux("the end-to-end watch test") {
         return;
     }
     let server =
@@ -45,17 +56,8 @@ fn edits_made_by_others_during_a_review_are_kept() {
     let dir = project();
     let app_py = dir.path().join("app.py");
     let config = tempfile::tempdir().unwrap();
-    let tmux = Tmux { socket: format!("redline-e2e-watch-{}", std::process::id()) };
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
-    let command = format!(
-        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please watch-e2e' app.py; echo EXIT=$?",
-        dir.path().display(),
-        config.path().display(),
-        config.path().join("sessions").display(),
-        env!("CARGO_BIN_EXE_redline"),
-        server.url(),
-    );
-    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    let tmux = Tmux::start("e2e-watch", 120, 34);
+    run_redline(&tmux, dir.path(), config.path(), &server.url(), "-m 'please watch-e2e' app.py");
     tmux.wait_for("the stream to finish", "2 pending 0 applied");
     // The first hunk (`last`) is selected, at lines 5-6.
     tmux.wait_for("the first hunk at its place", "lines 5-6");
@@ -95,9 +97,7 @@ fn edits_made_by_others_during_a_review_are_kept() {
 
 #[test]
 fn watch_mode_answers_an_ai_comment_with_an_edit_for_review() {
-    if !have_tmux() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
-        eprintln!("tmux is not installed: the end-to-end watch mode test checked nothing");
+    if !have_tmux("the end-to-end watch mode test") {
         return;
     }
     let reply = "Here is the docstring.\n\ngeometry.py\n```python\n<<<<<<< SEARCH\ndef area(r):\n    return 3.14159 * r * r\n=======\ndef area(r):\n    \"\"\"The area of a circle of radius r.\"\"\"\n    return 3.14159 * r * r\n>>>>>>> REPLACE\n```\n";
@@ -111,17 +111,8 @@ fn watch_mode_answers_an_ai_comment_with_an_edit_for_review() {
     std::fs::write(&file, plain).unwrap();
     std::fs::write(dir.path().join(".gitignore"), "build/\n").unwrap();
     let config = tempfile::tempdir().unwrap();
-    let tmux = Tmux { socket: format!("redline-e2e-watchmode-{}", std::process::id()) };
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
-    let command = format!(
-        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} watch {} --provider openai --base-url {}/v1 --model mock; echo EXIT=$?",
-        config.path().display(),
-        config.path().join("sessions").display(),
-        env!("CARGO_BIN_EXE_redline"),
-        dir.path().display(),
-        server.url(),
-    );
-    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    let tmux = Tmux::start("e2e-watchmode", 120, 34);
+    run_redline(&tmux, dir.path(), config.path(), &server.url(), "watch .");
     tmux.wait_for("watch mode to start", "watching");
     // An ignored file with a trigger asks nothing.
     std::fs::create_dir(dir.path().join("build")).unwrap();
@@ -145,7 +136,7 @@ fn watch_mode_answers_an_ai_comment_with_an_edit_for_review() {
     tmux.wait_for("redline to exit", "EXIT=0");
 }
 
-fn git(dir: &std::path::Path, args: &[&str]) {
+fn git(dir: &Path, args: &[&str]) {
     let out = std::process::Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"])
         .args(args)
@@ -157,9 +148,7 @@ fn git(dir: &std::path::Path, args: &[&str]) {
 
 #[test]
 fn watch_mode_starts_nothing_from_a_git_checkout() {
-    if !have_tmux() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
-        eprintln!("tmux is not installed: the end-to-end git checkout test checked nothing");
+    if !have_tmux("the end-to-end git checkout test") {
         return;
     }
     let reply = "geometry.py\n```python\n<<<<<<< SEARCH\ndef area(r):\n=======\ndef area(r: float) -> float:\n>>>>>>> REPLACE\n```\n";
@@ -177,17 +166,8 @@ fn watch_mode_starts_nothing_from_a_git_checkout() {
     git(dir.path(), &["commit", "-qam", "a trigger on another branch"]);
     git(dir.path(), &["checkout", "-q", "main"]);
     let config = tempfile::tempdir().unwrap();
-    let tmux = Tmux { socket: format!("redline-e2e-gitwatch-{}", std::process::id()) };
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "34", "sh"]);
-    let command = format!(
-        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} watch {} --provider openai --base-url {}/v1 --model mock; echo EXIT=$?",
-        config.path().display(),
-        config.path().join("sessions").display(),
-        env!("CARGO_BIN_EXE_redline"),
-        dir.path().display(),
-        server.url(),
-    );
-    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    let tmux = Tmux::start("e2e-gitwatch", 120, 34);
+    run_redline(&tmux, dir.path(), config.path(), &server.url(), "watch .");
     tmux.wait_for("watch mode to start", "watching");
     git(dir.path(), &["checkout", "-q", "other"]);
     tmux.wait_for("the checkout to be seen as git's", "│ the git");

@@ -12,74 +12,21 @@
 //! nothing, except under CI, where they fail.
 
 mod provider_support;
+mod tmux_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use provider_support::{APP_PY, REPLY, SECRET, aimock, fixtures, project, reply_fixture};
 use redline::core::session::{Record, read};
+use tmux_support::{Tmux, have_tmux};
 
 /// A hunk's state and where it was located, as a journal's `hunk` record says.
 type Placed = (String, Option<String>, Option<(usize, usize)>);
 
 /// The key the config file holds (the environment holds [`SECRET`]).
 const CONFIG_SECRET: &str = "sk-config-SECRET-0f9e8d7c6b5a4930";
-
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn new(name: &str) -> Tmux {
-        let tmux = Tmux { socket: format!("redline-{name}-{}", std::process::id()) };
-        tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "30", "sh"]);
-        tmux
-    }
-
-    fn cmd(&self, args: &[&str]) -> String {
-        let out =
-            Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn wait_for(&self, what: &str, needle: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.cmd(&["capture-pane", "-p", "-t", "e2e"]);
-            if screen.contains(needle) {
-                return screen;
-            }
-            if start.elapsed() > Duration::from_secs(30) {
-                panic!("timed out waiting for {what} ({needle:?}); the screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn keys(&self, keys: &str) {
-        self.cmd(&["send-keys", "-t", "e2e", keys]);
-    }
-
-    fn run(&self, command: &str) {
-        self.cmd(&["send-keys", "-t", "e2e", command, "Enter"]);
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).output();
-    }
-}
-
-fn have_tmux() -> bool {
-    let ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
-        eprintln!("tmux is not installed: the recorded-session end-to-end test checked nothing");
-    }
-    ok
-}
 
 fn journals(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> =
@@ -157,14 +104,14 @@ fn scratch_project(root: &Path) {
 
 #[test]
 fn a_session_recorded_against_a_loopback_server_replays_identically_and_holds_no_key() {
-    if !have_tmux() {
+    if !have_tmux("the recorded-session end-to-end test") {
         return;
     }
     let server =
         aimock(&fixtures(vec![reply_fixture("fix-tui", REPLY, serde_json::json!({}))]), &[]);
     let scratch = tempfile::tempdir().unwrap();
     let sessions = scratch.path().join("sessions");
-    let tmux = Tmux::new("session-e2e");
+    let tmux = Tmux::start("session-e2e", 110, 30);
 
     // The key in the environment; no config file.
     let one = scratch.path().join("one");
@@ -296,7 +243,7 @@ fn a_session_recorded_against_a_loopback_server_replays_identically_and_holds_no
 
 #[test]
 fn a_session_killed_mid_review_replays_to_its_last_complete_line() {
-    if !have_tmux() {
+    if !have_tmux("the recorded-session end-to-end test") {
         return;
     }
     let server =
@@ -304,7 +251,7 @@ fn a_session_killed_mid_review_replays_to_its_last_complete_line() {
     let scratch = tempfile::tempdir().unwrap();
     let sessions = scratch.path().join("sessions");
     scratch_project(scratch.path());
-    let tmux = Tmux::new("session-kill");
+    let tmux = Tmux::start("session-kill", 110, 30);
     let command = format!(
         "cd {} && XDG_CONFIG_HOME={} REDLINE_CONFIG={} REDLINE_SESSION_DIR={} NO_PROXY=127.0.0.1 OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py",
         scratch.path().join("project").display(),
@@ -349,11 +296,11 @@ fn a_session_killed_mid_review_replays_to_its_last_complete_line() {
 
 #[test]
 fn an_instant_replay_of_the_demo_reaches_its_recorded_end_at_once() {
-    if !have_tmux() {
+    if !have_tmux("the recorded-session end-to-end test") {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
-    let tmux = Tmux::new("session-instant");
+    let tmux = Tmux::start("session-instant", 110, 30);
     let command = format!(
         "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} replay {} --instant; echo EXIT=$?",
         scratch.path().join("xdg").display(),

@@ -14,16 +14,18 @@
 //! any byte replays to its last complete line; a replay at speed 10 shows the recording's
 //! screens, in order.
 
+mod frame_support;
 mod session_support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use frame_support::render;
 use redline::app::replay::{Clock, Driver, Script, check};
 use redline::core::plan::Source;
 use redline::core::session::{FileRecord, Record, Why, WriteRecord, hash, read};
-use session_support::{Synth, demo_session, render};
+use session_support::{Synth, demo_session};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

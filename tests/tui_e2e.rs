@@ -21,15 +21,12 @@ use tmux_support::{Tmux, have_tmux};
 
 #[test]
 fn demo_accept_reject_quit_in_tmux() {
-    if !have_tmux() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
-        eprintln!("tmux is not installed: the end-to-end review screen test checked nothing");
+    if !have_tmux("the end-to-end review screen test") {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().join("project");
-    let tmux = Tmux { socket: format!("redline-e2e-{}", std::process::id()) };
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", "sh"]);
+    let tmux = Tmux::start("e2e", 110, 32);
     // An empty config folder: the user's keymap.toml must not change the keys. The session is
     // journaled in the scratch folder, not the user's.
     let command = format!(
@@ -39,7 +36,7 @@ fn demo_accept_reject_quit_in_tmux() {
         env!("CARGO_BIN_EXE_redline"),
         dir.display()
     );
-    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.run(&command);
     tmux.wait_for("the stream to finish", "4 pending 0 applied 0 rejected 1 failed");
     tmux.keys("y");
     tmux.wait_for("the first hunk to be written", "1 applied");
@@ -65,9 +62,7 @@ fn demo_accept_reject_quit_in_tmux() {
 
 #[test]
 fn config_keymap_and_no_color() {
-    if !have_tmux() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
-        eprintln!("tmux is not installed: the end-to-end keymap test checked nothing");
+    if !have_tmux("the end-to-end keymap test") {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
@@ -75,8 +70,7 @@ fn config_keymap_and_no_color() {
     std::fs::create_dir_all(config.join("redline")).unwrap();
     std::fs::write(config.join("redline/keymap.toml"), "accept = [\"enter\"]\n").unwrap();
     let dir = scratch.path().join("project");
-    let tmux = Tmux { socket: format!("redline-e2e-keys-{}", std::process::id()) };
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "sh"]);
+    let tmux = Tmux::start("e2e-keys", 100, 30);
     let command = format!(
         "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} NO_COLOR=1 COLORTERM=truecolor TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
         config.display(),
@@ -84,7 +78,7 @@ fn config_keymap_and_no_color() {
         env!("CARGO_BIN_EXE_redline"),
         dir.display()
     );
-    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.run(&command);
     tmux.wait_for("the stream to finish", "4 pending 0 applied 0 rejected 1 failed");
     tmux.keys("y");
     std::thread::sleep(Duration::from_millis(300));
@@ -103,9 +97,7 @@ mod provider_support;
 
 #[test]
 fn review_a_real_stream_from_a_mock_server() {
-    if !have_tmux() {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
-        eprintln!("tmux is not installed: the end-to-end provider test checked nothing");
+    if !have_tmux("the end-to-end provider test") {
         return;
     }
     use provider_support::{APP_PY, REPLY, SECRET, aimock, fixtures, project, reply_fixture};
@@ -113,8 +105,7 @@ fn review_a_real_stream_from_a_mock_server() {
         aimock(&fixtures(vec![reply_fixture("fix-tui", REPLY, serde_json::json!({}))]), &[]);
     let dir = project();
     let config = tempfile::tempdir().unwrap();
-    let tmux = Tmux { socket: format!("redline-e2e-provider-{}", std::process::id()) };
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "30", "sh"]);
+    let tmux = Tmux::start("e2e-provider", 110, 30);
     let command = format!(
         "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py; echo EXIT=$?",
         dir.path().display(),
@@ -123,7 +114,7 @@ fn review_a_real_stream_from_a_mock_server() {
         env!("CARGO_BIN_EXE_redline"),
         server.url(),
     );
-    tmux.cmd(&["send-keys", "-t", "e2e", &command, "Enter"]);
+    tmux.run(&command);
     let screen = tmux.wait_for("the stream to finish", "✓ openai · mock");
     assert!(screen.contains("2 pending 0 applied"), "{screen}");
     assert!(!screen.contains(SECRET), "the key never shows");

@@ -2,20 +2,19 @@
 //! the plain theme (no colours), compared as text with `insta`. Update with
 //! `INSTA_UPDATE=always cargo test --test ui_snapshots` and review the `.snap` diffs.
 
+mod frame_support;
+
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use frame_support::render;
 use redline::app::{App, AppConfig, Msg, StreamDone};
 use redline::core::plan::Source;
 use redline::core::prompt::Prompts;
 use redline::core::review::Review;
 use redline::provider::{ChatMessage, Role};
-use redline::ui::highlight::Highlighter;
 use redline::ui::keymap::Keymap;
-use redline::ui::theme::Theme;
 
 const INVENTORY: &str = include_str!("../demo/project/inventory.py");
 const REPORT: &str = include_str!("../demo/project/report.py");
@@ -50,24 +49,6 @@ fn finished() -> (App, Instant) {
 fn key(app: &mut App, c: char, now: Instant) {
     let m = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
     app.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), m)), now);
-}
-
-fn render(app: &App, w: u16, h: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let theme = Theme::plain();
-    let hl = Highlighter::off();
-    terminal.draw(|f| redline::ui::draw(f, app, &theme, &hl)).unwrap();
-    let buf = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut line = String::new();
-        for x in 0..buf.area.width {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 #[test]

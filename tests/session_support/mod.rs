@@ -1,6 +1,6 @@
 //! Shared by the session tests: a scripted session ([`Synth`]: files, replies streamed at a
 //! human pace from a seeded generator, keys) recorded the way a live session is (the real
-//! `App`, the real `Recorder`, writes carried out at once), and a `TestBackend` renderer.
+//! `App`, the real `Recorder`, writes carried out at once).
 #![allow(dead_code)]
 
 use redline::app::App;
@@ -186,25 +186,4 @@ pub fn demo_session() -> String {
     s.request(Why::Retry);
     s.stream(DEMO_RETRY);
     s.record()
-}
-
-/// The review screen drawn into a `TestBackend`, as text.
-pub fn render(app: &App, w: u16, h: u16) -> String {
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
-    let theme = redline::ui::theme::Theme::plain();
-    let hl = redline::ui::highlight::Highlighter::off();
-    terminal.draw(|f| redline::ui::draw(f, app, &theme, &hl)).expect("a frame");
-    let buf = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut line = String::new();
-        for x in 0..buf.area.width {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }

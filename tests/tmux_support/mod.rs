@@ -6,10 +6,19 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 pub struct Tmux {
-    pub socket: String,
+    socket: String,
 }
 
 impl Tmux {
+    /// A tmux server of the test's own (named after it) with one `width`x`height` pane running
+    /// `sh`.
+    pub fn start(name: &str, width: u16, height: u16) -> Tmux {
+        let tmux = Tmux { socket: format!("redline-{name}-{}", std::process::id()) };
+        let (w, h) = (width.to_string(), height.to_string());
+        tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", &w, "-y", &h, "sh"]);
+        tmux
+    }
+
     pub fn cmd(&self, args: &[&str]) -> String {
         let out =
             Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("tmux runs");
@@ -37,6 +46,11 @@ impl Tmux {
     pub fn keys(&self, keys: &str) {
         self.cmd(&["send-keys", "-t", "e2e", keys]);
     }
+
+    /// Type a command line into the pane and run it.
+    pub fn run(&self, command: &str) {
+        self.cmd(&["send-keys", "-t", "e2e", command, "Enter"]);
+    }
 }
 
 impl Drop for Tmux {
@@ -45,6 +59,13 @@ impl Drop for Tmux {
     }
 }
 
-pub fn have_tmux() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+/// Whether tmux is here. Without it the test checks nothing and says so (`what` names it),
+/// except under CI, where that is a failure.
+pub fn have_tmux(what: &str) -> bool {
+    let ok = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed for this test in CI");
+        eprintln!("tmux is not installed: {what} checked nothing");
+    }
+    ok
 }
