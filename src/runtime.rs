@@ -12,7 +12,6 @@
 //!
 //! Not for: deciding anything (`app`), or drawing (`ui`).
 
-use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
@@ -236,7 +235,6 @@ async fn run_loop(
     // Changes on disk: reported by the watcher's thread, held while a git operation runs.
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
     let mut watcher = start_watcher(session, watch_tx, &tx);
-    let mut followed: HashSet<String> = HashSet::new();
     let mut gate = Gate::default();
     let root = session.workspace.root().to_path_buf();
     loop {
@@ -244,10 +242,7 @@ async fn run_loop(
             && session.watch == Watch::Files
         {
             for path in stepper.app.review.known_files() {
-                if !followed.contains(path)
-                    && followed.insert(path.to_string())
-                    && let Err(e) = w.follow(path)
-                {
+                if let Err(e) = w.follow(path) {
                     let _ = tx.send(Msg::WatchError(format!("{e:#}")));
                 }
             }

@@ -482,8 +482,8 @@ impl Review {
     pub fn file_changed(&mut self, path: &str, source: Source) {
         let before = self.files.insert(path.to_string(), source.clone());
         let old = match &before {
-            Some(Source::Text(t)) => t.clone(),
-            _ => String::new(),
+            Some(Source::Text(t)) => t.as_str(),
+            _ => "",
         };
         let indices = self.open_hunks_of(path);
         let mut lines_map: Option<conflict::LineMap> = None;
@@ -500,7 +500,7 @@ impl Review {
             };
             let mapped = match (&source, was) {
                 (Source::Text(now), Some(r)) => Some(
-                    lines_map.get_or_insert_with(|| conflict::LineMap::between(&old, now)).range(r),
+                    lines_map.get_or_insert_with(|| conflict::LineMap::between(old, now)).range(r),
                 ),
                 _ => None,
             };

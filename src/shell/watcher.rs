@@ -13,7 +13,7 @@
 //!
 //! Not for: reading the changed files or deciding what a change means (`runtime`, `app`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -43,6 +43,8 @@ pub struct Watcher {
     debouncer: Debouncer<RecommendedWatcher>,
     root: PathBuf,
     folders: BTreeSet<PathBuf>,
+    /// The files followed so far (through `folders`): following one again costs a lookup.
+    files: HashSet<String>,
     whole: bool,
 }
 
@@ -65,14 +67,21 @@ impl Watcher {
             Err(e) => send(Err(format!("watching files failed: {e}"))),
         })
         .context("cannot start watching files")?;
-        Ok(Watcher { debouncer, root, folders: BTreeSet::new(), whole: false })
+        Ok(Watcher {
+            debouncer,
+            root,
+            folders: BTreeSet::new(),
+            files: HashSet::new(),
+            whole: false,
+        })
     }
 
     /// Follow one project file (through its folder). Following twice is harmless.
     pub fn follow(&mut self, rel: &str) -> Result<()> {
-        if self.whole {
+        if self.whole || self.files.contains(rel) {
             return Ok(());
         }
+        self.files.insert(rel.to_string());
         let folder = match Path::new(rel).parent() {
             Some(p) if !p.as_os_str().is_empty() => self.root.join(p),
             _ => self.root.clone(),
