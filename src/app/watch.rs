@@ -62,14 +62,7 @@ impl App {
         let busy = self.git_busy;
         let Some(watch) = self.watch.as_mut() else { return Vec::new() };
         let Source::Text(text) = source else { return Vec::new() };
-        // A trigger that left its file may be asked again when it comes back.
-        let present: BTreeSet<TriggerId> =
-            trigger::find_triggers(path, text).iter().map(|t| t.id(path)).collect();
-        watch.handled.retain(|id| id.path != path || present.contains(id));
-        let requests = trigger::scan(path, text, &watch.handled);
-        for r in &requests {
-            watch.handled.extend(r.ids());
-        }
+        let requests = trigger::saved(path, text, &mut watch.handled);
         if busy {
             return Vec::new();
         }

@@ -36,6 +36,7 @@
 //! [`Request`]s, each carrying the file's other `AI` comments as context. Identity is the path and
 //! the line's text ([`TriggerId`]): the caller keeps the ids it handled, so saving a file again
 //! does not start the same request twice, and editing a trigger's text makes it a new one.
+//! [`saved`] does the same for watch mode in one scan, keeping the set of handled ids itself.
 //! [`remove_trigger`] takes a trigger's comment out of the file once the edit answering it is
 //! accepted.
 //!
@@ -193,7 +194,26 @@ pub fn find_triggers(path: &str, text: &str) -> Vec<Trigger> {
 /// kind (a change request first, then a question), each with every `AI` note of the file.
 /// Empty when nothing is new.
 pub fn scan(path: &str, text: &str, handled: &BTreeSet<TriggerId>) -> Vec<Request> {
+    requests_from(path, &find_comments(path, text), handled)
+}
+
+/// A save of a file in watch mode: the requests its new triggers make, from one scan. `handled`
+/// keeps the triggers already asked about: this file's ones that left it are dropped (put back,
+/// they ask again), and the new ones are added.
+pub fn saved(path: &str, text: &str, handled: &mut BTreeSet<TriggerId>) -> Vec<Request> {
     let comments = find_comments(path, text);
+    handled.retain(|id| {
+        id.path != path
+            || comments.iter().any(|c| matches!(c.mark, Mark::Trigger(_)) && c.text == id.text)
+    });
+    let requests = requests_from(path, &comments, handled);
+    for r in &requests {
+        handled.extend(r.ids());
+    }
+    requests
+}
+
+fn requests_from(path: &str, comments: &[Comment], handled: &BTreeSet<TriggerId>) -> Vec<Request> {
     let notes: Vec<Note> = comments
         .iter()
         .filter(|c| c.mark == Mark::Note)

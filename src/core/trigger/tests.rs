@@ -338,3 +338,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_save_asks_once_and_a_trigger_put_back_asks_again() {
+    let mut handled = BTreeSet::new();
+    let text = "x = 1  # AI! rename x\n";
+    assert_eq!(saved("a.py", text, &mut handled).len(), 1);
+    assert!(saved("a.py", text, &mut handled).is_empty(), "the same save asks nothing new");
+    assert!(saved("b.py", "y = 2\n", &mut handled).is_empty());
+    assert_eq!(handled.len(), 1, "another file's save keeps a.py's trigger");
+    assert!(saved("a.py", "x = 1\n", &mut handled).is_empty());
+    assert!(handled.is_empty(), "a trigger that left its file is forgotten");
+    assert_eq!(saved("a.py", text, &mut handled).len(), 1, "put back, it asks again");
+}
