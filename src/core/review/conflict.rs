@@ -139,8 +139,9 @@ impl Review {
     pub fn conflict_view(&self, id: HunkId) -> Option<ConflictView> {
         let h = self.hunk(id).filter(|h| h.state.is_conflict())?;
         let lines = |t: &str| t.lines().map(String::from).collect::<Vec<_>>();
+        // Drawn every frame while selected: only the lines shown are copied out of the file.
         let current = match self.files.get(&h.path) {
-            Some(Source::Text(t)) => Some(TextFile::parse(t).lines),
+            Some(Source::Text(t)) => Some(t.strip_prefix('\u{feff}').unwrap_or(t)),
             _ => None,
         };
         let (saw, proposed, whole) = match &h.edit.change {
@@ -152,9 +153,11 @@ impl Review {
             Change::Delete => (Vec::new(), Vec::new(), true),
         };
         let now = current.map(|file| match (whole, h.region) {
-            (false, Some((s, e))) => (s + 1, file[s.min(file.len())..e.min(file.len())].to_vec()),
+            (false, Some((s, e))) => {
+                (s + 1, file.lines().skip(s).take(e.saturating_sub(s)).map(String::from).collect())
+            }
             (false, None) => (1, Vec::new()),
-            (true, _) => (1, file),
+            (true, _) => (1, lines(file)),
         });
         Some(ConflictView { saw, now, proposed })
     }
