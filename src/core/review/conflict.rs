@@ -87,19 +87,15 @@ impl LineMap {
 pub(super) fn take_out(before: &str, after: &str, now: &str) -> Result<String, String> {
     let b = TextFile::parse(before);
     let a = TextFile::parse(after);
-    let prefix = b.lines.iter().zip(&a.lines).take_while(|(x, y)| x == y).count();
-    let max_suffix = b.lines.len().min(a.lines.len()) - prefix;
-    let suffix = b
-        .lines
-        .iter()
-        .rev()
-        .zip(a.lines.iter().rev())
-        .take(max_suffix)
-        .take_while(|(x, y)| x == y)
-        .count();
-    let (written, restored) =
-        (&a.lines[prefix..a.lines.len() - suffix], &b.lines[prefix..b.lines.len() - suffix]);
-    let (start, end) = LineMap::between(after, now).range((prefix, a.lines.len() - suffix));
+    // The lines the write changed: the same span the review's preview shows.
+    let (b_lines, a_lines): (Vec<&str>, Vec<&str>) = (
+        b.lines.iter().map(String::as_str).collect(),
+        a.lines.iter().map(String::as_str).collect(),
+    );
+    let changed = super::preview(&b_lines, &a_lines);
+    let (written, restored) = (changed.new, changed.old);
+    let (prefix, past) = (changed.start, changed.start + written.len());
+    let (start, end) = LineMap::between(after, now).range((prefix, past));
     let mut file = TextFile::parse(now);
     let here = file.lines.get(start..end).ok_or("its place is gone")?;
     let gone = || {
@@ -112,13 +108,13 @@ pub(super) fn take_out(before: &str, after: &str, now: &str) -> Result<String, S
     if written.is_empty() {
         // A pure deletion: its neighbours in `after` must still be its neighbours now.
         let above = prefix.checked_sub(1).map(|i| &a.lines[i]);
-        let below = a.lines.get(a.lines.len() - suffix);
+        let below = a.lines.get(past);
         let now_above = start.checked_sub(1).map(|i| &file.lines[i]);
         if above != now_above || below != file.lines.get(start) {
             return Err(gone());
         }
     }
-    file.splice(start, end, restored.iter().map(|l| NewLine::added(l.clone())).collect());
+    file.splice(start, end, restored.into_iter().map(NewLine::added).collect());
     Ok(file.render())
 }
 
