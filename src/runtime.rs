@@ -295,7 +295,10 @@ async fn run_loop(
         let due = last_draw.is_none_or(|t| t.elapsed() >= Duration::from_millis(16));
         if dirty && due {
             let app = &*stepper.app;
-            if let (Some(h), Some(bg)) = (app.selected_hunk(), background.as_mut()) {
+            // A conflict is drawn three ways, without the diff's syntax colour.
+            if let (Some(h), Some(bg)) = (app.selected_hunk(), background.as_mut())
+                && !h.state.is_conflict()
+            {
                 let model = DiffModel::of(h, app.review.source(&h.path));
                 if colors.get(h.id, &model).is_none() {
                     bg.request(h.id, &h.path, &model);

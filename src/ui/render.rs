@@ -247,8 +247,6 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
     let block = pane(title, app.focus == Focus::Diff, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let model = DiffModel::of(h, app.review.source(&h.path));
-    let colors = hl.get(h.id, &model);
     let mut header: Vec<Line> = Vec::new();
     match &h.state {
         HunkState::Failed | HunkState::Conflict(_) => {
@@ -304,6 +302,8 @@ fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &Highl
         frame.render_widget(Paragraph::new(lines), body);
         return;
     }
+    let model = DiffModel::of(h, app.review.source(&h.path));
+    let colors = hl.get(h.id, &model);
     let mut lines = Vec::with_capacity(body_height);
     match app.view {
         ViewMode::Unified => {
