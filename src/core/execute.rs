@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::core::apply::{apply_hunk_styled, is_closer};
-use crate::core::edit::{Change, Edit, Hunk};
+use crate::core::edit::{Change, Edit, Hunk, LineKind};
 use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
@@ -13,7 +13,7 @@ use crate::core::locate::{
 };
 use crate::core::plan::{EditReport, FileWrite, Outcome, Plan, PlanItem, Source, Status};
 use crate::core::text::TextFile;
-use crate::core::whole;
+use crate::core::{verify, whole};
 
 /// A file as the edits so far left it.
 struct Working {
@@ -149,6 +149,11 @@ fn modify_lines(
     let n = text.lines.len();
     let lo = loc.start;
     let hi = (loc.end..n).find(|&i| !is_closer(&text.lines[i])).map_or(n, |i| i + 1);
+    if placement_doubt(&parts, &text.lines).is_some()
+        || in_place_already(&parts, &text.lines).is_some()
+    {
+        return None;
+    }
     let local = shifted(loc, lo, hi)?;
     let mut window = TextFile {
         bom: false,
@@ -157,6 +162,9 @@ fn modify_lines(
         dominant: text.dominant,
     };
     apply_hunk_styled(&mut window, h, &local, p.style);
+    if verify::check_window(&text.lines, (lo, hi), &window.lines, hunk).is_err() {
+        return None;
+    }
     let report = applied_report(edit, path, &parts);
     Some((report, Some(Placed::Lines { start: lo, end: hi, lines: window.lines })))
 }
@@ -330,9 +338,13 @@ fn modify(
             if matches!(refusal.kind, RefusalKind::NotFound | RefusalKind::TooWeak)
                 && let Some(p) = within_line(hunk, &text.lines)
             {
-                let line = &mut text.lines[p.line];
-                let similarity = (p.end - p.start) as f64 / line.len().max(1) as f64;
-                line.replace_range(p.start..p.end, &p.with);
+                let similarity = (p.end - p.start) as f64 / text.lines[p.line].len().max(1) as f64;
+                let mut after = text.lines.clone();
+                after[p.line].replace_range(p.start..p.end, &p.with);
+                if let Err(why) = verify::check_hunk(&text.lines, &after, hunk) {
+                    return refused(edit, path.into(), format!("{path}: {why}"));
+                }
+                text.lines = after;
                 w.dirty = true;
                 let mut r = report(edit, path, Status::Applied, "partial-line");
                 r.similarity = Some(round(similarity));
@@ -352,17 +364,125 @@ fn modify(
             return refusal_report(edit, path, &refusal);
         }
     };
+    if let Some(why) = placement_doubt(&parts, &text.lines) {
+        return refused(edit, path.into(), format!("{path}: {why}"));
+    }
+    if let Some((start, end)) = in_place_already(&parts, &text.lines) {
+        let mut r = report(edit, path, Status::Applied, "already-applied");
+        r.similarity = Some(1.0);
+        r.lines = Some((start + 1, end));
+        r.reason =
+            Some("the file already holds this hunk's new text there; nothing changed".into());
+        return r;
+    }
+    let before = text.clone();
     // Apply bottom-up so that earlier parts' line numbers stay valid.
     let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
     ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
+    let mut moves = Vec::new();
     for (h, loc) in ordered {
         // The style read before any part changed the text serves the first part only.
         let s = style.take().unwrap_or_else(|| file_style(text.lines.iter().map(|s| s.as_str())));
         let grew = apply_hunk_styled(text, h, loc, s);
-        w.moves.push((loc.start + 1, grew));
+        moves.push((loc.start + 1, grew));
     }
+    if let Err(why) = verify::check_hunk(&before.lines, &text.lines, hunk) {
+        *text = before;
+        return refused(edit, path.into(), format!("{path}: {why}"));
+    }
+    w.moves.extend(moves);
     w.dirty = true;
     applied_report(edit, path, &parts)
+}
+
+/// Doubts about a placement that no check of the result can settle: parts of a fused hunk out
+/// of the order the model wrote them in, or new lines whose place among lines the model left
+/// out is unknown.
+fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Option<String> {
+    if parts.windows(2).any(|w| w[1].1.start < w[0].1.end) {
+        return Some(
+            "the hunk's changes fit the file only in another order than the reply gives them: send them as separate hunks, each with its own context".into(),
+        );
+    }
+    parts.iter().find_map(|(h, loc)| insertion_gap(h, loc, lines))
+}
+
+/// New lines written between two lines the hunk shares with the file, where the file has other
+/// lines in between that the model left out: before or after those lines is a guess.
+fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    let slots = &loc.slots;
+    let anchor_end = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f + 1),
+        HunkSlot::Elided(s, e) if s != usize::MAX => Some(e),
+        _ => None,
+    };
+    let anchor_start = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
+        HunkSlot::Elided(s, _) if s != usize::MAX => Some(s),
+        _ => None,
+    };
+    let mut k = 0;
+    while k < slots.len() {
+        if !matches!(slots[k], HunkSlot::Add | HunkSlot::ForgottenAdd) {
+            k += 1;
+            continue;
+        }
+        let run = k;
+        while k < slots.len()
+            && !matches!(
+                slots[k],
+                HunkSlot::Kept(..) | HunkSlot::Removed(..) | HunkSlot::Elided(..)
+            )
+        {
+            k += 1;
+        }
+        let prev = slots[..run].iter().rev().find_map(|s| {
+            if matches!(s, HunkSlot::Removed(..)) { Some(None) } else { anchor_end(s).map(Some) }
+        });
+        let next = slots[k..].iter().find_map(anchor_start);
+        let (Some(Some(from)), Some(to)) = (prev, next) else { continue };
+        if let Some(left_out) =
+            lines.get(from..to).and_then(|g| g.iter().find(|l| !l.trim().is_empty()))
+        {
+            let new = hunk.lines[run].text.trim();
+            return Some(format!(
+                "the new line {new:?} goes between lines the file has apart ({:?} lies between them and is not in the hunk): include it as context so that the place is clear",
+                left_out.trim()
+            ));
+        }
+    }
+    None
+}
+
+/// Where the file already reads, from the located place on, exactly what the hunk's new text
+/// says (each line compared without surrounding whitespace, blank lines included): the edit was
+/// applied before.
+fn in_place_already(parts: &[(Hunk, Located)], lines: &[String]) -> Option<(usize, usize)> {
+    let (mut first, mut last) = (usize::MAX, 0);
+    for (h, loc) in parts {
+        let new: Vec<&str> = h
+            .lines
+            .iter()
+            .zip(&loc.slots)
+            .filter(|(l, s)| {
+                l.kind != LineKind::Remove && !matches!(s, HunkSlot::Ignored | HunkSlot::Elided(..))
+            })
+            .map(|(l, _)| l.text.trim())
+            .collect();
+        let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
+        let end = loc.start + new.len();
+        // The new text must cover the whole place the old text was found in: a file that still
+        // holds lines the hunk removes (after its context) has not had the edit.
+        if old_is_new || new.is_empty() || end > lines.len() || end < loc.end {
+            return None;
+        }
+        if !lines[loc.start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
+            return None;
+        }
+        first = first.min(loc.start);
+        last = last.max(end);
+    }
+    Some((first, last))
 }
 
 /// The report of a hunk located (in one or more parts) and applied.
@@ -403,6 +523,15 @@ fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
         .iter()
         .any(|l| l.kind == crate::core::edit::LineKind::Add && !l.text.trim().is_empty());
     let telling = new.iter().filter(|l| l.trim().len() >= 4).count() >= 2;
+    // Only context says where the new text belongs: without it, the same lines elsewhere (in
+    // another function) prove nothing.
+    let placed = hunk.lines.iter().any(|l| {
+        l.kind == crate::core::edit::LineKind::Context
+            && l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+    });
+    if !placed {
+        return None;
+    }
     if !changed || !telling || new.is_empty() || new.len() > lines.len() {
         return None;
     }
@@ -507,6 +636,10 @@ fn replace(
                 text.lines.len()
             ),
         );
+    }
+    let merged_lines: Vec<String> = merged.lines.iter().map(|l| l.text.clone()).collect();
+    if let Err(why) = verify::check_whole(&text.lines, &merged_lines, content) {
+        return refused(edit, path.into(), format!("{path}: {why}"));
     }
     let n = text.lines.len();
     text.splice(0, n, merged.lines);

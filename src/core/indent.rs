@@ -16,6 +16,13 @@ pub enum IndentMap {
         tabs: bool,
         unit: usize,
     },
+    /// file columns = `unit` × the model's leading tabs + the spaces after them + shift: a model
+    /// that indents with tabs but aligns with spaces (` * ` in a JSDoc block under a tab).
+    TabUnit {
+        unit: usize,
+        shift: isize,
+        tabs: bool,
+    },
     /// file columns = scale × model columns + shift, written with tabs or spaces.
     Columns {
         scale_num: usize,
@@ -68,10 +75,18 @@ impl IndentMap {
                 k += c;
             }
         }
-        let Some((_, (scale_num, scale_den, shift))) = best else { return IndentMap::Identity };
+        let Some((explained, (scale_num, scale_den, shift))) = best else {
+            return IndentMap::Identity;
+        };
         let uses_tabs_model = pairs.iter().any(|(p, _)| leading(p).contains('\t'));
         let tabs = file_uses_tabs
             || (uses_tabs_model && pairs.iter().any(|(_, f)| leading(f).contains('\t')));
+        if uses_tabs_model
+            && let Some((n, unit, shift)) = tab_unit(&pairs)
+            && n > explained
+        {
+            return IndentMap::TabUnit { unit, shift, tabs };
+        }
         IndentMap::Columns { scale_num, scale_den, shift, tabs }
     }
 
@@ -98,6 +113,15 @@ impl IndentMap {
                 out.push_str(body);
                 out
             }
+            IndentMap::TabUnit { unit, shift, tabs } => {
+                let ws = leading(line);
+                let body = &line[ws.len()..];
+                let c = (tab_columns(ws, *unit) as isize + shift).max(0) as usize;
+                let mut out =
+                    if *tabs { "\t".repeat(c / TAB) + &" ".repeat(c % TAB) } else { " ".repeat(c) };
+                out.push_str(body);
+                out
+            }
             IndentMap::Columns { scale_num, scale_den, shift, tabs } => {
                 let ws = leading(line);
                 let body = &line[ws.len()..];
@@ -110,6 +134,30 @@ impl IndentMap {
             }
         }
     }
+}
+
+/// Columns of leading whitespace when each tab is `unit` columns wide.
+fn tab_columns(ws: &str, unit: usize) -> usize {
+    ws.chars().map(|c| if c == '\t' { unit } else { 1 }).sum()
+}
+
+/// The tab width and shift that explain the most `(model, file)` pairs, and how many.
+fn tab_unit(pairs: &[(&str, &str)]) -> Option<(usize, usize, isize)> {
+    let mut best: Option<(usize, usize, isize)> = None;
+    for unit in [1, 2, 3, 4, 8] {
+        let mut shifts: Vec<isize> = pairs
+            .iter()
+            .map(|(p, f)| columns(leading(f)) as isize - tab_columns(leading(p), unit) as isize)
+            .collect();
+        shifts.sort_unstable();
+        for v in shifts.iter().copied() {
+            let c = shifts.iter().filter(|s| **s == v).count();
+            if best.is_none_or(|(bc, _, _)| c > bc) {
+                best = Some((c, unit, v));
+            }
+        }
+    }
+    best
 }
 
 /// How a file indents.
@@ -215,6 +263,19 @@ mod tests {
         );
         assert_eq!(m.apply("            c"), "\t\t\tc");
         assert_eq!(m.apply("    d"), "\td");
+    }
+
+    #[test]
+    fn tabs_with_alignment_spaces_keep_the_spaces() {
+        // A JSDoc block under a tab: the space before `*` is alignment, not depth.
+        let m = IndentMap::learn(
+            [("\tname() {", "  name() {"), ("\t\treturn x;", "    return x;"), ("\t */", "   */")]
+                .into_iter(),
+            FileStyle { tabs: false, unit: Some(2) },
+        );
+        assert_eq!(m.apply("\t\tlog();"), "    log();");
+        assert_eq!(m.apply("\t * doc"), "   * doc");
+        assert_eq!(m.apply("\t/**"), "  /**");
     }
 
     #[test]

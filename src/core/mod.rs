@@ -18,4 +18,5 @@ pub mod session;
 pub mod stream;
 pub mod text;
 pub mod trigger;
+pub mod verify;
 pub mod whole;

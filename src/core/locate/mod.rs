@@ -220,7 +220,43 @@ pub fn locate_indexed(
             }
         }
     }
+    if let Some(refusal) = twin_line(&pat, file, index, &chosen) {
+        return Err(refusal);
+    }
     finish(hunk, &pat, &origin, file, chosen, by_hint)
+}
+
+/// A telling line of the old text matched only roughly, while the file holds it exactly
+/// somewhere else: the place found is a look-alike (a twin function), not the one the model
+/// copied from.
+fn twin_line(
+    pat: &[PatLine],
+    file: &[LineInfo],
+    index: &FileIndex,
+    a: &Alignment,
+) -> Option<Refusal> {
+    for (p, slot) in a.slots.iter().enumerate() {
+        let Slot::Line(f, Likeness::Fuzzy(_)) = *slot else { continue };
+        let line = &pat[p].info;
+        if pat[p].wildcard || line.loose_len < 8 {
+            continue;
+        }
+        let exact = index.occurrences(line.key).iter().map(|&o| o as usize).find(|&o| o != f);
+        if let Some(o) = exact {
+            return Some(Refusal {
+                kind: RefusalKind::Ambiguous,
+                message: format!(
+                    "the old text fits best around line {}, where {:?} is only similar to {:?}, but the file has that line exactly at line {}: include more unchanged lines so that one place fits",
+                    f + 1,
+                    file[f].body(),
+                    line.body(),
+                    o + 1
+                ),
+                closest: Some(closest_of(file, a.span, 0.0)),
+            });
+        }
+    }
+    None
 }
 
 /// Turn the chosen alignment into per-hunk-line slots, judge it, and name the strategy.

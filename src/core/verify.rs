@@ -1,0 +1,398 @@
+//! The last word before any write: is the change from a file's old lines to its new ones
+//! *explained* by the edit?
+//!
+//! The check is independent of how a hunk was located and applied. It diffs the text before and
+//! after, and accepts only when every removed line is one the edit removes, every added line one
+//! the edit adds (or, in a diff, a context line whose `+` the model forgot, and which the file did
+//! not already hold), both in the edit's order, and every other line of the file keeps its text
+//! and its order (which the diff gives by construction). Added lines may be re-indented, but
+//! lines the model indented differently stay indented differently, in the same order.
+//!
+//! For a whole-file listing, every line of the result is a line of the listing or an original
+//! line a placeholder stands for, and no original line next to a placeholder's lines disappears
+//! without something of the listing in its place: a placeholder may have stood for it.
+//!
+//! What this module does not do: find places or change text (`core::locate`, `core::apply`).
+
+use std::collections::{HashMap, HashSet};
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use crate::core::edit::{Hunk, LineKind};
+use crate::core::elision::is_placeholder;
+use crate::core::locate::lines::ratio;
+
+/// Why a change is not explained by its edit: the refusal's reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unexplained(pub String);
+
+impl std::fmt::Display for Unexplained {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A removed line found only roughly still has to look like the line the edit removes.
+const REMOVED_LIKENESS: f64 = 0.5;
+/// An added line may carry a copy error over from the file (`core::apply::merge_line`).
+const ADDED_LIKENESS: f64 = 0.6;
+
+/// A line that differs between the text before and after: its index, its text, and how many
+/// unchanged lines come before it (its place among the lines both texts share).
+#[derive(Debug, Clone, Copy)]
+struct Diffed<'a> {
+    text: &'a str,
+    kept_before: usize,
+    /// Index in its own text (before for a removed line, after for an added one).
+    at: usize,
+}
+
+/// The lines that differ between `before` and `after`: (removed, added), the diff's operations
+/// and where they start. Common leading and trailing lines are cut first, so the diff costs what
+/// changed.
+fn changed<'a>(
+    before: &'a [String],
+    after: &'a [String],
+) -> (Vec<Diffed<'a>>, Vec<Diffed<'a>>, Vec<DiffOp>, usize) {
+    let head = before.iter().zip(after).take_while(|(a, b)| a == b).count();
+    let tail = before[head..]
+        .iter()
+        .rev()
+        .zip(after[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let old = &before[head..before.len() - tail];
+    let new = &after[head..after.len() - tail];
+    let ops = capture_diff_slices(Algorithm::Myers, old, new);
+    let (mut removed, mut added) = (Vec::new(), Vec::new());
+    let mut kept_before = head;
+    for op in &ops {
+        if let DiffOp::Equal { len, .. } = op {
+            kept_before += len;
+            continue;
+        }
+        for i in op.old_range() {
+            removed.push(Diffed { text: old[i].as_str(), kept_before, at: head + i });
+        }
+        for i in op.new_range() {
+            added.push(Diffed { text: new[i].as_str(), kept_before, at: head + i });
+        }
+    }
+    (removed, added, ops, head)
+}
+
+/// A line too plain to say where it belongs (blank, a lone brace, `else:`): such lines are
+/// matched as a multiset, since a diff may pick any of several equal ones.
+fn plain(line: &str) -> bool {
+    line.chars().filter(|c| c.is_alphanumeric()).count() < 3
+}
+
+fn cols(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+}
+
+/// Match `lines` (from the diff) to `wanted` (from the edit) in order: telling lines as an
+/// ordered subsequence, plain ones as a multiset. Returns, per matched line, the index in
+/// `wanted`, or the first line that matches nothing.
+fn match_in_order<'a>(
+    lines: &[Diffed<'a>],
+    wanted: &[&str],
+    like: impl Fn(&str, &str) -> bool,
+) -> Result<Vec<Option<usize>>, &'a str> {
+    let mut plain_left: HashMap<&str, usize> = HashMap::new();
+    for w in wanted.iter().filter(|w| plain(w)) {
+        *plain_left.entry(w.trim()).or_default() += 1;
+    }
+    let mut next = 0;
+    let mut out = Vec::with_capacity(lines.len());
+    for d in lines {
+        let line = d.text;
+        if plain(line) {
+            match plain_left.get_mut(line.trim()) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    out.push(None);
+                    continue;
+                }
+                _ => return Err(line),
+            }
+        }
+        match (next..wanted.len()).find(|&k| !plain(wanted[k]) && like(line, wanted[k])) {
+            Some(k) => {
+                out.push(Some(k));
+                next = k + 1;
+            }
+            None => return Err(line),
+        }
+    }
+    Ok(out)
+}
+
+fn same_text(a: &str, b: &str) -> bool {
+    a.trim() == b.trim()
+}
+
+/// Check that turning `before` into `after` is what `hunk` asks for.
+pub fn check_hunk(before: &[String], after: &[String], hunk: &Hunk) -> Result<(), Unexplained> {
+    check_window(before, (0, before.len()), after, hunk)
+}
+
+/// [`check_hunk`] for a change confined to `file[lo..hi]`, which becomes `new`: the rest of
+/// the file is only read to know which lines it holds.
+pub fn check_window(
+    file: &[String],
+    (lo, hi): (usize, usize),
+    new: &[String],
+    hunk: &Hunk,
+) -> Result<(), Unexplained> {
+    let (before, after) = (&file[lo..hi], new);
+    let (removed, added, _, _) = changed(before, after);
+    // The hunk's context lines that the file holds somewhere (one pass over the file).
+    let quoted: HashSet<&str> = if hunk.marked {
+        hunk.lines
+            .iter()
+            .filter(|l| l.kind == LineKind::Context && !plain(&l.text))
+            .map(|l| l.text.trim())
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    let file_has: HashSet<&str> = if quoted.is_empty() {
+        HashSet::new()
+    } else {
+        file.iter().map(|l| l.trim()).filter(|l| quoted.contains(l)).collect()
+    };
+    // Lines the edit removes, and lines it adds: its `+` lines and, in a diff, context lines the
+    // file does not hold (a forgotten `+`). A context line the file holds was quoted from
+    // somewhere. Each as (hunk line index, text).
+    let removes: Vec<usize> =
+        (0..hunk.lines.len()).filter(|&k| hunk.lines[k].kind == LineKind::Remove).collect();
+    let adds: Vec<usize> = (0..hunk.lines.len())
+        .filter(|&k| {
+            let l = &hunk.lines[k];
+            match l.kind {
+                LineKind::Add => true,
+                LineKind::Remove => false,
+                LineKind::Context => hunk.marked && !file_has.contains(l.text.trim()),
+            }
+        })
+        .collect();
+    let text = |k: &usize| hunk.lines[*k].text.as_str();
+    let remove_texts: Vec<&str> = removes.iter().map(text).collect();
+    let add_texts: Vec<&str> = adds.iter().map(text).collect();
+    let like_removed = |file: &str, edit: &str| {
+        same_text(file, edit)
+            || ratio(file.trim(), edit.trim()) >= REMOVED_LIKENESS
+            || (edit.trim().len() >= 4 && file.contains(edit.trim()))
+    };
+    let gone = match_in_order(&removed, &remove_texts, like_removed).map_err(|line| {
+        Unexplained(format!(
+            "the placement would remove {:?}, which the edit does not remove",
+            line.trim()
+        ))
+    })?;
+    let like_added = |file: &str, edit: &str| {
+        same_text(file, edit) || {
+            let (f, e) = (file.trim(), edit.trim());
+            e.len() >= 8 && ratio(f, e) >= ADDED_LIKENESS
+        }
+    };
+    let new = match_in_order(&added, &add_texts, like_added).map_err(|line| {
+        Unexplained(format!(
+            "the placement would add {:?}, which is not a line the edit adds",
+            line.trim()
+        ))
+    })?;
+    let context = context_pairs(hunk, after, &added);
+    check_indentation(&added, &new, &add_texts, &context)?;
+    check_replaced_in_place(hunk, (&removed, &gone, &removes), (&added, &new, &adds))?;
+    // Every telling line the edit adds must be in the result (the changed part of it, or the
+    // unchanged lines around, where an equal line may have been kept by the diff).
+    let after_has: HashSet<&str> =
+        after.iter().chain(&file[..lo]).chain(&file[hi..]).map(|l| l.trim()).collect();
+    if let Some(missing) = add_texts.iter().zip(&adds).find_map(|(t, k)| {
+        let real = hunk.lines[*k].kind == LineKind::Add;
+        (real && !plain(t) && !after_has.contains(t.trim())).then_some(*t)
+    }) && !added.iter().any(|a| like_added(a.text, missing))
+    {
+        return Err(Unexplained(format!(
+            "the placement leaves out {:?}, a line the edit adds",
+            missing.trim()
+        )));
+    }
+    Ok(())
+}
+
+/// A line the edit replaces (`-old` then `+new` in one block, line for line) must be replaced
+/// where it was: the new line has the same unchanged lines before it as the old one had.
+fn check_replaced_in_place(
+    hunk: &Hunk,
+    (removed, gone, removes): (&[Diffed], &[Option<usize>], &[usize]),
+    (added, new, adds): (&[Diffed], &[Option<usize>], &[usize]),
+) -> Result<(), Unexplained> {
+    let mut partner: HashMap<usize, usize> = HashMap::new();
+    let n = hunk.lines.len();
+    let mut k = 0;
+    while k < n {
+        let r0 = k;
+        while k < n && hunk.lines[k].kind == LineKind::Remove {
+            k += 1;
+        }
+        let a0 = k;
+        while k < n && hunk.lines[k].kind == LineKind::Add {
+            k += 1;
+        }
+        if a0 - r0 == k - a0 && a0 > r0 {
+            partner.extend((0..a0 - r0).map(|i| (r0 + i, a0 + i)));
+        }
+        if k == r0 {
+            k += 1;
+        }
+    }
+    let where_added: HashMap<usize, usize> =
+        added.iter().zip(new).filter_map(|(d, m)| m.map(|i| (adds[i], d.kept_before))).collect();
+    for (d, m) in removed.iter().zip(gone) {
+        let Some(i) = m else { continue };
+        let Some(to) = partner.get(&removes[*i]) else { continue };
+        if let Some(&at) = where_added.get(to)
+            && at != d.kept_before
+        {
+            return Err(Unexplained(format!(
+                "the placement would move {:?} away from the place of the line it replaces",
+                hunk.lines[*to].text.trim()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// How far around the added lines the hunk's context is looked for.
+const CONTEXT_REACH: usize = 12;
+
+/// The hunk's telling context lines found once, as written but for indentation, near the added
+/// lines: (the model's columns, the file's columns). They show how the file indents what the
+/// model indented.
+fn context_pairs(hunk: &Hunk, after: &[String], added: &[Diffed]) -> Vec<(usize, usize)> {
+    let (Some(first), Some(last)) = (added.first(), added.last()) else { return Vec::new() };
+    let lo = first.at.saturating_sub(CONTEXT_REACH);
+    let hi = (last.at + CONTEXT_REACH + 1).min(after.len());
+    let near = &after[lo..hi];
+    hunk.lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Context && !plain(&l.text))
+        .filter_map(|l| {
+            let mut found = near.iter().filter(|f| same_text(f, &l.text));
+            let f = found.next()?;
+            found.next().is_none().then(|| (cols(&l.text), cols(f)))
+        })
+        .collect()
+}
+
+/// Lines the model indented differently must stay indented differently, in the same order: a
+/// re-indentation that folds two depths into one (a JSDoc ` * ` line pulled to the left edge), or
+/// puts a new line deeper than the context line the model put it level with, changes what the
+/// model wrote. Context lines only count against added ones (the model's own context may be
+/// inconsistent, and the file keeps its text anyway).
+fn check_indentation(
+    added: &[Diffed],
+    matched: &[Option<usize>],
+    adds: &[&str],
+    context: &[(usize, usize)],
+) -> Result<(), Unexplained> {
+    let mut map: Vec<(usize, usize, Option<&str>)> = Vec::new();
+    for (d, m) in added.iter().zip(matched) {
+        let line = d.text;
+        let Some(k) = m else { continue };
+        if line.trim().is_empty() || !same_text(line, adds[*k]) {
+            continue;
+        }
+        map.push((cols(adds[*k]), cols(line), Some(line)));
+    }
+    if map.is_empty() {
+        return Ok(());
+    }
+    map.extend(context.iter().map(|&(m, f)| (m, f, None)));
+    for (i, &(m1, f1, l1)) in map.iter().enumerate() {
+        for &(m2, f2, l2) in &map[i + 1..] {
+            let Some(line) = l1.or(l2) else { continue };
+            let broken = (m1 == m2 && f1 != f2) || (m1 < m2 && f1 >= f2) || (m1 > m2 && f1 <= f2);
+            if broken {
+                return Err(Unexplained(format!(
+                    "re-indenting the new lines would change their nesting (at {:?})",
+                    line.trim()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Check a whole-file listing merged into `before`: `after` must be the listing, with each
+/// placeholder line standing for original lines, and nothing next to what a placeholder
+/// restored may vanish without the listing putting something in its place.
+pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result<(), Unexplained> {
+    let listed: Vec<&str> = listing.lines().collect();
+    let wild: Vec<bool> = listed.iter().map(|l| is_placeholder(l)).collect();
+    if !wild.contains(&true) {
+        return Ok(());
+    }
+    // Which result lines come from the listing: a diff of the listing's own lines against the
+    // result; the rest must be original lines restored where a placeholder stands.
+    let real: Vec<&str> =
+        listed.iter().zip(&wild).filter(|(_, w)| !**w).map(|(l, _)| l.trim_end()).collect();
+    let result: Vec<&str> = after.iter().map(|l| l.trim_end()).collect();
+    let mut restored = vec![false; after.len()];
+    for op in capture_diff_slices(Algorithm::Myers, &real, &result) {
+        match op {
+            DiffOp::Insert { new_index, new_len, .. } => {
+                restored[new_index..new_index + new_len].iter_mut().for_each(|r| *r = true)
+            }
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                restored[new_index..new_index + new_len].iter_mut().for_each(|r| *r = true);
+                if let Some(l) = real[old_index..old_index + old_len].iter().find(|l| !plain(l)) {
+                    return Err(Unexplained(format!(
+                        "the merged file leaves out {:?}, a line of the listing",
+                        l.trim()
+                    )));
+                }
+            }
+            DiffOp::Delete { old_index, old_len, .. } => {
+                if let Some(l) = real[old_index..old_index + old_len].iter().find(|l| !plain(l)) {
+                    return Err(Unexplained(format!(
+                        "the merged file leaves out {:?}, a line of the listing",
+                        l.trim()
+                    )));
+                }
+            }
+            DiffOp::Equal { .. } => {}
+        }
+    }
+    let orig: HashSet<&str> = before.iter().map(|l| l.trim_end()).collect();
+    if let Some(i) = (0..after.len()).find(|&i| restored[i] && !orig.contains(result[i])) {
+        return Err(Unexplained(format!(
+            "the merged file holds {:?}, which is neither in the listing nor in the file",
+            result[i].trim()
+        )));
+    }
+    // Original lines that vanished right beside restored ones: the placeholder may have stood
+    // for them too, so dropping them is a guess.
+    let (_, _, ops, head) = changed(before, after);
+    for op in ops {
+        if let DiffOp::Delete { old_index, old_len, new_index } = op {
+            let at = head + new_index;
+            let beside = (at > 0 && restored[at - 1]) || restored.get(at).copied().unwrap_or(false);
+            let telling =
+                before[head + old_index..head + old_index + old_len].iter().find(|l| !plain(l));
+            if let (true, Some(l)) = (beside, telling) {
+                return Err(Unexplained(format!(
+                    "the listing's placeholder may stand for {:?}, which the merge would drop: list the file in full around it",
+                    l.trim()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,128 @@
+use super::*;
+use crate::core::edit::HunkLine;
+
+fn lines(s: &str) -> Vec<String> {
+    s.lines().map(String::from).collect()
+}
+
+fn hunk(spec: &[(&str, &str)]) -> Hunk {
+    let lines = spec
+        .iter()
+        .map(|(k, t)| {
+            let kind = match *k {
+                "+" => LineKind::Add,
+                "-" => LineKind::Remove,
+                _ => LineKind::Context,
+            };
+            HunkLine::new(kind, *t)
+        })
+        .collect();
+    Hunk { lines, old_start_hint: None, marked: true }
+}
+
+#[test]
+fn an_explained_change_passes() {
+    let before = lines("a = 1\nb = 2\nc = 3\n");
+    let after = lines("a = 1\nb = 20\nextra_line()\nc = 3\n");
+    let h = hunk(&[(" ", "a = 1"), ("-", "b = 2"), ("+", "b = 20"), ("+", "extra_line()")]);
+    assert_eq!(check_hunk(&before, &after, &h), Ok(()));
+}
+
+#[test]
+fn a_line_moved_out_of_order_is_refused() {
+    // The file's own line moves above the changed one: the edit never asked for that.
+    let before = lines("let child = x.child();\nself.stack.push((hir, x));\nhir = child;\n");
+    let after = lines("self.stack.push((hir, x));\nlet kid = x.child();\nhir = kid;\n");
+    let h = hunk(&[
+        ("-", "let child = x.child();"),
+        ("-", "hir = child;"),
+        ("+", "let kid = x.child();"),
+        ("+", "hir = kid;"),
+    ]);
+    let err = check_hunk(&before, &after, &h).unwrap_err();
+    assert!(err.0.contains("let kid"), "{err}");
+}
+
+#[test]
+fn removing_a_line_the_edit_does_not_name_is_refused() {
+    let before = lines("def f():\n    keep_me_please()\n    old_call()\n");
+    let after = lines("def f():\n    new_call()\n");
+    let h = hunk(&[(" ", "def f():"), ("-", "old_call()"), ("+", "new_call()")]);
+    assert!(check_hunk(&before, &after, &h).is_err());
+}
+
+#[test]
+fn a_quoted_context_line_is_not_a_forgotten_plus() {
+    // `return (name, version)` is in the file elsewhere: a placement that adds it again took
+    // the model's context for new code.
+    let before =
+        lines("def g():\n    if x:\n        pass\n\ndef h():\n    return (name, version)\n");
+    let after = lines(
+        "def g():\n    if x:\n    return (name, version)\n    helper_call()\n        pass\n\ndef h():\n    return (name, version)\n",
+    );
+    let h = hunk(&[(" ", "    return (name, version)"), ("+", "    helper_call()")]);
+    assert!(check_hunk(&before, &after, &h).is_err());
+}
+
+#[test]
+fn a_forgotten_plus_that_is_new_passes() {
+    let before = lines("x = 1\ny = 2\n");
+    let after = lines("x = 1\nbrand_new_line()\nanother_new()\ny = 2\n");
+    let h =
+        hunk(&[(" ", "x = 1"), ("+", "brand_new_line()"), (" ", "another_new()"), (" ", "y = 2")]);
+    assert_eq!(check_hunk(&before, &after, &h), Ok(()));
+}
+
+#[test]
+fn folding_two_indentation_depths_is_refused() {
+    let before = lines("function a() {\n  return 1;\n}\n");
+    let after = lines(
+        "function a() {\n  return 1;\n}\n/**\n* Doc line.\n*/\nfunction b() {\n  return 2;\n}\n",
+    );
+    let h = hunk(&[
+        (" ", "}"),
+        ("+", "/**"),
+        ("+", " * Doc line."),
+        ("+", " */"),
+        ("+", "function b() {"),
+        ("+", "\treturn 2;"),
+        ("+", "}"),
+    ]);
+    let err = check_hunk(&before, &after, &h).unwrap_err();
+    assert!(err.0.contains("nesting"), "{err}");
+    let good = lines(
+        "function a() {\n  return 1;\n}\n/**\n * Doc line.\n */\nfunction b() {\n  return 2;\n}\n",
+    );
+    assert_eq!(check_hunk(&before, &good, &h), Ok(()));
+}
+
+#[test]
+fn a_missing_added_line_is_refused() {
+    let before = lines("a()\nb()\n");
+    let after = lines("a()\nb()\n");
+    let h = hunk(&[(" ", "a()"), ("+", "inserted_call()"), (" ", "b()")]);
+    assert!(check_hunk(&before, &after, &h).is_err());
+}
+
+#[test]
+fn a_placeholder_that_drops_code_beside_it_is_refused() {
+    let before =
+        lines("def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n");
+    let listing = "def a():\n    return 10\n\n\n# ... unchanged ...\n\n\ndef c():\n    return 3\n";
+    // A merge that restored only `return 2` and dropped `def b():`.
+    let bad = lines("def a():\n    return 10\n\n\n    return 2\n\n\ndef c():\n    return 3\n");
+    assert!(check_whole(&before, &bad, listing).is_err());
+    let good =
+        lines("def a():\n    return 10\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n");
+    assert_eq!(check_whole(&before, &good, listing), Ok(()));
+}
+
+#[test]
+fn a_merge_that_invents_or_loses_listing_lines_is_refused() {
+    let before = lines("one_line()\ntwo_line()\nthree_line()\n");
+    let listing = "one_line()\n# ...\nthree_line()\nfour_line()\n";
+    let lost = lines("one_line()\ntwo_line()\nthree_line()\n");
+    assert!(check_whole(&before, &lost, listing).is_err());
+    let invented = lines("one_line()\nmade_up()\nthree_line()\nfour_line()\n");
+    assert!(check_whole(&before, &invented, listing).is_err());
+}
