@@ -13,7 +13,8 @@
 //! Not for: deciding anything (`app`), or drawing (`ui`).
 
 use std::io::{self, Write};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result};
 use crossterm::event::{
@@ -36,9 +37,10 @@ use crate::core::execute::After;
 use crate::core::plan::{FileWrite, Source};
 use crate::core::review::Effect;
 use crate::core::session::Record;
+use crate::core::trigger::TriggerId;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
 use crate::shell::journal::Journal;
-use crate::shell::watcher::{self, Gate, Watcher, git_state};
+use crate::shell::watcher::{self, Gate, Known, Stamp, Watcher, git_state};
 use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
 use crate::ui::highlight::{Background, Highlighter};
@@ -236,7 +238,10 @@ async fn run_loop(
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
     let mut watcher = start_watcher(session, watch_tx, &tx);
     let mut gate = Gate::default();
-    let root = session.workspace.root().to_path_buf();
+    // What each file was last seen to hold; in watch mode read from the whole project in a
+    // thread of its own, and changes wait for it.
+    let (known_tx, mut known_rx) = mpsc::unbounded_channel();
+    let mut known = start_known(session, watcher.is_some(), known_tx);
     loop {
         if let Some(w) = watcher.as_mut()
             && session.watch == Watch::Files
@@ -357,6 +362,11 @@ async fn run_loop(
                 dirty = true;
                 continue;
             }
+            Some((k, triggers)) = known_rx.recv() => {
+                let files = k.len();
+                known = Some(k);
+                Msg::WatchReady { files, triggers }
+            }
             Some(report) = watch_rx.recv() => match report {
                 Ok(batch) => {
                     gate.batch(batch, Instant::now());
@@ -365,18 +375,8 @@ async fn run_loop(
                 Err(why) => Msg::WatchError(why),
             },
             _ = tick.tick() => {
-                if gate.holding()
-                    && let Some(release) = gate.due(Instant::now(), git_state(&root))
-                {
-                    // Git's changes are read again, between two messages that keep them from
-                    // starting anything.
-                    if release.by_git {
-                        let _ = tx.send(Msg::GitBusy(true));
-                    }
-                    report_changes(stepper.app, &session.workspace, release.paths, &tx);
-                    if release.by_git {
-                        let _ = tx.send(Msg::GitBusy(false));
-                    }
+                if let Some(known) = known.as_mut() {
+                    release_changes(stepper.app, &session.workspace, &mut gate, known, &tx);
                 }
                 Msg::Tick
             }
@@ -485,19 +485,85 @@ fn play(
     stepper.update(msg, t)
 }
 
-/// Read the changed files the app follows and hand over those that differ from what it knows
-/// (the watcher also reports redline's own writes, which change nothing).
-fn report_changes(
+/// Hand over the changes the gate lets through now. Git's are read again between two messages
+/// that keep them from starting anything; one git operation is one release.
+fn release_changes(
     app: &App,
     workspace: &Workspace,
-    paths: impl IntoIterator<Item = String>,
+    gate: &mut Gate,
+    known: &mut Known,
     tx: &mpsc::UnboundedSender<Msg>,
 ) {
+    if !gate.holding() {
+        return;
+    }
+    let Some(release) = gate.due(Instant::now(), git_state(workspace.root())) else { return };
+    let changed = changed_files(app, workspace, known, release.paths);
+    if changed.is_empty() {
+        return;
+    }
+    if release.by_git {
+        let _ = tx.send(Msg::GitBusy(true));
+    }
+    for (path, source) in changed {
+        let _ = tx.send(Msg::FileChanged { path, source });
+    }
+    if release.by_git {
+        let _ = tx.send(Msg::GitBusy(false));
+    }
+}
+
+/// Of the files the watcher reported, those the app follows whose content is new: not what was
+/// last seen of them (an event is a hint, not a change), and not what the app holds (redline's
+/// own writes come back through the watcher too).
+fn changed_files(
+    app: &App,
+    workspace: &Workspace,
+    known: &mut Known,
+    paths: Vec<String>,
+) -> Vec<(String, Source)> {
+    let mut out = Vec::new();
     for path in paths.into_iter().filter(|p| app.follows(p)) {
-        let source = workspace.read_source(&path);
-        if app.review.source(&path) != Some(&source) {
-            let _ = tx.send(Msg::FileChanged { path, source });
+        let stamp = Stamp::of(&workspace.root().join(&path));
+        let read = || workspace.read_source(&path);
+        let Some(source) = known.changed(&path, stamp, read, SystemTime::now()) else { continue };
+        let new = match app.review.source(&path) {
+            Some(held) => *held != source,
+            None => source != Source::Missing,
+        };
+        if new {
+            out.push((path, source));
         }
+    }
+    out
+}
+
+/// What each file was last seen to hold, for a session that watches: empty at once for the
+/// files under review; for a whole project, read in a thread (it may be many files) and sent
+/// on `ready` with the trigger comments already there.
+fn start_known(
+    session: &Session,
+    watching: bool,
+    ready: mpsc::UnboundedSender<(Known, Vec<TriggerId>)>,
+) -> Option<Known> {
+    match session.watch {
+        _ if !watching => None,
+        Watch::Off => None,
+        Watch::Files => Some(Known::new()),
+        Watch::Project => {
+            let root = session.workspace.root().to_path_buf();
+            std::thread::spawn(move || {
+                let _ = ready.send(read_project(&root));
+            });
+            None
+        }
+    }
+}
+
+fn read_project(root: &Path) -> (Known, Vec<TriggerId>) {
+    match Workspace::open(root) {
+        Ok(ws) => Known::baseline(&ws, &ws.list_files()),
+        Err(_) => (Known::new(), Vec::new()),
     }
 }
 
