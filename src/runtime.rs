@@ -38,11 +38,14 @@ use crate::core::review::Effect;
 use crate::core::session::Record;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
 use crate::shell::journal::Journal;
-use crate::shell::watcher::{self, Gate, Watcher, git_state};
+use crate::shell::watcher::Gate;
 use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
 use crate::ui::highlight::{Background, Highlighter};
 use crate::ui::theme::Theme;
+
+mod watching;
+use watching::{release_changes, start_known, start_watcher};
 
 /// Where replies come from.
 pub enum Replies {
@@ -236,7 +239,10 @@ async fn run_loop(
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel();
     let mut watcher = start_watcher(session, watch_tx, &tx);
     let mut gate = Gate::default();
-    let root = session.workspace.root().to_path_buf();
+    // What each file was last seen to hold; in watch mode read from the whole project in a
+    // thread of its own, and changes wait for it.
+    let (known_tx, mut known_rx) = mpsc::unbounded_channel();
+    let mut known = start_known(session, watcher.is_some(), known_tx);
     loop {
         if let Some(w) = watcher.as_mut()
             && session.watch == Watch::Files
@@ -357,6 +363,11 @@ async fn run_loop(
                 dirty = true;
                 continue;
             }
+            Some((k, triggers)) = known_rx.recv() => {
+                let files = k.len();
+                known = Some(k);
+                Msg::WatchReady { files, triggers }
+            }
             Some(report) = watch_rx.recv() => match report {
                 Ok(batch) => {
                     gate.batch(batch, Instant::now());
@@ -365,18 +376,8 @@ async fn run_loop(
                 Err(why) => Msg::WatchError(why),
             },
             _ = tick.tick() => {
-                if gate.holding()
-                    && let Some(release) = gate.due(Instant::now(), git_state(&root))
-                {
-                    // Git's changes are read again, between two messages that keep them from
-                    // starting anything.
-                    if release.by_git {
-                        let _ = tx.send(Msg::GitBusy(true));
-                    }
-                    report_changes(stepper.app, &session.workspace, release.paths, &tx);
-                    if release.by_git {
-                        let _ = tx.send(Msg::GitBusy(false));
-                    }
+                if let Some(known) = known.as_mut() {
+                    release_changes(stepper.app, &session.workspace, &mut gate, known, &tx);
                 }
                 Msg::Tick
             }
@@ -483,49 +484,6 @@ fn play(
         }
     };
     stepper.update(msg, t)
-}
-
-/// Read the changed files the app follows and hand over those that differ from what it knows
-/// (the watcher also reports redline's own writes, which change nothing).
-fn report_changes(
-    app: &App,
-    workspace: &Workspace,
-    paths: impl IntoIterator<Item = String>,
-    tx: &mpsc::UnboundedSender<Msg>,
-) {
-    for path in paths.into_iter().filter(|p| app.follows(p)) {
-        let source = workspace.read_source(&path);
-        if app.review.source(&path) != Some(&source) {
-            let _ = tx.send(Msg::FileChanged { path, source });
-        }
-    }
-}
-
-/// The watcher the session asks for; a failure to start one is reported, not fatal.
-fn start_watcher(
-    session: &Session,
-    reports: mpsc::UnboundedSender<watcher::Report>,
-    msgs: &mpsc::UnboundedSender<Msg>,
-) -> Option<Watcher> {
-    if session.watch == Watch::Off {
-        return None;
-    }
-    let started = Watcher::start(session.workspace.root(), move |r| {
-        let _ = reports.send(r);
-    })
-    .and_then(|mut w| {
-        if session.watch == Watch::Project {
-            w.follow_project()?;
-        }
-        Ok(w)
-    });
-    match started {
-        Ok(w) => Some(w),
-        Err(e) => {
-            let _ = msgs.send(Msg::WatchError(format!("{e:#}")));
-            None
-        }
-    }
 }
 
 /// Carry out a review write, refusing if the file no longer holds what the review expects: the

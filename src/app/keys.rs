@@ -168,22 +168,24 @@ impl App {
                 }
                 _ => {}
             },
+            // Closing sends nothing: what was typed may be anything (a pasted command line with
+            // a key in it), and only an Enter on some text is a request.
             Modal::FollowUp(mut text) => match key.code {
                 KeyCode::Enter if !text.trim().is_empty() => {
                     self.modal = None;
                     return self.follow_up(&text, now);
                 }
-                KeyCode::Esc => {}
-                _ if ctrl_c => {}
+                KeyCode::Enter | KeyCode::Esc => self.modal = None,
+                _ if ctrl_c => self.modal = None,
                 KeyCode::Backspace => {
                     text.pop();
                     self.modal = Some(Modal::FollowUp(text));
                 }
-                KeyCode::Char(c) => {
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                     text.push(c);
                     self.modal = Some(Modal::FollowUp(text));
                 }
-                _ => self.modal = Some(Modal::FollowUp(text)),
+                _ => {}
             },
             Modal::Prompt(mut text) => match key.code {
                 KeyCode::Enter if !text.trim().is_empty() => {

@@ -23,6 +23,7 @@ use crate::core::prompt::{self, FailedEdit, Prompts};
 use crate::core::review::{Effect, HunkId, HunkState, Review, ReviewHunk};
 use crate::core::session::Why;
 use crate::core::stream::StreamParser;
+use crate::core::trigger::TriggerId;
 use crate::provider::{ChatMessage, Role};
 use crate::ui::keymap::{Action, Keymap};
 
@@ -108,6 +109,12 @@ pub enum Msg {
     /// A git operation started (`true`) or ended in the project: changes seen meanwhile are
     /// held, and none of them starts a request.
     GitBusy(bool),
+    /// Watch mode has read the project as it is: how many files it follows, and the trigger
+    /// comments already in them (not new: they ask nothing until changed).
+    WatchReady {
+        files: usize,
+        triggers: Vec<TriggerId>,
+    },
     /// Watching the files failed (the reason); the review goes on without it.
     WatchError(String),
     /// The editor closed: the text the user saved, or why there is none.
@@ -432,6 +439,10 @@ impl App {
                 } else {
                     "the git operation ended; changed files were read again".into()
                 });
+                Vec::new()
+            }
+            Msg::WatchReady { files, triggers } => {
+                self.watch_ready(files, triggers);
                 Vec::new()
             }
             Msg::WatchError(why) => {

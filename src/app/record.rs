@@ -10,7 +10,7 @@
 //!
 //! Not for: the journal's file (`shell::journal`), the record types (`core::session`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -77,6 +77,9 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
             found: Some(FileRecord::new(None, path, source)),
         }),
         Msg::GitBusy(busy) => Record::GitBusy { t, busy: *busy },
+        Msg::WatchReady { files, triggers } => {
+            Record::WatchReady { t, files: *files, triggers: triggers.clone() }
+        }
         Msg::WatchError(reason) => Record::WatchError { t, reason: reason.clone() },
         Msg::FileRead { path, source } => Record::File(FileRecord::new(Some(t), path, source)),
         Msg::FileChanged { path, source } => {
@@ -108,6 +111,9 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
         }
         Record::FileChanged(f) => Msg::FileChanged { path: f.path.clone(), source: f.source() },
         Record::GitBusy { busy, .. } => Msg::GitBusy(*busy),
+        Record::WatchReady { files, triggers, .. } => {
+            Msg::WatchReady { files: *files, triggers: triggers.clone() }
+        }
         Record::WatchError { reason, .. } => Msg::WatchError(reason.clone()),
         Record::Editor { hunk, text, error, .. } => Msg::EditorDone {
             hunk: parse_hunk_hex(hunk)?,
@@ -205,11 +211,18 @@ pub fn parse_key(name: &str) -> Option<KeyEvent> {
 
 /// Turns what happens to an [`App`] into journal records: the inputs, the requests, and every
 /// change the review's hunks go through.
+///
+/// A file seen changed to what the journal already says it holds is neither recorded nor
+/// handed to the app: it tells nothing new, and a watcher that reports the same content again
+/// and again must not grow the journal.
 #[derive(Debug, Default)]
 pub struct Recorder {
     /// The last recorded form of each hunk.
     seen: BTreeMap<HunkId, HunkRecord>,
     rounds: usize,
+    /// What the journal last says each file holds on disk: its content's [`hash`], `None` for
+    /// no file.
+    disk: HashMap<String, Option<String>>,
 }
 
 impl Recorder {
@@ -233,6 +246,11 @@ impl Recorder {
         now: Instant,
         t: u64,
     ) -> (Vec<AppEffect>, Vec<Record>) {
+        if let Msg::FileChanged { path, source } = &msg
+            && self.disk_holds(path, source)
+        {
+            return (Vec::new(), Vec::new());
+        }
         let mut records: Vec<Record> = input_record(&msg, t).into_iter().collect();
         let action = match &msg {
             Msg::Key(key) if app.modal.is_none() => app.keymap.action(key).map(|a| a.name()),
@@ -242,7 +260,42 @@ impl Recorder {
         let effects = app.update(msg, now);
         records.extend(self.requests(&effects, t));
         records.extend(self.observe(app, t, action));
+        for r in &records {
+            self.note_disk(r);
+        }
         (effects, records)
+    }
+
+    /// Whether the journal already says `path` holds `source`.
+    fn disk_holds(&self, path: &str, source: &Source) -> bool {
+        let Some(recorded) = self.disk.get(path) else { return false };
+        match source {
+            Source::Text(text) => recorded.as_deref() == Some(hash(text).as_str()),
+            Source::Missing => recorded.is_none(),
+            Source::Unusable(_) => false,
+        }
+    }
+
+    /// Take in what a record says a file holds on disk.
+    fn note_disk(&mut self, record: &Record) {
+        let file = match record {
+            Record::File(f) | Record::FileChanged(f) => f,
+            Record::Write(w) if w.ok => {
+                let after = if w.deleted { None } else { w.hash.clone() };
+                self.disk.insert(w.path.clone(), after);
+                return;
+            }
+            Record::Write(w) => match &w.found {
+                Some(f) => f,
+                None => return,
+            },
+            _ => return,
+        };
+        if file.unusable.is_some() {
+            self.disk.remove(&file.path);
+        } else {
+            self.disk.insert(file.path.clone(), file.hash.clone());
+        }
     }
 
     /// The session's last record: counts by state.

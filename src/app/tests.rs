@@ -386,3 +386,29 @@ fn a_follow_up_request_reports_the_rejected_hunks() {
     assert!(follow_up.contains("rejected") && follow_up.contains("inventory.py"), "{follow_up}");
     assert!(app.streaming);
 }
+
+#[test]
+fn esc_ctrl_c_and_an_empty_enter_close_the_follow_up_box_and_send_nothing() {
+    let ctrl_c = Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    for close in [special(KeyCode::Esc), ctrl_c, special(KeyCode::Enter)] {
+        let (mut app, now) = streamed();
+        let conversation = app.conversation.clone();
+        app.update(key('m'), now);
+        assert_eq!(app.modal, Some(Modal::FollowUp(String::new())));
+        // An empty Enter must close an empty box; Esc and Ctrl-C close one with text in it.
+        if close != special(KeyCode::Enter) {
+            for c in "export OPENAI_API_KEY=sk-secret".chars() {
+                assert!(app.update(key(c), now).is_empty());
+            }
+        }
+        let effects = app.update(close.clone(), now);
+        assert!(effects.is_empty(), "{close:?} sent {effects:?}");
+        assert_eq!(app.modal, None, "{close:?} left the box open");
+        assert!(!app.streaming);
+        assert_eq!(app.conversation, conversation, "nothing joins the conversation");
+        // The next keys are the review's again, not text for the model.
+        let effects = app.update(key('j'), now);
+        assert!(effects.is_empty());
+        assert_eq!(app.modal, None);
+    }
+}

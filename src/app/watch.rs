@@ -77,6 +77,20 @@ impl App {
         self.next_trigger(now)
     }
 
+    /// The project as it was when watching started: its trigger comments are not new.
+    pub(super) fn watch_ready(&mut self, files: usize, triggers: Vec<TriggerId>) {
+        let Some(watch) = self.watch.as_mut() else { return };
+        let n = triggers.len();
+        watch.handled.extend(triggers);
+        self.notice = Some(match n {
+            0 => format!("watching {files} files: save an `AI!` or `AI?` comment to ask"),
+            n => format!(
+                "watching {files} files; the {n} AI comment(s) already in them ask nothing \
+                 until changed"
+            ),
+        });
+    }
+
     /// Start the next queued request if no stream is running.
     pub(super) fn next_trigger(&mut self, now: Instant) -> Vec<AppEffect> {
         if self.streaming {

@@ -110,3 +110,38 @@ fn apply_all_accepts_answers_as_they_arrive() {
         "accepted without a key: {effects:?}"
     );
 }
+
+#[test]
+fn a_trigger_already_in_the_project_when_watching_starts_asks_nothing_until_changed() {
+    let (mut app, now) = watching(false);
+    let present = crate::core::trigger::present("shapes.py", SHAPES);
+    assert!(app.update(Msg::WatchReady { files: 2, triggers: present }, now).is_empty());
+    assert!(app.notice.as_deref().unwrap().contains("ask nothing"), "{:?}", app.notice);
+    // Read, touched, saved unchanged or with another line changed: still the old comment.
+    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty());
+    let other = SHAPES.replace("import math", "import math  # the constants");
+    assert!(app.update(saved("shapes.py", &other), now).is_empty());
+    // A save that changes the comment asks.
+    let changed = SHAPES.replace("add a docstring", "add a docstring and type hints");
+    request_of(&app.update(saved("shapes.py", &changed), now));
+}
+
+#[test]
+fn a_file_seen_changed_to_what_the_journal_holds_is_not_recorded_again() {
+    let (mut app, now) = watching(false);
+    let mut rec = crate::app::record::Recorder::new();
+    let plain = "def area(r):\n    return 3.14 * r * r\n";
+    let (_, records) = rec.update(&mut app, saved("notes.md", plain), now, 1);
+    assert_eq!(records.len(), 1, "the first sight of it: {records:?}");
+    for t in 2..50 {
+        let (effects, records) = rec.update(&mut app, saved("notes.md", plain), now, t);
+        assert!(effects.is_empty() && records.is_empty(), "t={t}: {records:?}");
+    }
+    let (_, records) = rec.update(&mut app, saved("notes.md", "x\n"), now, 60);
+    assert_eq!(records.len(), 1);
+    let (_, records) = rec.update(&mut app, saved("notes.md", plain), now, 61);
+    assert_eq!(records.len(), 1, "back to the old text is a change");
+    let gone = Msg::FileChanged { path: "notes.md".into(), source: Source::Missing };
+    assert_eq!(rec.update(&mut app, gone.clone(), now, 62).1.len(), 1);
+    assert!(rec.update(&mut app, gone, now, 63).1.is_empty());
+}

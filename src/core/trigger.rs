@@ -46,6 +46,8 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 use crate::core::text::TextFile;
 
 /// What a trigger asks for.
@@ -96,7 +98,7 @@ pub struct Trigger {
 }
 
 /// A trigger's identity across saves: the file and the line's text.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TriggerId {
     pub path: String,
     pub text: String,
@@ -188,6 +190,25 @@ pub fn find_triggers(path: &str, text: &str) -> Vec<Trigger> {
             Mark::Note => None,
         })
         .collect()
+}
+
+/// The ids of every `AI!` and `AI?` comment in a file. Watch mode takes those already in the
+/// project when it starts as asked about: only a save that brings a new one asks.
+pub fn present(path: &str, text: &str) -> Vec<TriggerId> {
+    if !may_hold_trigger(text) {
+        return Vec::new();
+    }
+    find_triggers(path, text).iter().map(|t| t.id(path)).collect()
+}
+
+/// Whether `ai!` or `ai?` (any case) occurs in `text`: every trigger holds one, and this byte
+/// scan is much cheaper than looking for comments in each of a large project's files.
+fn may_hold_trigger(text: &str) -> bool {
+    text.as_bytes().windows(3).any(|w| {
+        w[0].eq_ignore_ascii_case(&b'a')
+            && w[1].eq_ignore_ascii_case(&b'i')
+            && matches!(w[2], b'!' | b'?')
+    })
 }
 
 /// The requests a saved file asks for: its triggers whose ids are not in `handled`, grouped by

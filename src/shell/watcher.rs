@@ -11,7 +11,14 @@
 //! is locked or an operation is in progress; [`Gate`] holds changes for a short grace time and
 //! decides whether they were git's, so that they are re-read but start nothing.
 //!
-//! Not for: reading the changed files or deciding what a change means (`runtime`, `app`).
+//! Only events that can mean new content are taken: writes, creations, removals and renames.
+//! Opening, reading and closing a file unwritten (`cat`, `grep -r`, `git status`, and redline's
+//! own re-read of a changed file) are events too on some platforms (inotify's `IN_OPEN`), and
+//! acting on them made every read start a read of ours, forever. [`is_content_change`] drops
+//! them before they are debounced. Even then an event is only a hint: [`Known`] compares what
+//! the file holds with what was last seen before anything happens.
+//!
+//! Not for: deciding what a change means (`runtime`, `app`).
 
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -19,8 +26,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use notify::{RecommendedWatcher, RecursiveMode};
-use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+use notify::event::{EventKind, ModifyKind};
+use notify::{EventHandler, RecommendedWatcher, RecursiveMode, WatcherKind};
+use notify_debouncer_mini::{Config, DebounceEventResult, Debouncer, new_debouncer_opt};
 
 /// Quiet time after the last event on a path before it is reported.
 pub const DEBOUNCE: Duration = Duration::from_millis(60);
@@ -40,7 +48,7 @@ pub type Report = Result<Batch, String>;
 
 /// A debounced watcher over a project.
 pub struct Watcher {
-    debouncer: Debouncer<RecommendedWatcher>,
+    debouncer: Debouncer<ContentWatcher>,
     root: PathBuf,
     folders: BTreeSet<PathBuf>,
     /// The files followed so far (through `folders`): following one again costs a lookup.
@@ -53,20 +61,22 @@ impl Watcher {
     pub fn start(root: &Path, send: impl Fn(Report) + Send + 'static) -> Result<Watcher> {
         let root = root.to_path_buf();
         let filter = Filter::new(&root);
-        let debouncer = new_debouncer(DEBOUNCE, move |result: DebounceEventResult| match result {
-            Ok(events) => {
-                let mut paths: Vec<String> =
-                    events.iter().filter_map(|e| filter.relative(&e.path)).collect();
-                paths.sort();
-                paths.dedup();
-                let git = events.iter().any(|e| filter.is_git_operation(&e.path));
-                if !paths.is_empty() || git {
-                    send(Ok(Batch { paths, git }));
+        let config = Config::default().with_timeout(DEBOUNCE);
+        let debouncer =
+            new_debouncer_opt(config, move |result: DebounceEventResult| match result {
+                Ok(events) => {
+                    let mut paths: Vec<String> =
+                        events.iter().filter_map(|e| filter.relative(&e.path)).collect();
+                    paths.sort();
+                    paths.dedup();
+                    let git = events.iter().any(|e| filter.is_git_operation(&e.path));
+                    if !paths.is_empty() || git {
+                        send(Ok(Batch { paths, git }));
+                    }
                 }
-            }
-            Err(e) => send(Err(format!("watching files failed: {e}"))),
-        })
-        .context("cannot start watching files")?;
+                Err(e) => send(Err(format!("watching files failed: {e}"))),
+            })
+            .context("cannot start watching files")?;
         Ok(Watcher {
             debouncer,
             root,
@@ -108,6 +118,47 @@ impl Watcher {
             .with_context(|| format!("cannot watch {}", self.root.display()))?;
         self.whole = true;
         Ok(())
+    }
+}
+
+/// Whether an event of this kind can mean a file holds something new: a write, a creation, a
+/// removal, a rename. Not an access (open, read, close without writing: `cat`, `grep`, our own
+/// re-read) and not a change of metadata alone (`touch`, `chmod`, `git status` refreshing the
+/// index's view). `Any` is a backend that cannot tell: the content check decides.
+pub fn is_content_change(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Create(_) | EventKind::Remove(_) | EventKind::Any => true,
+        EventKind::Modify(ModifyKind::Metadata(_)) => false,
+        EventKind::Modify(_) => true,
+        EventKind::Access(_) | EventKind::Other => false,
+    }
+}
+
+/// The platform's watcher with every event that cannot mean new content dropped at the source,
+/// so that the debouncer never sees them (it keeps paths, not kinds).
+pub struct ContentWatcher {
+    inner: RecommendedWatcher,
+}
+
+impl notify::Watcher for ContentWatcher {
+    fn new<F: EventHandler>(mut handler: F, config: notify::Config) -> notify::Result<Self> {
+        let filtered = move |event: notify::Result<notify::Event>| match event {
+            Ok(e) if !is_content_change(&e.kind) => {}
+            other => handler.handle_event(other),
+        };
+        Ok(ContentWatcher { inner: RecommendedWatcher::new(filtered, config)? })
+    }
+
+    fn watch(&mut self, path: &Path, mode: RecursiveMode) -> notify::Result<()> {
+        self.inner.watch(path, mode)
+    }
+
+    fn unwatch(&mut self, path: &Path) -> notify::Result<()> {
+        self.inner.unwatch(path)
+    }
+
+    fn kind() -> WatcherKind {
+        RecommendedWatcher::kind()
     }
 }
 
@@ -210,7 +261,9 @@ fn git_dir(root: &Path) -> Option<PathBuf> {
 }
 
 mod gate;
+mod known;
 pub use gate::{Gate, Release};
+pub use known::{Known, Stamp};
 
 #[cfg(test)]
 mod tests {
@@ -299,6 +352,60 @@ mod tests {
         assert_eq!(next_git(&rx), Some(true));
         std::fs::write(root.join(".git/refs/heads/other"), "0123\n").unwrap();
         assert_eq!(next_git(&rx), Some(true));
+    }
+
+    #[test]
+    fn only_kinds_that_can_mean_new_content_are_taken() {
+        use notify::event::{
+            AccessKind, AccessMode, CreateKind, DataChange, MetadataKind, ModifyKind, RemoveKind,
+            RenameMode,
+        };
+        let taken = [
+            EventKind::Create(CreateKind::File),
+            EventKind::Remove(RemoveKind::File),
+            EventKind::Modify(ModifyKind::Data(DataChange::Any)),
+            EventKind::Modify(ModifyKind::Data(DataChange::Content)),
+            EventKind::Modify(ModifyKind::Name(RenameMode::To)),
+            EventKind::Modify(ModifyKind::Any),
+            EventKind::Any,
+        ];
+        let dropped = [
+            EventKind::Access(AccessKind::Open(AccessMode::Any)),
+            EventKind::Access(AccessKind::Read),
+            EventKind::Access(AccessKind::Close(AccessMode::Read)),
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::Any)),
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::WriteTime)),
+            EventKind::Other,
+        ];
+        for kind in taken {
+            assert!(is_content_change(&kind), "{kind:?}");
+        }
+        for kind in dropped {
+            assert!(!is_content_change(&kind), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn reading_listing_and_touching_files_reports_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("todo")).unwrap();
+        let store = "def remove(self, task_id):  # do not crash on unknown ids AI!\n";
+        std::fs::write(root.join("todo/store.py"), store).unwrap();
+        let (_w, rx) = watch(&root, true);
+        for _ in 0..3 {
+            assert_eq!(std::fs::read_to_string(root.join("todo/store.py")).unwrap(), store);
+            let _ = std::fs::read_dir(root.join("todo")).unwrap().count();
+            // `touch` (both times; setting the modification time alone is a write to inotify,
+            // and is left to the content check).
+            let f = std::fs::File::open(root.join("todo/store.py")).unwrap();
+            let now = std::time::SystemTime::now();
+            f.set_times(std::fs::FileTimes::new().set_accessed(now).set_modified(now)).unwrap();
+        }
+        // Something that is a change, to know the reads were seen and dropped, not late.
+        std::fs::write(root.join("sentinel.py"), "x\n").unwrap();
+        assert_eq!(until(&rx, "sentinel.py"), ["sentinel.py"]);
     }
 
     #[test]

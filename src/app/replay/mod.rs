@@ -146,6 +146,7 @@ impl Script {
                 | Record::Editor { .. }
                 | Record::FileChanged(_)
                 | Record::GitBusy { .. }
+                | Record::WatchReady { .. }
                 | Record::WatchError { .. } => match record_msg(record) {
                     Some(msg) => EventKind::Input(msg),
                     None => continue,

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::core::plan::Source;
+use crate::core::trigger::TriggerId;
 
 pub use reader::{Dropped, Journal, read};
 pub use summary::{Summary, summarize};
@@ -92,6 +93,13 @@ pub enum Record {
         t: u64,
         busy: bool,
     },
+    /// Watch mode read the project: how many files, and the trigger comments already there.
+    WatchReady {
+        t: u64,
+        files: usize,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        triggers: Vec<TriggerId>,
+    },
     /// Watching the files failed.
     WatchError {
         t: u64,
@@ -127,6 +135,7 @@ impl Record {
             | Record::Editor { .. }
             | Record::FileChanged(_)
             | Record::GitBusy { .. }
+            | Record::WatchReady { .. }
             | Record::WatchError { .. } => Role::Input,
             Record::Hunk(_) | Record::Decision(_) | Record::End(_) => Role::Observation,
         }
@@ -146,6 +155,7 @@ impl Record {
             | Record::Scroll { t, .. }
             | Record::Editor { t, .. }
             | Record::GitBusy { t, .. }
+            | Record::WatchReady { t, .. }
             | Record::WatchError { t, .. } => Some(*t),
             Record::Hunk(h) => Some(h.t),
             Record::Decision(d) => Some(d.t),

@@ -351,3 +351,18 @@ fn a_save_asks_once_and_a_trigger_put_back_asks_again() {
     assert!(handled.is_empty(), "a trigger that left its file is forgotten");
     assert_eq!(saved("a.py", text, &mut handled).len(), 1, "put back, it asks again");
 }
+
+#[test]
+fn present_names_the_triggers_a_file_already_holds() {
+    let text =
+        "def remove(self, task_id):  # do not crash on unknown ids AI!\n# AI? why\n# AI note\n";
+    let ids = present("todo/store.py", text);
+    let texts: Vec<&str> = ids.iter().map(|id| id.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["def remove(self, task_id):  # do not crash on unknown ids AI!", "# AI? why"]
+    );
+    assert!(ids.iter().all(|id| id.path == "todo/store.py"));
+    assert!(present("a.py", "x = 1  # ai\nMAIL = 2\n").is_empty());
+    assert!(present("a.py", "x = 1  # Fix It aI!\n").len() == 1, "any case");
+}
