@@ -1,5 +1,5 @@
 //! `stream_chat` against the raw responses recorded from aimock and LiteLLM
-//! (`../shared/reference/sse/*.txt`), replayed byte for byte by a loopback server in small
+//! (`tests/sse/*.txt`, copied from the project's reference recordings), replayed byte for byte by a loopback server in small
 //! pieces: every protocol's stream decodes to the same reply, cut recordings end in
 //! `ProviderError::Cut`, error recordings in the right typed error, and a corrupted event in an
 //! error naming that event.
@@ -89,9 +89,9 @@ fn replay(response: Vec<u8>) -> Replay {
 /// chunked framing curl removed), `Connection: close`, and the body; the recorder's `#` lines
 /// are dropped.
 fn recorded(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/sse").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/sse").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e} (the tests expect shared/ beside the repository)", path.display())
+        panic!("{}: {e}", path.display())
     });
     let start = text.find("HTTP/").unwrap_or_else(|| panic!("{name}: no HTTP response"));
     let mut rest = &text[start..];

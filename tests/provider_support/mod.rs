@@ -1,5 +1,5 @@
 //! Shared by the `provider_*` tests: real servers on loopback, started by the tests and killed on
-//! drop (aimock from `tests/aimock/node_modules`, and `../shared/tools/faultproxy.py`), a scratch
+//! drop (aimock from `tests/aimock/node_modules`, and `tests/tools/faultproxy.py`), a scratch
 //! project, and a runner for `redline ask` that records when each stdout line arrived.
 #![allow(dead_code)]
 
@@ -155,10 +155,10 @@ pub fn aimock(fixtures: &Value, env: &[(&str, &str)]) -> Server {
 
 /// `faultproxy.py` in front of `upstream`, with its fault flags.
 pub fn faultproxy(upstream: &Server, flags: &[&str]) -> Server {
-    let script = repo().join("../shared/tools/faultproxy.py");
+    let script = repo().join("tests/tools/faultproxy.py");
     assert!(
         script.exists(),
-        "{} is missing: the tests expect shared/ beside the repository",
+        "{} is missing",
         script.display()
     );
     let port = free_port();
