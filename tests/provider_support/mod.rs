@@ -23,7 +23,7 @@ fn repo() -> PathBuf {
 
 /// A loopback port nobody listens on, never the same twice in this process (the kernel may hand
 /// a just-released port out again).
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
     let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
     loop {
@@ -156,11 +156,7 @@ pub fn aimock(fixtures: &Value, env: &[(&str, &str)]) -> Server {
 /// `faultproxy.py` in front of `upstream`, with its fault flags.
 pub fn faultproxy(upstream: &Server, flags: &[&str]) -> Server {
     let script = repo().join("tests/tools/faultproxy.py");
-    assert!(
-        script.exists(),
-        "{} is missing",
-        script.display()
-    );
+    assert!(script.exists(), "{} is missing", script.display());
     let port = free_port();
     let mut child = Command::new("python3")
         .arg(&script)
