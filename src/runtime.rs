@@ -32,7 +32,8 @@ use crate::core::review::Effect;
 use crate::core::session::Record;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
 use crate::shell::journal::Journal;
-use crate::shell::terminal::{self, StopSignal, StopSignals};
+use crate::shell::terminal::{self, StopSignals};
+pub use crate::shell::terminal::{Ending, Stopped};
 use crate::shell::watcher::{self, Gate, Watcher, git_state};
 use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
@@ -42,7 +43,7 @@ use crate::ui::theme::Theme;
 /// Where replies come from.
 pub enum Replies {
     /// A model server.
-    Provider { settings: ProviderSettings, max_tokens: Option<u32> },
+    Provider { settings: Box<ProviderSettings>, max_tokens: Option<u32> },
     /// A recorded session's replies ([`Session::replay`]), each played when the app asks for it.
     Recorded,
 }
@@ -81,30 +82,6 @@ pub struct Replay {
     pub reenact: bool,
     /// Once the user takes over, show the recorded decision of the selected hunk.
     pub show_recorded: bool,
-}
-
-/// How the review ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
-    /// The user quit (or the terminal's input ended).
-    Quit,
-    /// A stop signal arrived; the write under way, if any, was finished first.
-    Signal(StopSignal),
-}
-
-/// A review ended by a signal, as an error for the command's exit status (128 + the signal).
-#[derive(Debug, thiserror::Error)]
-#[error("stopped by {0}")]
-pub struct Stopped(pub StopSignal);
-
-impl Ending {
-    /// `Ok` when the user quit; [`Stopped`] when a signal ended the review.
-    pub fn into_result(self) -> Result<()> {
-        match self {
-            Ending::Quit => Ok(()),
-            Ending::Signal(s) => Err(Stopped(s).into()),
-        }
-    }
 }
 
 /// Run the review screen until the user quits or a stop signal arrives. The terminal is

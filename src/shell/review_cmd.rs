@@ -279,7 +279,10 @@ pub fn run_live(
     let session = Session {
         workspace: live.workspace,
         watch: live.watch,
-        replies: Replies::Provider { settings: live.settings, max_tokens: live.max_tokens },
+        replies: Replies::Provider {
+            settings: Box::new(live.settings),
+            max_tokens: live.max_tokens,
+        },
         syntax_theme: syntax_theme(&theme),
         theme,
         journal,

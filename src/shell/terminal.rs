@@ -44,6 +44,30 @@ impl Drop for Guard {
     }
 }
 
+/// How the review ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The user quit (or the terminal's input ended).
+    Quit,
+    /// A stop signal arrived; the write under way, if any, was finished first.
+    Signal(StopSignal),
+}
+
+/// A review ended by a signal, as an error for the command's exit status (128 + the signal).
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by {0}")]
+pub struct Stopped(pub StopSignal);
+
+impl Ending {
+    /// `Ok` when the user quit; [`Stopped`] when a signal ended the review.
+    pub fn into_result(self) -> anyhow::Result<()> {
+        match self {
+            Ending::Quit => Ok(()),
+            Ending::Signal(s) => Err(Stopped(s).into()),
+        }
+    }
+}
+
 /// A signal that asks the review to end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StopSignal {
