@@ -26,6 +26,8 @@ use super::{ProviderError, StreamEnd, StreamMsg, StreamSummary, Usage};
 
 /// How much of a body that is not a reply is quoted in the error.
 const QUOTED_BYTES: usize = 1024;
+/// How much of an error response is read: error objects are small, a page need not be whole.
+pub(super) const ERROR_BYTES: usize = 64 * 1024;
 
 /// What a 200 response's `Content-Type` says the body is.
 #[derive(Debug, PartialEq, Eq)]
@@ -67,7 +69,7 @@ pub(super) async fn read_body(
         BodyKind::Stream => {}
         BodyKind::Whole => return read_json_body(settings, resp, sent, tx, secrets).await,
         BodyKind::Foreign(content_type) => {
-            let start = body_start(resp, settings.read_timeout).await;
+            let start = body_start(resp, settings.read_timeout, QUOTED_BYTES).await;
             let start = wire::excerpt(&secrets.redact(&start));
             return Err(ProviderError::NotAStream { content_type, start });
         }
@@ -92,17 +94,44 @@ pub(super) async fn read_body(
     Ok(p.summary(bytes))
 }
 
-/// The first bytes of a body, as text, for an error message.
-async fn body_start(mut resp: reqwest::Response, timeout: Duration) -> String {
+/// The first `limit` bytes of a body (or all of a shorter one), as text, for an error message.
+pub(super) async fn body_start(
+    mut resp: reqwest::Response,
+    timeout: Duration,
+    limit: usize,
+) -> String {
     let mut start = Vec::new();
-    while start.len() < QUOTED_BYTES {
+    while start.len() < limit {
         match tokio::time::timeout(timeout, resp.chunk()).await {
             Ok(Ok(Some(bytes))) => start.extend_from_slice(&bytes),
             _ => break,
         }
     }
-    start.truncate(QUOTED_BYTES);
+    start.truncate(limit);
     String::from_utf8_lossy(&start).trim().to_string()
+}
+
+/// A whole body as text: more than `cap` bytes is [`ProviderError::TooLarge`], so a body that
+/// never ends cannot fill the memory.
+async fn capped_text(
+    mut resp: reqwest::Response,
+    cap: u64,
+    timeout: Duration,
+) -> Result<String, ProviderError> {
+    let mut bytes = Vec::new();
+    loop {
+        let received_bytes = bytes.len() as u64;
+        match tokio::time::timeout(timeout, resp.chunk()).await {
+            Err(_) => return Err(ProviderError::Stalled { timeout, received_bytes }),
+            Ok(Err(_)) => return Err(ProviderError::Cut { received_bytes }),
+            Ok(Ok(None)) => break,
+            Ok(Ok(Some(chunk))) => bytes.extend_from_slice(&chunk),
+        }
+        if bytes.len() as u64 > cap {
+            return Err(ProviderError::TooLarge { limit: cap });
+        }
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// A failure of the raw body stream.
@@ -370,19 +399,7 @@ async fn read_json_body(
     tx: &Sender<StreamMsg>,
     secrets: &Secrets,
 ) -> Result<StreamSummary, ProviderError> {
-    let body = match tokio::time::timeout(settings.read_timeout, resp.text()).await {
-        Ok(Ok(text)) => text,
-        Ok(Err(_)) => return Err(ProviderError::Cut { received_bytes: 0 }),
-        Err(_) => {
-            return Err(ProviderError::Stalled {
-                timeout: settings.read_timeout,
-                received_bytes: 0,
-            });
-        }
-    };
-    if body.len() as u64 > settings.max_reply_bytes {
-        return Err(ProviderError::TooLarge { limit: settings.max_reply_bytes });
-    }
+    let body = capped_text(resp, settings.max_reply_bytes, settings.read_timeout).await?;
     let value = serde_json::from_str::<serde_json::Value>(&body).ok();
     if let Some(message) = value.as_ref().and_then(wire::error_message) {
         return Err(ProviderError::Server { message: secrets.redact(&message) });

@@ -14,7 +14,7 @@ use tokio::sync::mpsc::Sender;
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
-use super::body::read_body;
+use super::body::{ERROR_BYTES, body_start, read_body};
 use super::endpoint::shown;
 use super::secrets::Secrets;
 use super::settings::{ProviderKind, ProviderSettings};
@@ -229,10 +229,7 @@ pub fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
 /// redacted before anything is cut to a display length, so no part of a key can slip through.
 async fn error_body(resp: reqwest::Response, timeout: Duration, secrets: &Secrets) -> String {
     let status = resp.status();
-    let body = match tokio::time::timeout(timeout, resp.text()).await {
-        Ok(Ok(text)) => secrets.redact(&text),
-        _ => String::new(),
-    };
+    let body = secrets.redact(&body_start(resp, timeout, ERROR_BYTES).await);
     let from_json = serde_json::from_str::<serde_json::Value>(&body).ok().and_then(|v| {
         wire::error_message(&v).or_else(|| v.get("message")?.as_str().map(Into::into))
     });
