@@ -16,13 +16,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use crossterm::event::{
-    DisableMouseCapture, EnableMouseCapture, Event, EventStream, KeyEventKind, MouseEventKind,
-};
-use crossterm::execute;
-use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
-};
+use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
 use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -38,6 +32,8 @@ use crate::core::review::Effect;
 use crate::core::session::Record;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};
 use crate::shell::journal::Journal;
+use crate::shell::terminal::{self, StopSignals};
+pub use crate::shell::terminal::{Ending, Stopped};
 use crate::shell::watcher::Gate;
 use crate::shell::workspace::{Workspace, WriteFailure};
 use crate::ui::diff::DiffModel;
@@ -50,7 +46,7 @@ use watching::{release_changes, start_known, start_watcher};
 /// Where replies come from.
 pub enum Replies {
     /// A model server.
-    Provider { settings: ProviderSettings, max_tokens: Option<u32> },
+    Provider { settings: Box<ProviderSettings>, max_tokens: Option<u32> },
     /// A recorded session's replies ([`Session::replay`]), each played when the app asks for it.
     Recorded,
 }
@@ -91,42 +87,25 @@ pub struct Replay {
     pub show_recorded: bool,
 }
 
-/// Leave the alternate screen, show the cursor, end raw mode. Safe to call twice.
-pub fn restore_terminal() {
-    let _ = disable_raw_mode();
-    let _ =
-        execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show);
-}
-
-fn enter_terminal() -> io::Result<()> {
-    enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)
-}
-
-/// Restores the terminal when dropped: the way out for errors and early returns.
-struct Guard;
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        restore_terminal();
-    }
-}
-
-/// Run the review screen until the user quits.
-pub fn run(app: &mut App, session: Session) -> Result<()> {
+/// Run the review screen until the user quits or a stop signal arrives. The terminal is
+/// restored on every way out: a return, an error, a panic (the hook) and a signal.
+pub fn run(app: &mut App, session: Session) -> Result<Ending> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
+        terminal::restore();
         previous(info);
     }));
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    enter_terminal().context("cannot switch the terminal to full-screen mode")?;
-    let _guard = Guard;
-    let result = runtime.block_on(event_loop(app, session));
-    restore_terminal();
+    // Listening before the terminal changes: a signal from then on cannot leave it raw.
+    let signals =
+        runtime.block_on(async { StopSignals::listen() }).context("cannot listen for signals")?;
+    terminal::enter().context("cannot switch the terminal to full-screen mode")?;
+    let _guard = terminal::Guard;
+    let result = runtime.block_on(event_loop(app, session, signals));
+    terminal::restore();
     // The hook stays: restoring an already restored terminal is harmless.
     result
 }
@@ -183,7 +162,11 @@ impl Stepper<'_> {
     }
 }
 
-async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
+async fn event_loop(
+    app: &mut App,
+    mut session: Session,
+    mut signals: StopSignals,
+) -> Result<Ending> {
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))
         .context("cannot draw on the terminal")?;
     let size = terminal.size().context("cannot read the terminal's size")?;
@@ -194,7 +177,7 @@ async fn event_loop(app: &mut App, mut session: Session) -> Result<()> {
     app.update(Msg::Resize(size.width, size.height), base);
     let mut stepper =
         Stepper { app, base, recorder: Recorder::new(), journal: session.journal.take(), t: 0 };
-    let result = run_loop(&mut stepper, &session, &mut terminal).await;
+    let result = run_loop(&mut stepper, &session, &mut terminal, &mut signals).await;
     stepper.end();
     result
 }
@@ -213,7 +196,8 @@ async fn run_loop(
     stepper: &mut Stepper<'_>,
     session: &Session,
     terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
-) -> Result<()> {
+    signals: &mut StopSignals,
+) -> Result<Ending> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut events = EventStream::new();
     let mut tick = tokio::time::interval(Duration::from_millis(80));
@@ -261,7 +245,7 @@ async fn run_loop(
                 AppEffect::Quit if reenacting => {}
                 AppEffect::Quit => {
                     cancel.cancel();
-                    return Ok(());
+                    return Ok(Ending::Quit);
                 }
                 AppEffect::StartStream { messages, .. } => match &mut player {
                     Some(p) => p.round_started(t),
@@ -289,9 +273,9 @@ async fn run_loop(
                 // While re-enacting, the recorded editor's result comes in its time.
                 AppEffect::OpenEditor { .. } if reenacting => {}
                 AppEffect::OpenEditor { hunk, text } => {
-                    restore_terminal();
+                    terminal::restore();
                     let result = edit_in_editor(&text);
-                    enter_terminal().context("cannot return to full-screen mode")?;
+                    terminal::enter().context("cannot return to full-screen mode")?;
                     terminal.clear().context("cannot redraw the terminal")?;
                     events = EventStream::new();
                     let _ = tx.send(Msg::EditorDone { hunk, result });
@@ -335,8 +319,14 @@ async fn run_loop(
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e).context("cannot read the terminal's input"),
-                None => return Ok(()),
+                None => return Ok(Ending::Quit),
             },
+            // Effects are carried out whole at the top of the loop, so no write is under way
+            // here: stopping now leaves every file wholly old or wholly new.
+            signal = signals.recv() => {
+                cancel.cancel();
+                return Ok(Ending::Signal(signal));
+            }
             Some(m) = rx.recv() => m,
             Some((key, c)) = hl_rx.recv() => {
                 colors.insert(key, c);
@@ -565,7 +555,9 @@ fn start_stream(
                         r = &mut task, if result.is_none() => result = Some(r),
                         m = srx.recv() => match m {
                             Some(StreamMsg::Text(t)) => { let _ = tx.send(Msg::Chunk(t)); }
-                            Some(StreamMsg::Retrying { .. }) => {}
+                            // The review shows the outcome; retries and skipped events
+                            // leave the reply as it is.
+                            Some(StreamMsg::Retrying { .. } | StreamMsg::Skipped(_)) => {}
                             None => break,
                         },
                     }

@@ -428,3 +428,35 @@ fn binary_and_non_utf8_files_are_left_untouched() {
     assert_eq!(scratch.read("data.bin"), binary);
     assert_eq!(scratch.read("legacy.py"), latin1);
 }
+
+// ---- resource limits ------------------------------------------------------------------------
+
+/// Under `ulimit -f`, a write past the limit used to kill redline with SIGXFSZ (no message, no
+/// exit status, a temporary file left behind); the signal is ignored now, so the write fails
+/// with EFBIG and is reported like any other write error.
+#[test]
+fn a_write_past_ulimit_f_is_an_error_not_a_signal_death() {
+    let s = Scratch::new(&[("app.py", APP.as_bytes())]);
+    let big: String = (0..4000).map(|i| format!("    big_{i} = {i}  # padding\n")).collect();
+    let reply = search_replace("app.py", "    x = 1\n", &big);
+    let reply_path = s.dir.path().join("reply.md");
+    fs::write(&reply_path, reply).expect("write reply");
+    // 16 blocks: 8 KiB (dash counts 512-byte blocks) or 16 KiB; the new file is about 130 KB.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 16; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_redline"))
+        .args(["apply", "--root", &path_arg(&s.root()), &path_arg(&reply_path)])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run redline under ulimit -f");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), None, "killed by a signal: {:?}", out.status);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("redline: error") && err.contains("app.py"), "{err}");
+    assert!(err.to_lowercase().contains("file too large"), "{err}");
+    assert_eq!(s.text("app.py"), APP, "the file is wholly old");
+    let names: Vec<String> = s.tree().into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, vec!["app.py".to_string()], "no temporary file is left");
+}

@@ -9,9 +9,11 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use provider_support::*;
-use redline::provider::settings::{DEFAULT_BACKOFF, ProviderKind, ProviderSettings};
+use redline::provider::settings::{
+    DEFAULT_BACKOFF, DEFAULT_DEADLINE, DEFAULT_MAX_REPLY_BYTES, ProviderKind, ProviderSettings,
+};
 use redline::provider::{
-    ApiKey, ChatMessage, ChatRequest, ProviderError, Role, StreamMsg, stream_chat,
+    ApiKey, BaseUrl, ChatMessage, ChatRequest, ProviderError, Role, StreamMsg, stream_chat,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -156,7 +158,7 @@ fn a_stalled_stream_ends_within_the_timeout() {
     args.extend(["--timeout", "2"]);
     let run = ask(dir.path(), &args, ENV);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stderr.contains("no data from the server for 2 s"), "{}", run.stderr);
+    assert!(run.stderr.contains("no reply content from the server for 2 s"), "{}", run.stderr);
     assert!(run.elapsed < Duration::from_secs(2 + 20), "took {:?}", run.elapsed);
     assert_eq!(read(dir.path(), "app.py"), ONE_EDIT);
     run.assert_no_secret();
@@ -226,12 +228,14 @@ fn cancelling_stops_the_stream_at_once() {
     let server = aimock(&fixtures(vec![reply_fixture("cancel-me", &long, slow)]), &[]);
     let settings = ProviderSettings {
         kind: ProviderKind::OpenAi,
-        base_url: format!("{}/v1", server.url()),
+        base_url: BaseUrl::parse(&format!("{}/v1", server.url())).expect("a base URL"),
         api_key: Some(ApiKey::new(SECRET)),
         model: "mock".into(),
         max_retries: 0,
         backoff_base: DEFAULT_BACKOFF,
         read_timeout: Duration::from_secs(30),
+        deadline: DEFAULT_DEADLINE,
+        max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
     };
     assert!(!format!("{settings:?}").contains(SECRET));
     let req = ChatRequest {

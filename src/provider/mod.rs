@@ -1,6 +1,6 @@
 //! Talking to language models over the network: one streaming interface, [`stream_chat`], over
 //! three wire protocols (OpenAI-compatible chat completions, Anthropic Messages, Ollama's
-//! `/api/chat`), with retries, read timeouts and cancellation.
+//! `/api/chat`), with retries, a silence limit, a deadline, a size cap and cancellation.
 //!
 //! Text arrives on a channel as [`StreamMsg::Text`] chunks the moment they are decoded; the call
 //! returns a [`StreamSummary`] (token usage, time to first token, total time, how the stream
@@ -9,9 +9,13 @@
 //!
 //! Not for: building prompts (`core::prompt`), parsing the reply into edits (`core::stream`), or
 //! deciding what to do with a failed stream (the caller keeps the edits it already has). API keys
-//! live only in [`ApiKey`], which never prints them.
+//! live only in [`ApiKey`], which never prints them; the key and a base URL's credentials are
+//! redacted ([`secrets`]) from every message and from the reply text itself.
 
+mod body;
 mod client;
+pub mod endpoint;
+pub mod secrets;
 pub mod settings;
 pub mod wire;
 
@@ -21,7 +25,8 @@ use std::time::Duration;
 use serde::Serialize;
 use thiserror::Error;
 
-pub use client::stream_chat;
+pub use client::{secrets_of, stream_chat};
+pub use endpoint::BaseUrl;
 pub use settings::{ProviderKind, ProviderSettings, SettingsError};
 
 /// A secret API key. `Debug` and `Display` print `***`; only [`ApiKey::expose`] gives the key,
@@ -75,6 +80,8 @@ pub enum StreamMsg {
     Text(String),
     /// The server refused or failed before sending text; the request is sent again after `wait`.
     Retrying { attempt: u32, wait: Duration, reason: String },
+    /// A malformed event was left out (why); the stream goes on.
+    Skipped(String),
 }
 
 /// Token counts, as the server reported them.
@@ -127,12 +134,23 @@ pub enum ProviderError {
     #[error("cannot reach {url}: {message}")]
     Connect { url: String, message: String },
     #[error("the stream was cut after {received_bytes} bytes, before the server said it was done")]
-    Cut { received_bytes: usize },
+    Cut { received_bytes: u64 },
     #[error(
-        "no data from the server for {} s (after {received_bytes} bytes); raise --timeout for slow models",
+        "no reply content from the server for {} s (after {received_bytes} bytes); raise --timeout for slow models",
         timeout.as_secs_f64()
     )]
-    Stalled { timeout: Duration, received_bytes: usize },
+    Stalled { timeout: Duration, received_bytes: u64 },
+    #[error("the reply passed {limit} bytes and was stopped (--max-reply-bytes)")]
+    TooLarge { limit: u64 },
+    #[error(
+        "the reply was not finished within {} s and was stopped (--deadline)",
+        limit.as_secs_f64()
+    )]
+    Deadline { limit: Duration },
+    #[error(
+        "the server answered with {content_type}, not a reply stream (is the base URL right?): {start}"
+    )]
+    NotAStream { content_type: String, start: String },
     #[error("malformed `{event}` event from the server: {message}")]
     Malformed { event: String, message: String },
     #[error("the server reported an error mid-stream: {message}")]

@@ -7,6 +7,9 @@
 //! | base URL | `--base-url` | `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `OLLAMA_HOST` | `[openai]` ... `base_url` |
 //! | model    | `--model`    | `REDLINE_MODEL`                                    | `[openai]` ... `model`, then `model` |
 //! | API key  | (none: keys on command lines leak into `ps`) | `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` | `[openai]` ... `api_key` |
+//! | silence  | `--timeout`  |                                                    | `timeout_secs`               |
+//! | deadline | `--deadline` |                                                    | `deadline_secs`              |
+//! | reply cap | `--max-reply-bytes` |                                             | `max_reply_bytes`            |
 //!
 //! With no provider named anywhere, the one whose environment variables are set is used
 //! (Anthropic, then OpenAI, then Ollama). Not for: reading the environment or the disk
@@ -20,6 +23,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use super::ApiKey;
+use super::endpoint::{BaseUrl, UrlError};
 
 /// The three wire protocols.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,20 +82,29 @@ impl ProviderKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProviderSettings {
     pub kind: ProviderKind,
-    pub base_url: String,
+    pub base_url: BaseUrl,
     pub api_key: Option<ApiKey>,
     pub model: String,
     /// How many times a refused (429, 5xx) or unreachable request is sent again.
     pub max_retries: u32,
     /// The first wait between attempts; it doubles on each retry.
     pub backoff_base: Duration,
-    /// The longest wait for the next bytes of a response (and for a connection).
+    /// The longest wait for a connection, the response's headers, and the next reply content
+    /// (keep-alive comments and pings do not count).
     pub read_timeout: Duration,
+    /// The longest a whole reply may take, retries included.
+    pub deadline: Duration,
+    /// The most response body bytes one reply may have.
+    pub max_reply_bytes: u64,
 }
 
 pub const DEFAULT_RETRIES: u32 = 3;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 pub const DEFAULT_BACKOFF: Duration = Duration::from_millis(500);
+/// Generous: a long reply from a slow local model still fits.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30 * 60);
+/// Far beyond any real reply (a million tokens is a few MiB), well below what hurts memory.
+pub const DEFAULT_MAX_REPLY_BYTES: u64 = 32 * 1024 * 1024;
 
 /// What the command line said (all optional).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -101,6 +114,8 @@ pub struct Flags {
     pub model: Option<String>,
     pub http_retries: Option<u32>,
     pub timeout_secs: Option<f64>,
+    pub deadline_secs: Option<f64>,
+    pub max_reply_bytes: Option<u64>,
 }
 
 /// `config.toml`.
@@ -111,6 +126,8 @@ pub struct ConfigFile {
     pub model: Option<String>,
     pub http_retries: Option<u32>,
     pub timeout_secs: Option<f64>,
+    pub deadline_secs: Option<f64>,
+    pub max_reply_bytes: Option<u64>,
     pub openai: Option<ProviderSection>,
     pub anthropic: Option<ProviderSection>,
     pub ollama: Option<ProviderSection>,
@@ -162,8 +179,10 @@ pub enum SettingsError {
         "no model named for {provider}: pass --model, set REDLINE_MODEL, or set model in {config}"
     )]
     NoModel { provider: &'static str, config: String },
-    #[error("the base URL {url:?} is not an http:// or https:// URL")]
-    BadUrl { url: String },
+    #[error(transparent)]
+    BadUrl(#[from] UrlError),
+    #[error("--max-reply-bytes must be at least 1, not {0}")]
+    BadReplyCap(u64),
     #[error("{what} must be a positive number of seconds, not {value}")]
     BadTimeout { what: &'static str, value: String },
     #[error("cannot read {path}: {message}")]
@@ -230,9 +249,8 @@ pub fn resolve(
         .or_else(|| section.and_then(|s| s.base_url.clone()))
         .map(|u| normalize_url(kind, &u))
         .unwrap_or_else(|| kind.default_base_url().to_string());
-    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(SettingsError::BadUrl { url: base_url });
-    }
+    let official = base_url == kind.default_base_url();
+    let base_url = BaseUrl::parse(&base_url)?;
     let api_key = kind
         .key_var()
         .and_then(var)
@@ -242,7 +260,7 @@ pub fn resolve(
     // Official endpoints need a key; local and compatible servers often do not.
     if let Some(var) = kind.key_var()
         && api_key.is_none()
-        && base_url == kind.default_base_url()
+        && official
     {
         return Err(SettingsError::NoKey {
             provider: kind.name(),
@@ -261,12 +279,14 @@ pub fn resolve(
             provider: kind.name(),
             config: config_name.to_string(),
         })?;
-    let timeout = match flags.timeout_secs.or(config.timeout_secs) {
-        None => DEFAULT_TIMEOUT,
-        Some(s) if s.is_finite() && s > 0.0 && s < 1e6 => Duration::from_secs_f64(s),
-        Some(s) => {
-            return Err(SettingsError::BadTimeout { what: "the timeout", value: s.to_string() });
-        }
+    let timeout =
+        seconds(flags.timeout_secs.or(config.timeout_secs), DEFAULT_TIMEOUT, "the timeout")?;
+    let deadline =
+        seconds(flags.deadline_secs.or(config.deadline_secs), DEFAULT_DEADLINE, "the deadline")?;
+    let max_reply_bytes = match flags.max_reply_bytes.or(config.max_reply_bytes) {
+        None => DEFAULT_MAX_REPLY_BYTES,
+        Some(0) => return Err(SettingsError::BadReplyCap(0)),
+        Some(n) => n,
     };
     Ok(ProviderSettings {
         kind,
@@ -276,7 +296,22 @@ pub fn resolve(
         max_retries: flags.http_retries.or(config.http_retries).unwrap_or(DEFAULT_RETRIES),
         backoff_base: DEFAULT_BACKOFF,
         read_timeout: timeout,
+        deadline,
+        max_reply_bytes,
     })
+}
+
+/// A positive number of seconds (below a million), or `default` when none is given.
+fn seconds(
+    given: Option<f64>,
+    default: Duration,
+    what: &'static str,
+) -> Result<Duration, SettingsError> {
+    match given {
+        None => Ok(default),
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e6 => Ok(Duration::from_secs_f64(s)),
+        Some(s) => Err(SettingsError::BadTimeout { what, value: s.to_string() }),
+    }
 }
 
 /// `OLLAMA_HOST` is often `host:port` without a scheme; trailing slashes are dropped.
@@ -321,7 +356,7 @@ mod tests {
         let s = go(&Flags::default(), &[], &config).ok();
         assert_eq!(s.as_ref().map(|s| s.kind), Some(ProviderKind::Ollama));
         assert_eq!(s.as_ref().map(|s| s.model.as_str()), Some("cfg-model"));
-        assert_eq!(s.as_ref().map(|s| s.base_url.as_str()), Some("http://cfg:1"));
+        assert_eq!(s.as_ref().map(|s| s.base_url.to_string()).as_deref(), Some("http://cfg:1"));
         let e = [("REDLINE_PROVIDER", "openai"), ("REDLINE_MODEL", "env-model")];
         let s = go(&Flags::default(), &e, &config).ok();
         assert_eq!(s.as_ref().map(|s| s.kind), Some(ProviderKind::OpenAi));
@@ -336,7 +371,10 @@ mod tests {
         let s = go(&flags, &e, &config).ok();
         assert_eq!(s.as_ref().map(|s| s.kind), Some(ProviderKind::Anthropic));
         assert_eq!(s.as_ref().map(|s| s.model.as_str()), Some("flag-model"));
-        assert_eq!(s.as_ref().map(|s| s.base_url.as_str()), Some("http://127.0.0.1:9"));
+        assert_eq!(
+            s.as_ref().map(|s| s.base_url.to_string()).as_deref(),
+            Some("http://127.0.0.1:9")
+        );
     }
 
     #[test]
@@ -352,7 +390,10 @@ mod tests {
             &[("OLLAMA_HOST", "127.0.0.1:11434"), ("REDLINE_MODEL", "m")],
             &ConfigFile::default(),
         );
-        assert_eq!(s.map(|s| s.base_url).ok().as_deref(), Some("http://127.0.0.1:11434"));
+        assert_eq!(
+            s.map(|s| s.base_url.to_string()).ok().as_deref(),
+            Some("http://127.0.0.1:11434")
+        );
         let flags = Flags { provider: Some(ProviderKind::OpenAi), ..Flags::default() };
         let e = go(&flags, &[("REDLINE_MODEL", "m")], &ConfigFile::default()).err();
         assert!(matches!(e, Some(SettingsError::NoKey { var: "OPENAI_API_KEY", .. })));
@@ -390,6 +431,24 @@ mod tests {
             go(&flags, &[("OLLAMA_HOST", "h:1"), ("REDLINE_MODEL", "m")], &ConfigFile::default())
                 .err();
         assert!(matches!(e, Some(SettingsError::BadTimeout { .. })));
+        let flags = Flags { deadline_secs: Some(-1.0), ..Flags::default() };
+        let e =
+            go(&flags, &[("OLLAMA_HOST", "h:1"), ("REDLINE_MODEL", "m")], &ConfigFile::default())
+                .err();
+        assert!(matches!(e, Some(SettingsError::BadTimeout { what: "the deadline", .. })));
+        let flags = Flags { max_reply_bytes: Some(0), ..Flags::default() };
+        let e =
+            go(&flags, &[("OLLAMA_HOST", "h:1"), ("REDLINE_MODEL", "m")], &ConfigFile::default())
+                .err();
+        assert!(matches!(e, Some(SettingsError::BadReplyCap(0))));
+        let flags = Flags {
+            provider: Some(ProviderKind::OpenAi),
+            base_url: Some("http://u:SECRET@h/v1?key=SECRET2".into()),
+            ..Flags::default()
+        };
+        let s = go(&flags, &[("REDLINE_MODEL", "m")], &ConfigFile::default());
+        let shown = format!("{s:?}");
+        assert!(!shown.contains("SECRET") && shown.contains("http://h/v1?key=***"), "{shown}");
         let bad: Result<ConfigFile, _> = toml::from_str("modle = \"x\"");
         assert!(bad.is_err());
     }

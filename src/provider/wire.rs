@@ -6,6 +6,8 @@
 //! that servers adding to their protocols do not break redline; what is known but malformed is
 //! an error naming the event.
 
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
 
 use crate::provider::{ChatRequest, DEFAULT_MAX_TOKENS, ProviderError, Role, Usage};
@@ -77,6 +79,79 @@ pub fn ollama_body(req: &ChatRequest) -> Value {
         body["options"] = Value::Object(options);
     }
     body
+}
+
+/// Joins a UTF-16 surrogate pair that a server split across two events (`"\ud83c"` ending one
+/// string, `"\uddf7"` starting the next), which JSON parsers refuse as lone surrogates: a lone
+/// high surrogate ending a string is taken out and kept, and put together with the lone low
+/// surrogate that comes next. Other lone surrogates become U+FFFD. Events without `\u` pass
+/// through untouched.
+#[derive(Debug, Default)]
+pub struct Surrogates {
+    high: Option<u16>,
+}
+
+impl Surrogates {
+    pub fn join<'a>(&mut self, data: &'a str) -> Cow<'a, str> {
+        if !data.contains("\\u") {
+            return Cow::Borrowed(data);
+        }
+        let bytes = data.as_bytes();
+        let mut out = String::with_capacity(data.len());
+        let (mut i, mut copied) = (0, 0);
+        while i < bytes.len() {
+            if bytes[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            let Some(unit) = escape_at(data, i) else {
+                i += 2;
+                continue;
+            };
+            let replacement = match unit {
+                0xD800..=0xDBFF => match escape_at(data, i + 6) {
+                    Some(0xDC00..=0xDFFF) => {
+                        i += 12;
+                        continue;
+                    }
+                    // Its other half is in the next event.
+                    _ if bytes.get(i + 6) == Some(&b'"') => {
+                        self.high = Some(unit);
+                        String::new()
+                    }
+                    _ => "\\ufffd".to_string(),
+                },
+                0xDC00..=0xDFFF => match self.high.take() {
+                    Some(high) => {
+                        let c = 0x10000
+                            + ((u32::from(high) - 0xD800) << 10)
+                            + (u32::from(unit) - 0xDC00);
+                        char::from_u32(c).map_or_else(|| "\\ufffd".to_string(), String::from)
+                    }
+                    None => "\\ufffd".to_string(),
+                },
+                _ => {
+                    i += 6;
+                    continue;
+                }
+            };
+            out.push_str(&data[copied..i]);
+            out.push_str(&replacement);
+            i += 6;
+            copied = i;
+        }
+        if copied == 0 {
+            return Cow::Borrowed(data);
+        }
+        out.push_str(&data[copied..]);
+        Cow::Owned(out)
+    }
+}
+
+/// The code unit of a `\uXXXX` escape starting at byte `at`, if there is one.
+fn escape_at(data: &str, at: usize) -> Option<u16> {
+    let hex = data.get(at..at + 6)?.strip_prefix("\\u")?;
+    u16::from_str_radix(hex, 16).ok()
 }
 
 fn parse(event: &str, data: &str) -> Result<Value, ProviderError> {
@@ -363,6 +438,27 @@ mod tests {
         let a = serde_json::json!({"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"stop_reason":"end_turn"});
         assert_eq!(whole_response(&a).unwrap_or_default()[0], Piece::Text("ab".into()));
         assert_eq!(whole_response(&serde_json::json!({"x": 1})), None);
+    }
+
+    #[test]
+    fn a_surrogate_pair_split_across_events_is_joined() {
+        let mut s = Surrogates::default();
+        let first = r#"{"choices":[{"index":0,"delta":{"content":"flag \ud83c"}}]}"#;
+        let second = r#"{"choices":[{"index":0,"delta":{"content":"\uddf7 done"}}]}"#;
+        assert!(openai_event(first).is_err(), "a lone surrogate alone is refused by serde_json");
+        let a = openai_event(&s.join(first)).ok();
+        let b = openai_event(&s.join(second)).ok();
+        assert_eq!(a, Some(vec![Piece::Text("flag ".into())]));
+        assert_eq!(b, Some(vec![Piece::Text("\u{1F1F7} done".into())]));
+        // A whole pair, other escapes and escaped backslashes pass untouched.
+        let whole = r#"{"choices":[{"delta":{"content":"\ud83c\uddf7 \u00e9 \\ud83c"}}]}"#;
+        assert!(matches!(s.join(whole), Cow::Borrowed(_)));
+        let got = openai_event(&s.join(whole)).ok();
+        assert_eq!(got, Some(vec![Piece::Text("\u{1F1F7} é \\ud83c".into())]));
+        // A lone surrogate in the middle of a string, or a low one with no high before it.
+        let lone = r#"{"choices":[{"delta":{"content":"a\ud83cb \udc00"}}]}"#;
+        let got = openai_event(&s.join(lone)).ok();
+        assert_eq!(got, Some(vec![Piece::Text("a\u{FFFD}b \u{FFFD}".into())]));
     }
 
     #[test]

@@ -44,9 +44,16 @@ pub struct ModelArgs {
     /// The model to ask.
     #[arg(long, value_name = "M")]
     pub model: Option<String>,
-    /// Give up when the server sends nothing for this many seconds.
+    /// Give up when the server sends no reply content for this many seconds (keep-alive
+    /// comments do not count; default 60).
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
+    /// Give up when a reply is not finished after this many seconds (default 1800).
+    #[arg(long, value_name = "SECS")]
+    pub deadline: Option<f64>,
+    /// Stop a reply whose body passes this many bytes (default 32 MiB).
+    #[arg(long, value_name = "N")]
+    pub max_reply_bytes: Option<u64>,
     /// The most tokens the model may write.
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<u32>,
@@ -151,6 +158,8 @@ pub fn settings_for(args: &AskArgs) -> Result<ProviderSettings> {
         model: args.model.model.clone(),
         http_retries: args.http_retries,
         timeout_secs: args.model.timeout,
+        deadline_secs: args.model.deadline,
+        max_reply_bytes: args.model.max_reply_bytes,
     };
     Ok(settings::resolve(&flags, &env, &config, &name)?)
 }
@@ -386,6 +395,7 @@ async fn stream_round(
                     "redline: attempt {attempt} failed ({reason}); trying again in {:.1} s",
                     wait.as_secs_f64()
                 ),
+                Some(StreamMsg::Skipped(why)) => eprintln!("redline: warning: {why}"),
                 None => break,
             },
         }

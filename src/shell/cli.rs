@@ -124,16 +124,24 @@ impl From<FormatArg> for FormatChoice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// Every edit applied.
-    Applied = 0,
+    Applied,
     /// At least one edit was refused (or there were none).
-    Refused = 1,
+    Refused,
     /// A usage or I/O error, or an internal error.
-    Error = 2,
+    Error,
+    /// The review screen was ended by this signal (exit status 128 + its number, as a shell
+    /// reports a command a signal ended).
+    Signal(i32),
 }
 
 impl From<Exit> for ExitCode {
     fn from(exit: Exit) -> Self {
-        ExitCode::from(exit as u8)
+        ExitCode::from(match exit {
+            Exit::Applied => 0,
+            Exit::Refused => 1,
+            Exit::Error => 2,
+            Exit::Signal(n) => u8::try_from(128 + n).unwrap_or(2),
+        })
     }
 }
 
@@ -149,6 +157,7 @@ pub struct ApplyJson<'a> {
 /// The whole program: parse the arguments, run, turn the result (or a panic) into an exit status.
 pub fn main() -> ExitCode {
     install_panic_hook();
+    crate::shell::terminal::ignore_file_size_signal();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

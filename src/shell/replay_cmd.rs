@@ -22,7 +22,7 @@ use crate::app::record::sent_file;
 use crate::app::replay::{self, Clock, Script};
 use crate::core::plan::{FileWrite, Source};
 use crate::core::session::{self, Header};
-use crate::runtime::{self, Replay, Replies, Session, Watch};
+use crate::runtime::{self, Ending, Replay, Replies, Session, Watch};
 use crate::shell::cli::Exit;
 use crate::shell::journal::{self, Journal};
 use crate::shell::review_cmd;
@@ -71,6 +71,7 @@ pub struct Play {
 pub fn replay(args: &ReplayArgs) -> Exit {
     match try_replay(args) {
         Ok(exit) => exit,
+        Err(err) if err.is::<crate::runtime::Stopped>() => review_cmd::stopped(&err),
         Err(err) => {
             eprintln!("redline: error: {err:#}");
             Exit::Error
@@ -125,11 +126,12 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
         theme: args.theme.clone(),
         session_dir: args.session_dir.clone(),
     };
-    let app = play(&script, &root, &play_args)?;
+    let (app, ending) = play(&script, &root, &play_args)?;
     review_cmd::summary(&app);
     if scratch {
         eprintln!("redline: the replay's files are in {}", root.display());
     }
+    ending.into_result()?;
     Ok(Exit::Applied)
 }
 
@@ -180,7 +182,7 @@ fn write_files(dir: &Path, script: &Script) -> Result<()> {
 }
 
 /// Play `script` in the review screen on the files in `root`; the app as the user left it.
-pub fn play(script: &Script, root: &Path, play: &Play) -> Result<App> {
+pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> {
     let workspace = Workspace::open(root)?;
     let (theme, keymap, keymap_text) = review_cmd::look(play.theme.as_deref())?;
     let mut config = script.app_config();
@@ -217,9 +219,9 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<App> {
             show_recorded: play.show_recorded,
         }),
     };
-    runtime::run(&mut app, session)?;
+    let ending = runtime::run(&mut app, session)?;
     review_cmd::recorded_where(recorded, warning);
-    Ok(app)
+    Ok((app, ending))
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use crate::core::plan::Source;
 use crate::core::review::Review;
 use crate::core::session::{self, Header, VERSION};
 use crate::provider::{ChatMessage, ProviderSettings, Role};
-use crate::runtime::{self, Replies, Session, Watch};
+use crate::runtime::{self, Replies, Session, Stopped, Watch};
 use crate::shell::ask::{self, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
 use crate::shell::journal::{self, Journal};
@@ -120,10 +120,20 @@ pub fn demo(args: &DemoArgs) -> Exit {
 pub(crate) fn report(result: Result<()>) -> Exit {
     match result {
         Ok(()) => Exit::Applied,
+        Err(err) if err.is::<Stopped>() => stopped(&err),
         Err(err) => {
             eprintln!("redline: error: {err:#}");
             Exit::Error
         }
+    }
+}
+
+/// A review a signal ended: said on standard error, exit status 128 + the signal's number.
+pub(crate) fn stopped(err: &anyhow::Error) -> Exit {
+    eprintln!("redline: {err}");
+    match err.downcast_ref::<Stopped>() {
+        Some(Stopped(signal)) => Exit::Signal(signal.number()),
+        None => Exit::Error,
     }
 }
 
@@ -234,7 +244,7 @@ pub fn live_header(
         prompt: None,
         provider: settings.kind.name().to_string(),
         model: settings.model.clone(),
-        base_url: Some(session::sanitize_url(&settings.base_url)),
+        base_url: Some(session::sanitize_url(&settings.base_url.to_string())),
         format: format.name().to_string(),
         label: label.to_string(),
         redline: env!("CARGO_PKG_VERSION").to_string(),
@@ -269,16 +279,19 @@ pub fn run_live(
     let session = Session {
         workspace: live.workspace,
         watch: live.watch,
-        replies: Replies::Provider { settings: live.settings, max_tokens: live.max_tokens },
+        replies: Replies::Provider {
+            settings: Box::new(live.settings),
+            max_tokens: live.max_tokens,
+        },
         syntax_theme: syntax_theme(&theme),
         theme,
         journal,
         replay: None,
     };
-    runtime::run(app, session)?;
+    let ending = runtime::run(app, session)?;
     summary(app);
     recorded_where(recorded, warning);
-    Ok(())
+    ending.into_result()
 }
 
 /// The project folder as the journal shows it.
@@ -320,10 +333,10 @@ fn try_demo(args: &DemoArgs) -> Result<()> {
         theme: args.theme.clone(),
         session_dir: args.session_dir.clone(),
     };
-    let app = replay_cmd::play(&script, &dir, &play)?;
+    let (app, ending) = replay_cmd::play(&script, &dir, &play)?;
     summary(&app);
     eprintln!("redline: the demo project is in {}", dir.display());
-    Ok(())
+    ending.into_result()
 }
 
 /// Create the demo's files (as the bundled session sent them) in `dir`; refuse to overwrite

@@ -1,5 +1,5 @@
 //! Shared by the `provider_*` tests: real servers on loopback, started by the tests and killed on
-//! drop (aimock from `tests/aimock/node_modules`, and `../shared/tools/faultproxy.py`), a scratch
+//! drop (aimock from `tests/aimock/node_modules`, and `tests/tools/faultproxy.py`), a scratch
 //! project, and a runner for `redline ask` that records when each stdout line arrived.
 #![allow(dead_code)]
 
@@ -23,7 +23,7 @@ fn repo() -> PathBuf {
 
 /// A loopback port nobody listens on, never the same twice in this process (the kernel may hand
 /// a just-released port out again).
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
     let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
     loop {
@@ -155,12 +155,8 @@ pub fn aimock(fixtures: &Value, env: &[(&str, &str)]) -> Server {
 
 /// `faultproxy.py` in front of `upstream`, with its fault flags.
 pub fn faultproxy(upstream: &Server, flags: &[&str]) -> Server {
-    let script = repo().join("../shared/tools/faultproxy.py");
-    assert!(
-        script.exists(),
-        "{} is missing: the tests expect shared/ beside the repository",
-        script.display()
-    );
+    let script = repo().join("tests/tools/faultproxy.py");
+    assert!(script.exists(), "{} is missing", script.display());
     let port = free_port();
     let mut child = Command::new("python3")
         .arg(&script)

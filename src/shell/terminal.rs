@@ -1,0 +1,161 @@
+//! The terminal's full-screen mode and the signals that end a session: entering and leaving raw
+//! mode and the alternate screen, a guard that leaves them on every way out, the stop signals
+//! (SIGTERM, SIGHUP, SIGINT, SIGQUIT) turned into an ordinary message for the event loop, and
+//! SIGXFSZ ignored so that a write past `ulimit -f` fails with an error instead of killing us.
+//!
+//! Why signals are handled rather than left to their default: the default action kills the
+//! process wherever it is, leaving the terminal raw and in the alternate screen, and possibly in
+//! the middle of a write. With tokio's handlers a signal only sets a flag; the event loop sees it
+//! between two messages (every write is carried out to its end before the loop waits again),
+//! then returns, and the guard restores the terminal.
+//!
+//! Not for: drawing (`ui`), the event loop itself (`runtime`), or `redline ask`'s Ctrl-C (it
+//! cancels a stream and has no screen to restore).
+
+use std::fmt;
+use std::io;
+
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+/// Leave the alternate screen, show the cursor, end raw mode. Safe to call twice, and when the
+/// terminal is gone (SIGHUP): each step's failure is ignored so the next one still runs.
+pub fn restore() {
+    let _ = disable_raw_mode();
+    let _ =
+        execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show);
+}
+
+/// Raw mode, the alternate screen and mouse reports.
+pub fn enter() -> io::Result<()> {
+    enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)
+}
+
+/// Restores the terminal when dropped: the way out for errors, early returns and unwinding.
+pub struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// How the review ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The user quit (or the terminal's input ended).
+    Quit,
+    /// A stop signal arrived; the write under way, if any, was finished first.
+    Signal(StopSignal),
+}
+
+/// A review ended by a signal, as an error for the command's exit status (128 + the signal).
+#[derive(Debug, thiserror::Error)]
+#[error("stopped by {0}")]
+pub struct Stopped(pub StopSignal);
+
+impl Ending {
+    /// `Ok` when the user quit; [`Stopped`] when a signal ended the review.
+    pub fn into_result(self) -> anyhow::Result<()> {
+        match self {
+            Ending::Quit => Ok(()),
+            Ending::Signal(s) => Err(Stopped(s).into()),
+        }
+    }
+}
+
+/// A signal that asks the review to end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopSignal {
+    Term,
+    Hup,
+    Int,
+    Quit,
+}
+
+impl StopSignal {
+    /// The signal's number, for the conventional exit status 128 + n.
+    pub fn number(self) -> i32 {
+        match self {
+            StopSignal::Hup => 1,
+            StopSignal::Int => 2,
+            StopSignal::Quit => 3,
+            StopSignal::Term => 15,
+        }
+    }
+}
+
+impl fmt::Display for StopSignal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopSignal::Term => "SIGTERM",
+            StopSignal::Hup => "SIGHUP",
+            StopSignal::Int => "SIGINT",
+            StopSignal::Quit => "SIGQUIT",
+        })
+    }
+}
+
+/// The stop signals, listened to from the moment this is made (inside a tokio runtime) until it
+/// is dropped; afterwards they are delivered to tokio's handler, which no longer kills us.
+#[cfg(unix)]
+pub struct StopSignals {
+    streams: Vec<(StopSignal, tokio::signal::unix::Signal)>,
+}
+
+#[cfg(unix)]
+impl StopSignals {
+    pub fn listen() -> io::Result<StopSignals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        let kinds = [
+            (StopSignal::Term, SignalKind::terminate()),
+            (StopSignal::Hup, SignalKind::hangup()),
+            (StopSignal::Int, SignalKind::interrupt()),
+            (StopSignal::Quit, SignalKind::quit()),
+        ];
+        let streams =
+            kinds.into_iter().map(|(s, k)| Ok((s, signal(k)?))).collect::<io::Result<_>>()?;
+        Ok(StopSignals { streams })
+    }
+
+    /// The next stop signal to arrive.
+    pub async fn recv(&mut self) -> StopSignal {
+        let waits = self.streams.iter_mut().map(|(which, stream)| {
+            Box::pin(async move {
+                stream.recv().await;
+                *which
+            })
+        });
+        futures_util::future::select_all(waits).await.0
+    }
+}
+
+#[cfg(not(unix))]
+pub struct StopSignals;
+
+#[cfg(not(unix))]
+impl StopSignals {
+    pub fn listen() -> io::Result<StopSignals> {
+        Ok(StopSignals)
+    }
+
+    /// Ctrl-C (the only stop signal there is) arrives as a key in raw mode.
+    pub async fn recv(&mut self) -> StopSignal {
+        std::future::pending().await
+    }
+}
+
+/// SIGXFSZ's default action kills the process when a write passes `ulimit -f`; ignored, the
+/// write fails with `EFBIG` and is reported like any other write error. Called once at start.
+pub fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code; it is done
+    // at start, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
