@@ -119,6 +119,20 @@ pub fn hunk_header_hint(line: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
+/// The old and new line counts of an `@@ -a,b +c,d @@` header (a count left out is 1), when
+/// the header has both ranges.
+pub fn hunk_header_counts(line: &str) -> Option<(usize, usize)> {
+    let rest = line.strip_prefix("@@")?.trim_start();
+    let (old, rest) = rest.strip_prefix('-')?.split_once(' ')?;
+    let new = rest.trim_start().strip_prefix('+')?.split(' ').next()?;
+    let count = |range: &str| -> Option<usize> {
+        let mut parts = range.splitn(2, ',');
+        parts.next()?.parse::<usize>().ok()?;
+        parts.next().map_or(Some(1), |n| n.parse().ok())
+    };
+    Some((count(old)?, count(new)?))
+}
+
 pub fn is_hunk_header(line: &str) -> bool {
     line.starts_with("@@")
 }
@@ -158,5 +172,9 @@ mod tests {
         assert_eq!(header_path("--- a/x.py\t2020-01-01", "--- ").as_deref(), Some("a/x.py"));
         assert_eq!(hunk_header_hint("@@ -12,7 +12,8 @@ def f():"), Some(12));
         assert_eq!(hunk_header_hint("@@ ... @@"), None);
+        assert_eq!(hunk_header_counts("@@ -12,7 +12,8 @@ def f():"), Some((7, 8)));
+        assert_eq!(hunk_header_counts("@@ -3 +3,0 @@"), Some((1, 0)));
+        assert_eq!(hunk_header_counts("@@ -3,x +3 @@"), None);
+        assert_eq!(hunk_header_counts("@@ ... @@"), None);
     }
 }

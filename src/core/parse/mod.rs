@@ -25,10 +25,10 @@ mod udiff;
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::core::edit::{Change, Edit, Format, Hunk, LineKind, PathSource, Problem};
+use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::paths::{clean_path_line, looks_like_path, prose_mentions};
 use markers::{FenceLine, SrMarker, fence_line, is_hunk_header, sr_marker};
-use udiff::DiffBlock;
+use udiff::{DiffBlock, HunkEnd};
 
 /// What the parser reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,21 +179,8 @@ impl Parser {
                 self.problem(block.path.map(|p| p.0), Format::SearchReplace, reason, block.start);
             }
             Mode::Diff(mut block) => {
-                if block.fenced {
-                    // The fence never closed: the last hunk may be cut off, so it is not applied.
-                    if let Some(h) = block.hunk.take()
-                        && h.lines.iter().any(|l| l.kind != LineKind::Context)
-                    {
-                        let path = block.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
-                        self.problem(
-                            path,
-                            Format::Udiff,
-                            "the reply ended inside a fenced diff: its last hunk may be cut off",
-                            h.start,
-                        );
-                    }
-                }
-                self.finish_diff(&mut block);
+                let end = if block.fenced { HunkEnd::FencedEof } else { HunkEnd::Eof };
+                self.finish_diff(&mut block, end);
             }
         }
         if let Some(fence) = self.fence.take()

@@ -113,7 +113,7 @@ fn dev_null_creates_and_deletes() {
     assert_eq!(e.len(), 2);
     assert!(matches!(&e[0].change, Change::Create { content } if content == "one\ntwo\n"));
     assert_eq!(e[0].path, "new.txt");
-    assert_eq!(e[1].change, Change::Delete);
+    assert_eq!(e[1].change, Change::Delete { old: Some("gone\n".into()) });
     assert_eq!(e[1].path, "old.txt");
 }
 
