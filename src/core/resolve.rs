@@ -99,7 +99,8 @@ pub(crate) fn plan_reply(
 }
 
 /// Whether a whole-file listing only quotes the file as it is: a later edit of the same file
-/// (or of a file with the same name) finds its old text in the listing. A new version of the
+/// (or of a file with the same name; or any, when the listing names no existing file) finds
+/// its old text in the listing. A new version of the
 /// file would hold that edit's new text instead; a quote shown "to check its content" holds
 /// the old one, and writing it (or creating it elsewhere) is never what the reply meant.
 fn is_quote(edit: &Edit, path: &str, later: &[Event], project: &Project) -> bool {
@@ -108,8 +109,9 @@ fn is_quote(edit: &Edit, path: &str, later: &[Event], project: &Project) -> bool
     later.iter().any(|e| {
         let Event::Edit(next) = e else { return false };
         let Change::Modify { hunk } = &next.change else { return false };
-        let same_file =
-            project.resolve(next).is_ok_and(|r| r.path == path || base(&r.path) == base(path));
+        // A listing for a file that does not exist can only be a misnamed quote.
+        let same_file = !project.files.contains(path)
+            || project.resolve(next).is_ok_and(|r| r.path == path || base(&r.path) == base(path));
         let old: Vec<&str> =
             hunk.old_lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
         let changes = hunk.old_text() != hunk.new_text();
@@ -365,5 +367,59 @@ mod tests {
             p.resolve(&edit("b/src/app.py", modify(), PathSource::DiffHeader)).unwrap().path,
             "src/app.py"
         );
+    }
+
+    fn files(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn only_edits_with_old_text_may_guess_a_file() {
+        let files = files(&["src/util.py", "pkg/__init__.py"]);
+        let p = Project::new(&files);
+        let r = |path: &str, change: Change| p.resolve(&edit(path, change, PathSource::DiffHeader));
+        let guessed = r("legacy/util.py", modify()).unwrap();
+        assert_eq!((guessed.path.as_str(), guessed.by), ("src/util.py", PathMatch::BaseName));
+        assert!(guessed.by.is_fallback());
+        assert!(r("legacy/util.py", Change::Delete { old: Some("x\n".into()) }).is_err());
+        assert!(r("util.py", Change::Delete { old: None }).is_err(), "deletes are exact");
+        let listing = Change::Replace { content: "x\n".into() };
+        assert_eq!(r("plugins/__init__.py", listing.clone()).unwrap().path, "plugins/__init__.py");
+        let create = Change::Create { content: "x\n".into() };
+        assert_eq!(r("plugins/__init__.py", create).unwrap().path, "plugins/__init__.py");
+        assert_eq!(r("src/util.py", listing).unwrap().by, PathMatch::Exact);
+    }
+
+    #[test]
+    fn windows_and_absolute_paths() {
+        let files = files(&["Repositories/IRepo.cs", "src/a.py"]);
+        let roots = ["/home/me/proj/".to_string()];
+        let p = Project::new(&files).with_roots(&roots);
+        let r = |path: &str, change: Change| {
+            p.resolve(&edit(path, change, PathSource::PathLine)).map(|r| r.path)
+        };
+        let listing = || Change::Replace { content: "x\n".into() };
+        assert_eq!(r("Repositories\\IRepo.cs", modify()).unwrap(), "Repositories/IRepo.cs");
+        assert_eq!(r("Repositories\\New.cs", listing()).unwrap(), "Repositories/New.cs");
+        let create = Change::Create { content: "x\n".into() };
+        assert_eq!(r(".\\Services\\New.cs", create).unwrap(), "Services/New.cs");
+        assert_eq!(r("/home/me/proj/src/a.py", modify()).unwrap(), "src/a.py");
+        assert_eq!(r("/home/me/proj/src/b.py", listing()).unwrap(), "src/b.py");
+        assert!(r("/home/me/other/src/a.py", modify()).is_err());
+        assert!(r("/home/me/proj/../x.py", listing()).is_err());
+        assert!(r("/home/me/projx/a.py", listing()).is_err());
+    }
+
+    #[test]
+    fn a_listing_that_quotes_the_file_before_editing_it_is_not_an_edit() {
+        let files = files(&["app/views.py"]);
+        let reply = "Let me check its content:\n\napp/view.py\n```python\ndef a():\n    return 1\n\ndef b():\n    return 2\n```\n\nNow the change:\n\napp/views.py\n```python\n<<<<<<< SEARCH\ndef b():\n    return 2\n=======\ndef b():\n    return 3\n>>>>>>> REPLACE\n```\n";
+        let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
+        let kinds: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(kinds, ["app/views.py"], "only the real edit: {:?}", plan.items);
+        // A new version of the file followed by a further edit keeps both.
+        let reply = reply.replace("    return 2\n```", "    return 5\n```");
+        let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
+        assert_eq!(plan.path_matches().len(), 2);
     }
 }

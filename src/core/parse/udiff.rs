@@ -340,6 +340,7 @@ impl Parser {
             return;
         };
         let end = self.line_no.saturating_sub(1).max(h.start);
+        strip_first_boms(&mut h.lines);
         let hunk = Hunk { lines: h.lines, old_start_hint: h.hint, marked: true };
         self.emit(path, source, Format::Udiff, Change::Modify { hunk }, h.start, end);
     }
@@ -369,6 +370,18 @@ impl Parser {
         }
         self.finish_file(b, end);
         b.held_empty = 0;
+    }
+}
+
+/// A BOM at the start of a hunk's first old or first new line is the file's, which the file
+/// keeps on its own: written into the new text it would be doubled.
+fn strip_first_boms(lines: &mut [HunkLine]) {
+    for side in [LineKind::Add, LineKind::Remove] {
+        if let Some(first) = lines.iter_mut().find(|l| l.kind != side)
+            && let Some(rest) = first.text.strip_prefix('\u{feff}')
+        {
+            first.text = rest.to_string();
+        }
     }
 }
 
