@@ -124,7 +124,7 @@ fn last_mention(text: &str) -> Option<(String, &str)> {
     // A bare path as the line's last word: "Updated src/app.py:".
     let last = text.split_whitespace().last()?;
     let cand = clean_path_line(last);
-    looks_like_path(&cand).then(|| (cand, ""))
+    looks_like_path(&cand).then_some((cand, ""))
 }
 
 #[cfg(test)]

@@ -217,11 +217,13 @@ fn hunk_counts_say_when_an_unfenced_diff_was_cut_off() {
     let lost = "--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+c\nd\n e\n";
     assert!(edits(lost).is_empty());
     assert_eq!(problems(lost).len(), 1);
-    // A finished hunk miscounted by a line is a miscount, not a cut.
-    let miscounted = "```diff\n--- a/x.py\n+++ b/x.py\n@@ -1,4 +1,4 @@\n a\n-b\n+c\n```\n";
+    // A hunk the model finished (its fence closed, another header follows) is miscounted, not
+    // cut: the locator places it by its content.
+    let miscounted = "```diff\n--- a/x.py\n+++ b/x.py\n@@ -1,9 +1,9 @@\n a\n-b\n+c\n```\n";
     assert_eq!(edits(miscounted).len(), 1);
-    let short = "```diff\n--- a/x.py\n+++ b/x.py\n@@ -1,9 +1,9 @@\n a\n-b\n+c\n```\n";
-    assert!(edits(short).is_empty());
+    let then_header =
+        "--- a/x.py\n+++ b/x.py\n@@ -1,9 +1,9 @@\n a\n-b\n+c\n@@ -20 +20 @@\n-d\n+e\n";
+    assert_eq!(edits(then_header).len(), 2);
     // A new file cut off is not created with half its lines.
     let new = "--- /dev/null\n+++ b/n.py\n@@ -0,0 +1,3 @@\n+one\n+two\n";
     assert!(edits(new).is_empty());

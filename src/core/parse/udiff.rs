@@ -3,10 +3,11 @@
 //! until the next line shows whether it is a header or a removed `-- x` line.
 //!
 //! A hunk is complete only when it is: the line counts of an `@@ -a,b +c,d @@` header are
-//! checked against the hunk's lines. Where the hunk clearly ended (another header, a new file,
-//! its fence closing), a shortfall of a line or two is a model's miscount and tolerated; where
-//! the reply simply stopped (its end, or prose after an unfenced diff), any shortfall means the
-//! hunk was cut off, and it is reported, never applied.
+//! checked against the hunk's lines where the reply simply stopped (its end, or prose after an
+//! unfenced diff): any shortfall there means the hunk was cut off, and it is reported, never
+//! applied. Where the hunk clearly ended (another header, a new file, its fence closing), the
+//! model finished it: counts off by a line or two, or the counts of two hunks fused under one
+//! header, are miscounts, and the locator places the hunk by its content.
 
 use super::markers::{
     fence_line, header_path, hunk_header_counts, hunk_header_hint, is_hunk_header,
@@ -51,7 +52,7 @@ impl DiffFile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum HunkEnd {
     /// Another `@@` header, a new file's headers, or the diff's fence closing: the model
-    /// finished it, so a miscount by a line or two is only a miscount.
+    /// finished it, so a count that does not fit is only a miscount.
     Clear,
     /// Prose after an unfenced diff: the hunk may have lost lines (a marker dropped).
     Prose,
@@ -60,10 +61,6 @@ pub(super) enum HunkEnd {
     /// The reply ended inside the diff's fence: its last hunk may be cut off whatever it says.
     FencedEof,
 }
-
-/// Lines a clearly finished hunk may fall short of its header's counts, per side: models
-/// miscount by a line or two (a blank line forgotten, the header written before the hunk).
-const MISCOUNT: usize = 2;
 
 #[derive(Debug)]
 pub(super) struct HunkAcc {
@@ -390,22 +387,24 @@ fn incomplete(h: &HunkAcc, end: HunkEnd, held: usize) -> Option<String> {
     if end == HunkEnd::FencedEof {
         return Some("the reply ended inside a fenced diff: its last hunk may be cut off".into());
     }
+    if end == HunkEnd::Clear {
+        return None;
+    }
     let (want_old, want_new) = h.counts?;
     let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count() + held;
     let new = h.lines.iter().filter(|l| l.kind != LineKind::Remove).count() + held;
-    let tolerance = if end == HunkEnd::Clear { MISCOUNT } else { 0 };
-    if want_old <= old + tolerance && want_new <= new + tolerance {
+    if want_old <= old && want_new <= new {
         return None;
     }
     let counted = format!(
         "its `@@` header counts {want_old} old and {want_new} new lines, the hunk has {old} and {new}"
     );
-    Some(match end {
-        HunkEnd::Eof => format!("cut off: the reply ends inside this hunk ({counted})"),
-        HunkEnd::Prose => format!(
+    Some(if end == HunkEnd::Eof {
+        format!("cut off: the reply ends inside this hunk ({counted})")
+    } else {
+        format!(
             "cut off: the diff stops before this hunk is complete ({counted}; a line may have lost its ` `, `-` or `+`)"
-        ),
-        _ => format!("incomplete hunk: {counted}"),
+        )
     })
 }
 
