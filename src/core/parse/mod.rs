@@ -9,13 +9,17 @@
 //!
 //! | state            | line                                  | goes to                          |
 //! |------------------|---------------------------------------|----------------------------------|
-//! | prose            | fence opener                          | fence body                       |
+//! | prose            | fence opener (or `<source lang>`)     | fence body                       |
 //! | prose, body      | `<<<<<<< SEARCH` / `ORIGINAL`         | search/replace block             |
 //! | prose, body      | `diff --git`, `--- x` + `+++ y`       | unified diff                     |
 //! | body             | `@@` (first thing in the fence)       | unified diff (headerless)        |
-//! | body             | its closing fence                     | prose; whole-file edit if named  |
+//! | body             | its closing fence (or `</source>`)    | prose; whole-file edit if named  |
 //! | search/replace   | `>>>>>>> REPLACE` / `UPDATED`         | where it started (prose or body) |
 //! | unified diff     | closing fence / prose line (unfenced) | prose                            |
+//!
+//! A fence is a whole file only when the reply names it so: a path line before it, a path in its
+//! info string, or a prose line introducing it (`listing` says when prose does). A diff's hunks
+//! are checked against their `@@` counts where the reply stopped (`udiff`).
 //!
 //! What this module does not do: decide whether a path exists (that is `core::resolve`), or
 //! where an edit goes in its file (`core::locate`).
