@@ -64,7 +64,7 @@ impl App {
                     let text = match &h.edit.change {
                         Change::Modify { hunk } => hunk.new_text(),
                         Change::Create { content } | Change::Replace { content } => content.clone(),
-                        Change::Delete => {
+                        Change::Delete { .. } => {
                             self.notice = Some("a deletion has no text to edit".into());
                             return Vec::new();
                         }

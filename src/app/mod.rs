@@ -336,7 +336,7 @@ impl App {
             Change::Create { content } | Change::Replace { content } => {
                 content.to_lowercase().contains(&q)
             }
-            Change::Delete => false,
+            Change::Delete { .. } => false,
         }
     }
 

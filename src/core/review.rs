@@ -199,7 +199,7 @@ impl Review {
             Event::Edit(edit) => {
                 let project = Project::new(&self.project_files);
                 let path = match project.resolve(&edit) {
-                    Ok(p) => p,
+                    Ok(r) => r.path,
                     Err(_) if edit.path_source == PathSource::Prose => return Vec::new(),
                     Err(reason) => {
                         self.problems.push(reason);
@@ -628,7 +628,7 @@ pub fn hunk_id(path: &str, edit: &Edit) -> HunkId {
             hunk.new_text().hash(&mut h);
         }
         Change::Create { content } | Change::Replace { content } => content.hash(&mut h),
-        Change::Delete => "delete".hash(&mut h),
+        Change::Delete { .. } => "delete".hash(&mut h),
     }
     h.finish()
 }

@@ -131,7 +131,7 @@ fn unplaced(hunk: &ReviewHunk) -> DiffModel {
                 (0..new.len()).map(|index| Cell { index, emph: vec![] }).collect(),
             ));
         }
-        Change::Delete => {}
+        Change::Delete { .. } => {}
     }
     DiffModel { old, new, blocks, first_line: None }
 }

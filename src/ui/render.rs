@@ -122,7 +122,7 @@ fn line_counts(h: &ReviewHunk) -> (usize, usize) {
             ),
             crate::core::edit::Change::Create { content }
             | crate::core::edit::Change::Replace { content } => (content.lines().count(), 0),
-            crate::core::edit::Change::Delete => (0, 0),
+            crate::core::edit::Change::Delete { .. } => (0, 0),
         }
     } else {
         (h.preview.new.len(), h.preview.old.len())

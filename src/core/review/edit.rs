@@ -47,7 +47,7 @@ impl Review {
             Change::Create { content } | Change::Replace { content } => {
                 *content = new_text.to_string()
             }
-            Change::Delete => return false,
+            Change::Delete { .. } => return false,
         }
         let mut h = self.hunks[idx].clone();
         self.place(&mut h);
