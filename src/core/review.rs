@@ -486,8 +486,9 @@ impl Review {
             .filter(|&i| self.hunks[i].path == path && self.hunks[i].state == HunkState::Rejected)
             .collect();
         let placed = self.place_all(path, &indices);
-        for (idx, (report, preview)) in indices.into_iter().zip(placed) {
-            self.hunks[idx].report = report;
+        // The report stays: it says how the hunk was placed when it was decided (the journal
+        // records it); only what the pane shows follows the file.
+        for (idx, (_, preview)) in indices.into_iter().zip(placed) {
             self.hunks[idx].preview = preview;
         }
     }
