@@ -78,6 +78,9 @@ impl App {
                     ViewMode::SideBySide => ViewMode::Unified,
                 }
             }
+            Action::ToggleWrap => self.toggle_wrap(),
+            Action::ScrollLeft => self.scroll_sideways(-1),
+            Action::ScrollRight => self.scroll_sideways(1),
             Action::Focus => {
                 self.focus = match self.focus {
                     Focus::Hunks => Focus::Diff,

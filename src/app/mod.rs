@@ -193,6 +193,10 @@ pub struct App {
     pub modal: Option<Modal>,
     pub selected: Option<HunkId>,
     pub diff_scroll: usize,
+    /// Long lines in the diff and conflict panes wrap (the default), or stay on one row each,
+    /// shown from column `diff_hscroll` on.
+    pub wrap: bool,
+    pub diff_hscroll: usize,
     /// Lines scrolled back from the end of the stream.
     pub stream_scroll: usize,
     pub filter: String,
@@ -242,6 +246,8 @@ impl App {
             modal: None,
             selected: None,
             diff_scroll: 0,
+            wrap: true,
+            diff_hscroll: 0,
             stream_scroll: 0,
             filter: String::new(),
             notice: None,
@@ -696,6 +702,7 @@ fn role(r: prompt::Role) -> Role {
 
 mod changes;
 mod keys;
+mod view;
 mod watch;
 pub use watch::WatchMode;
 
