@@ -235,6 +235,14 @@ impl<'a> Project<'a> {
                 return Ok(Resolved::new(rest, PathMatch::DiffPrefix));
             }
         }
+        // `path/to/` is the placeholder folder of prompt examples, never a real one: a model
+        // that copies it means the project path after it, exactly.
+        if let Some(rest) = written.strip_prefix("path/to/")
+            && !self.dirs.contains("path/to")
+            && self.files.contains(rest)
+        {
+            return Ok(Resolved::new(rest, PathMatch::DiffPrefix));
+        }
         match edit.change {
             // A new file is created where it is named.
             Change::Create { .. } => Ok(Resolved::new(written, PathMatch::Exact)),

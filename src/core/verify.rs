@@ -50,9 +50,15 @@ struct Diffed<'a> {
 /// The lines that differ between `before` and `after`: (removed, added), the diff's operations
 /// and where they start. Common leading and trailing lines are cut first, so the diff costs what
 /// changed.
+///
+/// A block of added (or removed) lines next to an equal line it also ends with can be drawn one
+/// line higher or lower: the same change. `starts` says which lines open a run of the edit's own
+/// added (`true`) or removed lines; a block is slid to where it starts with one, so that it reads
+/// in the edit's order.
 fn changed<'a>(
     before: &'a [String],
     after: &'a [String],
+    starts: &dyn Fn(&str, bool) -> bool,
 ) -> (Vec<Diffed<'a>>, Vec<Diffed<'a>>, Vec<DiffOp>, usize) {
     let head = before.iter().zip(after).take_while(|(a, b)| a == b).count();
     let tail = before[head..]
@@ -63,7 +69,48 @@ fn changed<'a>(
         .count();
     let old = &before[head..before.len() - tail];
     let new = &after[head..after.len() - tail];
-    let ops = capture_diff_slices(Algorithm::Myers, old, new);
+    let mut ops = capture_diff_slices(Algorithm::Myers, old, new);
+    // One pure insertion or deletion with the common prefix: slide it up into that prefix.
+    let mut head = head;
+    if let [DiffOp::Insert { new_len, .. }] = ops.as_slice() {
+        let n = *new_len;
+        let up = slide_up(after, head, n, |i| starts(&after[i], true));
+        head -= up;
+        ops = vec![DiffOp::Insert { old_index: 0, new_index: 0, new_len: n }];
+        return collect(before, after, head, ops);
+    }
+    if let [DiffOp::Delete { old_len, .. }] = ops.as_slice() {
+        let n = *old_len;
+        let up = slide_up(before, head, n, |i| starts(&before[i], false));
+        head -= up;
+        ops = vec![DiffOp::Delete { old_index: 0, old_len: n, new_index: 0 }];
+        return collect(before, after, head, ops);
+    }
+    collect(before, after, head, ops)
+}
+
+/// How far a block of `n` lines at `at..at + n` of `text`, preceded by equal lines, may move up
+/// to start with a line `good` accepts (0 when no such place).
+fn slide_up(text: &[String], at: usize, n: usize, good: impl Fn(usize) -> bool) -> usize {
+    if n == 0 || good(at) {
+        return 0;
+    }
+    let mut k = 0;
+    while k < at && text[at - 1 - k] == text[at + n - 1 - k] {
+        k += 1;
+        if good(at - k) {
+            return k;
+        }
+    }
+    0
+}
+
+fn collect<'a>(
+    before: &'a [String],
+    after: &'a [String],
+    head: usize,
+    ops: Vec<DiffOp>,
+) -> (Vec<Diffed<'a>>, Vec<Diffed<'a>>, Vec<DiffOp>, usize) {
     let (mut removed, mut added) = (Vec::new(), Vec::new());
     let mut kept_before = head;
     for op in &ops {
@@ -72,10 +119,10 @@ fn changed<'a>(
             continue;
         }
         for i in op.old_range() {
-            removed.push(Diffed { text: old[i].as_str(), kept_before, at: head + i });
+            removed.push(Diffed { text: before[head + i].as_str(), kept_before, at: head + i });
         }
         for i in op.new_range() {
-            added.push(Diffed { text: new[i].as_str(), kept_before, at: head + i });
+            added.push(Diffed { text: after[head + i].as_str(), kept_before, at: head + i });
         }
     }
     (removed, added, ops, head)
@@ -168,7 +215,16 @@ pub fn check_window(
     hunk: &Hunk,
 ) -> Result<(), Unexplained> {
     let (before, after) = (&file[lo..hi], new);
-    let (removed, added, _, _) = changed(before, after);
+    // The first line of each run of added and of removed lines in the hunk.
+    let mut openers: HashSet<(&str, bool)> = HashSet::new();
+    for (k, l) in hunk.lines.iter().enumerate() {
+        let prev = k.checked_sub(1).map(|p| hunk.lines[p].kind);
+        if l.kind != LineKind::Context && prev != Some(l.kind) {
+            openers.insert((l.text.trim(), l.kind == LineKind::Add));
+        }
+    }
+    let starts = |line: &str, add: bool| openers.contains(&(line.trim(), add));
+    let (removed, added, _, _) = changed(before, after, &starts);
     // The hunk's context lines that the file holds somewhere (one pass over the file).
     let quoted: HashSet<&str> = if hunk.marked {
         hunk.lines
@@ -214,11 +270,13 @@ pub fn check_window(
             line.trim()
         ))
     })?;
+    // An added line may also be the file's line with a fragment of it replaced (the model
+    // quoted part of a line): it then holds the edit's text.
     let like_added = |file: &str, edit: &str| {
-        same_text(file, edit) || {
-            let (f, e) = (file.trim(), edit.trim());
-            e.len() >= 8 && ratio(f, e) >= ADDED_LIKENESS
-        }
+        let (f, e) = (file.trim(), edit.trim());
+        f == e
+            || (e.len() >= 8 && ratio(f, e) >= ADDED_LIKENESS)
+            || (!e.is_empty() && f.contains(e))
     };
     let optional: Vec<bool> = adds.iter().map(|&k| hunk.lines[k].kind != LineKind::Add).collect();
     let new = match_in_order(&added, &add_texts, &optional, like_added).map_err(|line| {
@@ -428,7 +486,7 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
     // for them too, so dropping them is a guess.
     // A line the listing modified has a look-alike among the lines put in its place; one without
     // is a line that went away, which only the listing's own lines around it can say.
-    let (_, _, ops, head) = changed(before, after);
+    let (_, _, ops, head) = changed(before, after, &|_, _| false);
     for op in ops {
         let (old, new) = (op.old_range(), op.new_range());
         if matches!(op, DiffOp::Equal { .. }) || old.is_empty() {

@@ -94,8 +94,33 @@ pub(super) fn introduced_path(line: &str) -> Option<String> {
     let t = line.trim().trim_end_matches(['*', '_']).trim_end();
     let body = t.strip_suffix(':')?;
     let (path, after) = last_mention(body)?;
+    let before = &body[..body.len() - after.len()];
     let after = after.trim_matches(|c: char| c.is_whitespace() || "*_)`'\"".contains(c));
-    (after.split_whitespace().count() <= 1).then_some(path)
+    let words = after.split_whitespace().count();
+    // A presenting sentence ("Here is a new version of `a.txt` for you to consider:") presents
+    // the file however it goes on; any other sentence only when the file ends it.
+    (words <= 1 || (presents(before) && words <= 5) || presents_new_version(line)).then_some(path)
+}
+
+/// Whether a line presents a new version of a file: "Here's the modified `app.py` file that
+/// …:". Such a sentence names a listing even in a plain fence and however it goes on.
+pub(super) fn presents_new_version(line: &str) -> bool {
+    let t = line.trim().trim_end_matches(['*', '_']).trim_end();
+    let Some(body) = t.strip_suffix(':') else { return false };
+    let Some((_, after)) = last_mention(body) else { return false };
+    let before = body[..body.len() - after.len()].to_ascii_lowercase();
+    const VERSION: &[&str] =
+        &["modified", "updated", "new version", "full", "complete", "entire", "whole", "revised"];
+    presents(&before) && VERSION.iter().any(|w| before.contains(w))
+}
+
+/// Whether a sentence opens by presenting what follows: "Here is …", "Here's …", "Below is …".
+fn presents(before: &str) -> bool {
+    let lower = before.trim_start().to_ascii_lowercase();
+    let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
+    ["here is ", "here's ", "here are ", "below is ", "this is "]
+        .iter()
+        .any(|p| lower.starts_with(p))
 }
 
 /// The last path mentioned in `text`, in backticks, in bold or bare, and the text after it.
@@ -130,6 +155,16 @@ fn last_mention(text: &str) -> Option<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_presenting_sentence_may_go_on_after_the_file() {
+        assert_eq!(
+            introduced_path("Here is a new version of `a.txt` for you to consider:").as_deref(),
+            Some("a.txt")
+        );
+        assert_eq!(introduced_path("When you run `main.py` you will see:"), None);
+        assert_eq!(introduced_path("Change `hello.py` like this:"), None);
+    }
 
     #[test]
     fn introducing_lines() {

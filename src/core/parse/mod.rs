@@ -83,6 +83,8 @@ struct OpenFence {
     prose_path: Option<String>,
     /// The file the line before the fence introduces it as ([`listing::introduced_path`]).
     listing_path: Option<String>,
+    /// The line before presents a new version of that file (`listing::presents_new_version`).
+    presented: bool,
     body: Vec<String>,
     nested: Vec<FenceLine>,
     had_edits: bool,
@@ -269,12 +271,14 @@ impl Parser {
             let prose_path = self.prose_paths.last().cloned();
             self.prose_paths.clear();
             let listing_path = self.line_before_fence().and_then(listing::introduced_path);
+            let presented = self.line_before_fence().is_some_and(listing::presents_new_version);
             self.fence = Some(OpenFence {
                 open: f.clone(),
                 start: self.line_no,
                 path,
                 prose_path,
                 listing_path,
+                presented,
                 body: Vec::new(),
                 nested: Vec::new(),
                 had_edits: false,
@@ -376,7 +380,9 @@ impl Parser {
             Some(p) => Some(p),
             None => fence
                 .listing_path
-                .filter(|p| listing::fits_language(language, p))
+                .filter(|p| {
+                    listing::fits_language(language, p) || (language.is_empty() && fence.presented)
+                })
                 .map(|p| (p, PathSource::Prose)),
         };
         let Some((path, source)) = path else { return };
