@@ -123,10 +123,9 @@ fn refers(record: &Record) -> bool {
 }
 
 fn fill_file(f: &mut FileRecord, texts: &HashMap<String, String>) {
-    if f.content.is_none() && f.unusable.is_none() && f.omitted.is_none() {
-        if let Some(text) = f.hash.as_ref().and_then(|h| texts.get(h)) {
-            f.content = Some(text.clone());
-        }
+    let referred = f.content.is_none() && f.unusable.is_none() && f.omitted.is_none();
+    if let Some(text) = f.hash.as_ref().and_then(|h| texts.get(h)).filter(|_| referred) {
+        f.content = Some(text.clone());
     }
 }
 

@@ -231,6 +231,7 @@ impl Workspace {
     }
 
     /// `real`, project-relative, as its folder's components and its own name.
+    #[cfg(target_os = "linux")]
     fn split<'p>(&self, real: &'p Path) -> Result<(Vec<&'p str>, &'p str), WriteFailure> {
         let outside = || WriteFailure::Io {
             action: "finding the folder",
@@ -342,6 +343,7 @@ fn io_failure(action: &'static str) -> impl FnOnce(io::Error) -> WriteFailure {
 }
 
 /// What a write expects to find: `None` for a new file, else the text read.
+#[cfg(target_os = "linux")]
 fn expectation(read: Option<&Source>) -> Result<Option<&[u8]>, WriteFailure> {
     match read {
         None => Err(WriteFailure::NotRead),
