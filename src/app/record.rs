@@ -128,7 +128,8 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
         | Record::Hunk(_)
         | Record::Decision(_)
         | Record::Write(_)
-        | Record::End(_) => return None,
+        | Record::End(_)
+        | Record::Blob { .. } => return None,
     })
 }
 
@@ -398,7 +399,7 @@ pub fn message_record(m: &ChatMessage) -> MessageRecord {
         Role::User => "user",
         Role::Assistant => "assistant",
     };
-    MessageRecord { role: role.into(), content: m.content.clone() }
+    MessageRecord::new(role, &m.content)
 }
 
 /// The message a [`MessageRecord`] holds (an unknown role reads as the user's).

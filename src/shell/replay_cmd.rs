@@ -94,6 +94,9 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
             d.reason
         );
     }
+    for lack in journal.lacking() {
+        eprintln!("redline: {}: {lack}", path.display());
+    }
     if args.headless {
         let report = replay::check(&journal)
             .map_err(|e| anyhow::anyhow!("{} cannot be replayed: {e}", path.display()))?;
@@ -201,7 +204,12 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
         ..script.header.clone()
     };
     let sent = script.files.iter().map(|(p, s)| sent_file(p, s)).collect();
-    let (journal, warning) = Journal::create_in(play.session_dir.as_deref(), header, sent);
+    let (journal, warning) = Journal::create_in(
+        play.session_dir.as_deref(),
+        header,
+        sent,
+        crate::core::session::DEFAULT_MAX_TEXT_BYTES,
+    );
     app.notice = warning.clone();
     let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
     let session = Session {

@@ -51,6 +51,10 @@ pub struct ReviewArgs {
     /// `sessions/`).
     #[arg(long, value_name = "DIR")]
     pub session_dir: Option<PathBuf>,
+    /// Journal at most this many bytes of each file or message text (larger ones are named,
+    /// not stored; a replay says what it lacks).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::core::session::DEFAULT_MAX_TEXT_BYTES)]
+    pub journal_max_file_bytes: u64,
     /// The project files the request is about.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -212,7 +216,8 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         ..live_header(&settings, &workspace, &project, format, &label, keymap_text)
     };
     let sent = files.iter().map(|(p, t)| sent_file(p, &Source::Text(t.clone()))).collect();
-    let (journal, warning) = Journal::create_in(args.session_dir.as_deref(), header, sent);
+    let (journal, warning) =
+        Journal::create_in(args.session_dir.as_deref(), header, sent, args.journal_max_file_bytes);
     let mut app = App::new(AppConfig {
         review: Review::new(project.clone(), sources),
         known_paths: project,

@@ -151,7 +151,9 @@ impl Script {
                     Some(msg) => EventKind::Input(msg),
                     None => continue,
                 },
-                Record::Session(_) | Record::Hunk(_) | Record::End(_) => continue,
+                Record::Session(_) | Record::Hunk(_) | Record::End(_) | Record::Blob { .. } => {
+                    continue;
+                }
             };
             script.events.push(Event { t, kind });
         }

@@ -49,7 +49,7 @@ fn sample() -> Vec<Record> {
             t: 0,
             round: 0,
             why: Why::Initial,
-            messages: vec![MessageRecord { role: "user".into(), content: "fix\nit".into() }],
+            messages: vec![MessageRecord::new("user", "fix\nit")],
         }),
         Record::Chunk { t: 120, text: "Here\n```py\n<<<<<<< SEA".into() },
         Record::Chunk { t: 160, text: "RCH\n".into() },
