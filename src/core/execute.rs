@@ -16,6 +16,7 @@ use crate::core::text::TextFile;
 use crate::core::{verify, whole};
 
 /// A file as the edits so far left it.
+#[derive(Clone)]
 struct Working {
     existed: bool,
     text: Option<TextFile>,
@@ -51,7 +52,9 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     order.push(path.clone());
                     working(sources.get(path))
                 });
-                reports.push(apply_edit(edit, path, w, &plan.mentions, None));
+                reports.push(guarded(edit, path, w, |w| {
+                    apply_edit(edit, path, w, &plan.mentions, None)
+                }));
             }
         }
     }
@@ -82,7 +85,7 @@ pub enum After {
 /// current text at the moment it is accepted.
 pub fn apply_single(edit: &Edit, path: &str, before: &Source) -> (EditReport, Option<After>) {
     let mut w = working(Some(before));
-    let report = apply_edit(edit, path, &mut w, &[], None);
+    let report = guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, &[], None));
     (report, after_of(w))
 }
 
@@ -123,7 +126,8 @@ pub fn apply_each(
                 dirty: false,
                 moves: Vec::new(),
             };
-            let report = apply_edit(edit, path, &mut w, &[], prepared.as_ref());
+            let report =
+                guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, &[], prepared.as_ref()));
             (report, after_of(w).map(Placed::File))
         })
         .collect()
@@ -260,6 +264,29 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
             _ => None,
         },
         closest: None,
+    }
+}
+
+/// Run one edit on a copy of the file's state, keeping the copy only if the edit finished: a
+/// bug that panics on one edit refuses that edit alone, and the others of the reply still
+/// apply.
+fn guarded(
+    edit: &Edit,
+    path: &str,
+    w: &mut Working,
+    run: impl FnOnce(&mut Working) -> EditReport,
+) -> EditReport {
+    let mut trial = w.clone();
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&mut trial))) {
+        Ok(report) => {
+            *w = trial;
+            report
+        }
+        Err(_) => refused(
+            edit,
+            path.into(),
+            format!("{path}: an internal error stopped this edit; nothing of it was applied"),
+        ),
     }
 }
 
