@@ -503,9 +503,9 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
             continue;
         }
         let put = &after[start..end];
-        let dropped = before[head + old.start..head + old.end].iter().find(|l| {
-            !plain(l) && !put.iter().any(|p| ratio(p.trim(), l.trim()) >= MODIFIED_LIKENESS)
-        });
+        let dropped = before[head + old.start..head + old.end]
+            .iter()
+            .find(|l| !plain(l) && !put.iter().any(|p| modified(l, p)));
         if let Some(l) = dropped {
             return Err(Unexplained(format!(
                 "the listing's placeholder may stand for {:?}, which the merge would drop: list the file in full around it",
@@ -518,6 +518,20 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
 
 /// A listing's line counts as a modified original line at this likeness.
 const MODIFIED_LIKENESS: f64 = 0.6;
+
+/// Whether `new` can be `old` modified: alike as text, or one's words all in the other
+/// (`return total` → `return round(total, 2)`).
+fn modified(old: &str, new: &str) -> bool {
+    let words = |s: &str| -> HashSet<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (words(old), words(new));
+    ratio(old.trim(), new.trim()) >= MODIFIED_LIKENESS
+        || (!a.is_empty() && !b.is_empty() && (a.is_subset(&b) || b.is_subset(&a)))
+}
 
 #[cfg(test)]
 mod tests;
