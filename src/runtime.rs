@@ -16,7 +16,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
+use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
 use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -312,8 +312,15 @@ async fn run_loop(
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
                 Some(Ok(Event::Mouse(m))) => match m.kind {
-                    MouseEventKind::ScrollDown => Msg::Scroll { down: true },
-                    MouseEventKind::ScrollUp => Msg::Scroll { down: false },
+                    MouseEventKind::ScrollDown => {
+                        Msg::Scroll { down: true, at: Some((m.column, m.row)) }
+                    }
+                    MouseEventKind::ScrollUp => {
+                        Msg::Scroll { down: false, at: Some((m.column, m.row)) }
+                    }
+                    MouseEventKind::Down(MouseButton::Left) => {
+                        Msg::Click { column: m.column, row: m.row }
+                    }
                     _ => continue,
                 },
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
@@ -375,7 +382,7 @@ async fn run_loop(
         let is_key = matches!(msg, Msg::Key(_) | Msg::Resize(..));
         if let Some(p) = &mut player
             && p.reenacting()
-            && matches!(msg, Msg::Key(_) | Msg::Scroll { .. })
+            && matches!(msg, Msg::Key(_) | Msg::Scroll { .. } | Msg::Click { .. })
         {
             // The user takes over: recorded inputs stop, held effects are carried out, and the
             // app learns the real terminal's size (it was given the recorded ones).

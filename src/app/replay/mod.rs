@@ -143,6 +143,7 @@ impl Script {
                 Record::Key { .. }
                 | Record::Resize { .. }
                 | Record::Scroll { .. }
+                | Record::Click { .. }
                 | Record::Editor { .. }
                 | Record::FileChanged(_)
                 | Record::GitBusy { .. }

@@ -1,0 +1,135 @@
+//! The dialogs over the review screen: the help (built from the keymap), the quit question,
+//! the input lines (the request, a follow-up) and the log of messages (`L`).
+//!
+//! Not for: what their keys do (`app::keys`), the panes (`render`).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::app::{App, Modal};
+use crate::ui::layout::wrap;
+use crate::ui::render::pane;
+use crate::ui::theme::Theme;
+
+/// The open dialog, if any.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    match &app.modal {
+        Some(Modal::Help) => draw_help(frame, area, app, theme),
+        Some(Modal::ConfirmQuit) => draw_confirm(frame, area, app, theme),
+        Some(Modal::Prompt(text)) => draw_prompt(
+            frame,
+            area,
+            text,
+            " what should the model change? (Enter sends, Esc quits) ",
+            theme,
+        ),
+        Some(Modal::FollowUp(text)) => {
+            draw_prompt(frame, area, text, " follow-up request (Enter sends, Esc closes) ", theme)
+        }
+        Some(Modal::Log(back)) => draw_log(frame, area, app, *back, theme),
+        Some(Modal::Search(_)) | None => {}
+    }
+}
+
+/// Every message so far, newest at the bottom, each whole; `back` messages from the newest
+/// are scrolled out below.
+fn draw_log(frame: &mut Frame, area: Rect, app: &App, back: usize, theme: &Theme) {
+    let rect = centered(area, area.width.saturating_sub(4).max(20), area.height.saturating_sub(2));
+    frame.render_widget(Clear, rect);
+    let title = format!(" messages ({}; ↑↓ scroll, any other key closes) ", app.log.len());
+    let block = pane(title, true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let width = inner.width.saturating_sub(2) as usize;
+    let end = app.log.len().saturating_sub(back);
+    let mut lines: Vec<Line> = Vec::new();
+    for (n, message) in app.log[..end].iter().enumerate() {
+        for (k, row) in wrap(message, width).into_iter().enumerate() {
+            let mark = if k == 0 { format!("{:>3} ", n + 1) } else { "    ".into() };
+            lines.push(Line::from(vec![
+                Span::styled(mark, theme.fg(theme.dim)),
+                Span::styled(row, theme.fg(theme.text)),
+            ]));
+        }
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled("no messages yet", theme.fg(theme.dim)));
+    }
+    let skip = lines.len().saturating_sub(inner.height as usize);
+    frame.render_widget(Paragraph::new(lines.split_off(skip)), inner);
+}
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+fn draw_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let entries = app.keymap.help_lines();
+    let keys_w = entries.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(4);
+    let rect = centered(area, 64, entries.len() as u16 + 2);
+    frame.render_widget(Clear, rect);
+    let block = pane(" keys (any key closes) ".into(), true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let lines: Vec<Line> = entries
+        .iter()
+        .map(|(k, d)| {
+            Line::from(vec![
+                Span::styled(
+                    format!(" {k:<keys_w$}  "),
+                    theme.fg(theme.accent).add_modifier(Modifier::BOLD),
+                ),
+                Span::styled(*d, theme.fg(theme.text)),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let c = app.review.counts();
+    let open = c.pending + c.failed + c.conflict;
+    let mut text = vec![Line::raw(format!(" {open} hunk(s) still undecided."))];
+    if app.streaming {
+        text.push(Line::raw(" The model is still writing."));
+    }
+    if open > 0 {
+        // Nothing is lost: the journal holds them, and resuming reopens them pending.
+        text.push(Line::styled(" They are kept: `redline resume`", theme.fg(theme.dim)));
+        text.push(Line::styled(" reopens them pending.", theme.fg(theme.dim)));
+    }
+    text.push(Line::styled(
+        " Quit anyway? y / n",
+        theme.fg(theme.accent).add_modifier(Modifier::BOLD),
+    ));
+    let rect = centered(area, 40, text.len() as u16 + 2);
+    frame.render_widget(Clear, rect);
+    let block = pane(" quit ".into(), true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    frame.render_widget(Paragraph::new(text), inner);
+}
+
+fn draw_prompt(frame: &mut Frame, area: Rect, text: &str, title: &str, theme: &Theme) {
+    let rect = centered(area, area.width.saturating_sub(4).max(20), 4);
+    frame.render_widget(Clear, rect);
+    let block = pane(title.into(), true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let w = inner.width as usize;
+    let shown: String = {
+        let n = text.chars().count();
+        text.chars().skip(n.saturating_sub(w.saturating_sub(2))).collect()
+    };
+    frame.render_widget(Paragraph::new(Line::raw(format!("{shown}▏"))), inner);
+}
