@@ -49,6 +49,20 @@ pub enum Replies {
     Provider { settings: Box<ProviderSettings>, max_tokens: Option<u32> },
     /// A recorded session's replies ([`Session::replay`]), each played when the app asks for it.
     Recorded,
+    /// No model to ask (a resumed session whose provider is not configured): each request
+    /// fails at once with this reason.
+    Unavailable(String),
+}
+
+/// A recorded session taken up again where it ended (`redline resume`).
+pub struct Resume {
+    /// What the journal records of the app so far.
+    pub recorder: Recorder,
+    /// The recorded time the session reached, ms.
+    pub t: u64,
+    /// What happened since it ended, fed (and journaled) before anything else: the files that
+    /// changed on disk, a stream the end cut off.
+    pub since: Vec<Msg>,
 }
 
 /// Which changes on disk the loop follows.
@@ -74,6 +88,8 @@ pub struct Session {
     pub journal: Option<Journal>,
     /// A recording to play (`redline replay`, the demo).
     pub replay: Option<Replay>,
+    /// A session resumed: its journal goes on, no request is sent at the start.
+    pub resume: Option<Resume>,
 }
 
 /// A recording played in the review screen.
@@ -173,11 +189,28 @@ async fn event_loop(
     if let Some(warning) = session.journal.as_mut().and_then(|j| j.begin(size.width, size.height)) {
         app.notice = Some(warning);
     }
-    let base = Instant::now();
-    app.update(Msg::Resize(size.width, size.height), base);
+    let resume = session.resume.take();
+    let t = resume.as_ref().map_or(0, |r| r.t);
+    // A resumed session's time goes on from where its journal ended.
+    let now = Instant::now();
+    let base = now.checked_sub(Duration::from_millis(t)).unwrap_or(now);
     let mut stepper =
-        Stepper { app, base, recorder: Recorder::new(), journal: session.journal.take(), t: 0 };
-    let result = run_loop(&mut stepper, &session, &mut terminal, &mut signals).await;
+        Stepper { app, base, recorder: Recorder::new(), journal: session.journal.take(), t };
+    let started = match resume {
+        Some(resume) => {
+            stepper.recorder = resume.recorder;
+            let mut effects = stepper.update(Msg::Resize(size.width, size.height), t);
+            for msg in resume.since {
+                effects.extend(stepper.update(msg, t));
+            }
+            effects
+        }
+        None => {
+            stepper.app.update(Msg::Resize(size.width, size.height), base);
+            stepper.start()
+        }
+    };
+    let result = run_loop(&mut stepper, &session, &mut terminal, &mut signals, started).await;
     stepper.end();
     result
 }
@@ -197,6 +230,7 @@ async fn run_loop(
     session: &Session,
     terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
     signals: &mut StopSignals,
+    started: Vec<AppEffect>,
 ) -> Result<Ending> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut events = EventStream::new();
@@ -216,7 +250,13 @@ async fn run_loop(
     if replay.is_some_and(|r| !r.reenact && r.show_recorded) {
         show_recorded(stepper.app, replay);
     }
-    let mut pending = stepper.start();
+    if let Some(r) = replay.filter(|r| r.reenact) {
+        stepper.app.replay_badge = Some(match r.clock.speed {
+            Some(speed) => format!("REPLAY ×{speed}"),
+            None => "REPLAY instant".into(),
+        });
+    }
+    let mut pending = started;
     let mut last_draw: Option<Instant> = None;
     let mut dirty = true;
     // Changes on disk: reported by the watcher's thread, held while a git operation runs.
@@ -387,6 +427,7 @@ async fn run_loop(
             // The user takes over: recorded inputs stop, held effects are carried out, and the
             // app learns the real terminal's size (it was given the recorded ones).
             p.take_over();
+            stepper.app.replay_badge = Some("REPLAY · you decide".into());
             pending.append(&mut held);
             let size = terminal.size().context("cannot read the terminal's size")?;
             let t = clock_t(stepper, replay);
@@ -544,6 +585,9 @@ fn start_stream(
     match replies {
         // The replay's player streams recorded replies.
         Replies::Recorded => {}
+        Replies::Unavailable(why) => {
+            let _ = tx.send(Msg::StreamError(why.clone()));
+        }
         Replies::Provider { settings, max_tokens } => {
             let settings = settings.clone();
             let req = ChatRequest {

@@ -221,7 +221,8 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         prompts,
         conversation,
         request: Some(RequestSpec { format, files }),
-    });
+    })
+    .with_request_line(args.prompt.clone());
     app.notice = warning.clone();
     let live = Live { workspace, watch: Watch::Files, settings, max_tokens: args.model.max_tokens };
     run_live(&mut app, live, theme, journal, warning)
@@ -287,9 +288,11 @@ pub fn run_live(
         theme,
         journal,
         replay: None,
+        resume: None,
     };
     let ending = runtime::run(app, session)?;
     summary(app);
+    resume_hint(app, recorded.as_ref().map(|r| r.0.as_str()));
     recorded_where(recorded, warning);
     ending.into_result()
 }
@@ -368,6 +371,15 @@ pub fn summary(app: &App) {
         c.rejected,
         c.pending + c.failed + c.conflict
     );
+}
+
+/// Undecided hunks are kept in the journal: say how to take them up again.
+pub fn resume_hint(app: &App, id: Option<&str>) {
+    let c = app.review.counts();
+    let open = c.pending + c.failed + c.conflict;
+    if let (true, Some(id)) = (open > 0, id) {
+        eprintln!("redline: `redline resume {id}` reopens the {open} undecided hunk(s)");
+    }
 }
 
 fn role(r: crate::core::prompt::Role) -> Role {

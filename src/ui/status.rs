@@ -132,8 +132,15 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let at = parts.iter().position(|p| p.0 == lowest).unwrap_or(0);
         parts.remove(at);
     }
-    let text: Vec<&str> = parts.iter().map(|(_, p)| p.as_str()).collect();
-    frame.render_widget(Paragraph::new(format!(" {}", text.join(" │ "))).style(base), area);
+    // The label goes with the mark before it (`✓ openai · mock`); the rest are separated.
+    let mut text = String::new();
+    for (i, (keep, part)) in parts.iter().enumerate() {
+        if i > 0 {
+            text.push_str(if *keep == Keep::Label { " " } else { " │ " });
+        }
+        text.push_str(part);
+    }
+    frame.render_widget(Paragraph::new(format!(" {text}")).style(base), area);
 }
 
 /// The status line's parts, in order, with how much each is worth keeping.
