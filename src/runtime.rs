@@ -313,8 +313,9 @@ async fn run_loop(
                 // While re-enacting, the recorded editor's result comes in its time.
                 AppEffect::OpenEditor { .. } if reenacting => {}
                 AppEffect::OpenEditor { hunk, text } => {
+                    let path = stepper.app.review.hunk(hunk).map(|h| h.path.clone());
                     terminal::restore();
-                    let result = edit_in_editor(&text);
+                    let result = edit_in_editor(&text, path.as_deref());
                     terminal::enter().context("cannot return to full-screen mode")?;
                     terminal.clear().context("cannot redraw the terminal")?;
                     events = EventStream::new();
@@ -552,11 +553,15 @@ pub fn carry_out_write(workspace: &Workspace, effect: Effect, undo: bool) -> Msg
     }
 }
 
-/// `$VISUAL`, `$EDITOR` or `vi` on a temporary file holding `text`; the saved text.
-fn edit_in_editor(text: &str) -> Result<String, String> {
+/// `$VISUAL`, `$EDITOR` or `vi` on a temporary file holding `text`, named with the hunk's
+/// file's extension (so the editor colours and indents it as that language); the saved text.
+fn edit_in_editor(text: &str, path: Option<&str>) -> Result<String, String> {
+    let suffix = path
+        .and_then(|p| std::path::Path::new(p).extension())
+        .map_or_else(|| ".txt".to_string(), |e| format!(".{}", e.to_string_lossy()));
     let mut file = tempfile::Builder::new()
         .prefix("redline-hunk-")
-        .suffix(".txt")
+        .suffix(&suffix)
         .tempfile()
         .map_err(|e| format!("cannot create a temporary file: {e}"))?;
     file.write_all(text.as_bytes()).map_err(|e| format!("cannot write the temporary file: {e}"))?;

@@ -74,7 +74,7 @@ fn at_80x24_the_counts_and_help_stay_on_the_status_line() {
     let tmux = demo("e2e-narrow", scratch.path(), 80, 24);
     tmux.keys("s");
     let screen = tmux.screen();
-    let status = screen.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or_default();
+    let status = screen.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
     assert!(status.contains(DEMO_DONE), "the counts on the status line: {status:?}\n{screen}");
     assert!(status.contains("? help"), "`? help` on the status line: {status:?}\n{screen}");
     assert!(screen.contains(" j next "), "the hint bar:\n{screen}");

@@ -18,8 +18,8 @@ impl App {
         match action {
             Action::Next => self.line(1),
             Action::Prev => self.line(-1),
-            Action::Top => self.to_end(false),
-            Action::Bottom => self.to_end(true),
+            Action::Top => self.jump(false),
+            Action::Bottom => self.jump(true),
             Action::Log => self.modal = Some(Modal::Log(0)),
             Action::NextFile => self.step_file(true),
             Action::PrevFile => self.step_file(false),

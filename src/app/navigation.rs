@@ -80,7 +80,7 @@ impl App {
     }
 
     /// `g`/`G`: the first or last hunk; the top or end of the diff or reply.
-    pub(super) fn to_end(&mut self, end: bool) {
+    pub(super) fn jump(&mut self, end: bool) {
         match self.focus {
             Focus::Hunks => {
                 let order = self.order();

@@ -301,11 +301,19 @@ fn print_json(reports: &[EditReport], dry_run: bool) -> Result<()> {
 
 fn print_human(reports: &[EditReport], dry_run: bool) {
     for report in reports {
-        eprintln!("{}", human_line(report));
+        let line = human_line(report);
+        // Nothing was written: say what would be.
+        match line.strip_prefix("applied  ").filter(|_| dry_run) {
+            Some(rest) => eprintln!("would apply  {rest}"),
+            None => eprintln!("{line}"),
+        }
     }
     let (applied, refused) = counts(reports);
-    let note = if dry_run { " (dry run: nothing written)" } else { "" };
-    eprintln!("{applied} applied, {refused} refused{note}");
+    if dry_run {
+        eprintln!("{applied} would apply, {refused} refused (dry run: nothing written)");
+    } else {
+        eprintln!("{applied} applied, {refused} refused");
+    }
 }
 
 /// `applied  src/app.py  fuzzy 93%  lines 12-19` or `refused  src/app.py  <reason>`.

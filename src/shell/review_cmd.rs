@@ -35,7 +35,7 @@ use crate::ui::theme::{ColorMode, Theme, default_theme_name};
 pub struct ReviewArgs {
     #[command(flatten)]
     pub model: ModelArgs,
-    /// The edit format to ask for.
+    /// The edit format to ask for (default: search-replace).
     #[arg(long, value_enum)]
     pub format: Option<EditFormatArg>,
     /// The project folder.

@@ -33,12 +33,10 @@ const BINARY_SNIFF_LEN: usize = 8 * 1024;
 /// Why the project root cannot be used.
 #[derive(Debug, Error)]
 pub enum WorkspaceError {
-    #[error("project root {}: {source}", path.display())]
-    Root {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
+    // The reason is in the message and not a `source` as well, or a chain printed whole
+    // (`{:#}`) says it twice.
+    #[error("project root {}: {error}", path.display())]
+    Root { path: PathBuf, error: io::Error },
     #[error("project root {} is not a folder", path.display())]
     RootNotDir { path: PathBuf },
 }
@@ -89,12 +87,9 @@ pub enum WriteFailure {
     #[error("cannot be edited ({0}); not written")]
     NotEditable(String),
     /// The file system refused: full disk, read-only folder, a folder in the way, ...
-    #[error("{action}: {source}")]
-    Io {
-        action: &'static str,
-        #[source]
-        source: io::Error,
-    },
+    // As for `WorkspaceError::Root`: the reason once, in the message.
+    #[error("{action}: {error}")]
+    Io { action: &'static str, error: io::Error },
 }
 
 impl WriteError {
@@ -129,7 +124,7 @@ impl Workspace {
     /// Open the project at `root`, which must be an existing folder.
     pub fn open(root: &Path) -> Result<Workspace, WorkspaceError> {
         let canonical = fs::canonicalize(root)
-            .map_err(|source| WorkspaceError::Root { path: root.to_path_buf(), source })?;
+            .map_err(|source| WorkspaceError::Root { path: root.to_path_buf(), error: source })?;
         if !canonical.is_dir() {
             return Err(WorkspaceError::RootNotDir { path: root.to_path_buf() });
         }
@@ -224,8 +219,9 @@ impl Workspace {
                 atomic_write(&resolved, text.as_bytes(), read).map_err(fail)
             }
             FileWrite::Delete { .. } => {
-                fs::remove_file(&resolved.lexical)
-                    .map_err(|source| fail(WriteFailure::Io { action: "deleting", source }))?;
+                fs::remove_file(&resolved.lexical).map_err(|source| {
+                    fail(WriteFailure::Io { action: "deleting", error: source })
+                })?;
                 if let Some(dir) = resolved.lexical.parent() {
                     sync_dir(dir);
                 }
@@ -335,14 +331,14 @@ fn check_unchanged(resolved: &Resolved, read: Option<&Source>) -> Result<(), Wri
         Some(Source::Unusable(reason)) => Err(WriteFailure::NotEditable(reason.clone())),
         Some(Source::Missing) => match fs::symlink_metadata(&resolved.lexical) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(source) => Err(WriteFailure::Io { action: "checking", source }),
+            Err(source) => Err(WriteFailure::Io { action: "checking", error: source }),
             Ok(_) => Err(WriteFailure::Changed("it was created")),
         },
         Some(Source::Text(expected)) => match read_exact_len(&resolved.real, expected.len()) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 Err(WriteFailure::Changed("it was deleted"))
             }
-            Err(source) => Err(WriteFailure::Io { action: "re-reading", source }),
+            Err(source) => Err(WriteFailure::Io { action: "re-reading", error: source }),
             Ok(Some(now)) if now == expected.as_bytes() => Ok(()),
             Ok(_) => Err(WriteFailure::Changed("its content differs")),
         },
@@ -370,13 +366,15 @@ fn atomic_write(
     let Some(dir) = target.parent() else {
         return Err(WriteFailure::Io {
             action: "finding the folder",
-            source: io::Error::new(io::ErrorKind::InvalidInput, "the path has no parent folder"),
+            error: io::Error::new(io::ErrorKind::InvalidInput, "the path has no parent folder"),
         });
     };
     let existing = match fs::metadata(target) {
         Ok(meta) => Some(meta.permissions()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(source) => return Err(WriteFailure::Io { action: "reading permissions", source }),
+        Err(source) => {
+            return Err(WriteFailure::Io { action: "reading permissions", error: source });
+        }
     };
     let created = if existing.is_none() {
         create_folders(dir).map_err(io_failure("creating the folder"))?
@@ -451,7 +449,7 @@ fn replace_checked(
                 Err(Errno::EXIST) => Err(WriteFailure::Changed("it was created")),
                 // A file system without the flag: the re-check just made is all there is.
                 Err(Errno::INVAL | Errno::NOSYS) => plain_rename(temp, target),
-                Err(e) => Err(WriteFailure::Io { action: "creating", source: e.into() }),
+                Err(e) => Err(WriteFailure::Io { action: "creating", error: e.into() }),
             };
         }
     };
@@ -459,7 +457,7 @@ fn replace_checked(
         Ok(()) => {}
         Err(Errno::INVAL | Errno::NOSYS) => return plain_rename(temp, target),
         Err(Errno::NOENT) => return Err(WriteFailure::Changed("it was deleted")),
-        Err(e) => return Err(WriteFailure::Io { action: "replacing", source: e.into() }),
+        Err(e) => return Err(WriteFailure::Io { action: "replacing", error: e.into() }),
     }
     // `temp` now names the file we displaced: it must be exactly what was read.
     let displaced = fs::read(temp).map_err(io_failure("re-reading the replaced file"))?;
@@ -469,14 +467,14 @@ fn replace_checked(
     // Another program wrote in the instant between the re-check and the swap: give its text
     // back its place.
     swap(RenameFlags::EXCHANGE)
-        .map_err(|e| WriteFailure::Io { action: "restoring the other write", source: e.into() })?;
+        .map_err(|e| WriteFailure::Io { action: "restoring the other write", error: e.into() })?;
     // What we take back must be our own text; if that program wrote into it meanwhile, its
     // newest text goes back in place (and its older one, superseded by itself, is dropped).
     let returned = fs::read(temp).map_err(io_failure("re-reading the restored file"))?;
     if returned != ours {
         swap(RenameFlags::EXCHANGE).map_err(|e| WriteFailure::Io {
             action: "restoring the other write",
-            source: e.into(),
+            error: e.into(),
         })?;
     }
     Err(WriteFailure::Changed("it changed while being written"))
@@ -498,7 +496,7 @@ fn plain_rename(temp: &Path, target: &Path) -> Result<(), WriteFailure> {
 
 /// `map_err` adapter: an I/O error while doing `action`.
 fn io_failure(action: &'static str) -> impl FnOnce(io::Error) -> WriteFailure {
-    move |source| WriteFailure::Io { action, source }
+    move |source| WriteFailure::Io { action, error: source }
 }
 
 /// Make a rename or delete durable. Best effort: not every platform can sync a folder, and the

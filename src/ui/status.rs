@@ -132,6 +132,20 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         let at = parts.iter().position(|p| p.0 == lowest).unwrap_or(0);
         parts.remove(at);
     }
+    // Narrower still: the counts by the hunk list's marks.
+    if width(&parts) > area.width as usize
+        && let Some(counts) = parts.iter_mut().find(|p| p.1.contains(" pending "))
+    {
+        let c = app.review.counts();
+        counts.1 = format!(
+            "·{} ✓{} ✗{} !{} ≠{}",
+            c.pending,
+            c.applied + c.accepted,
+            c.rejected,
+            c.failed,
+            c.conflict
+        );
+    }
     // The label goes with the mark before it (`✓ openai · mock`); the rest are separated.
     let mut text = String::new();
     for (i, (keep, part)) in parts.iter().enumerate() {
