@@ -1,5 +1,7 @@
 //! Render snapshots: each view of the review screen drawn through ratatui's `TestBackend` with
-//! the plain theme (no colours), compared as text with `insta`. Update with
+//! the plain theme (no colours), compared as text with `insta`; the review, conflict, help and
+//! follow-up views at 80x24 and 160x45; long lines wrapped and cut; and colours, through the
+//! debug theme that writes each cell's style names into the text (`render_styles`). Update with
 //! `INSTA_UPDATE=always cargo test --test ui_snapshots` and review the `.snap` diffs.
 
 mod frame_support;
@@ -8,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use frame_support::render;
+use frame_support::{render, render_styles};
 use redline::app::{App, AppConfig, Msg, StreamDone};
 use redline::core::plan::Source;
 use redline::core::prompt::Prompts;
@@ -142,4 +144,108 @@ fn conflict_three_ways_side_by_side() {
     let (mut app, now) = conflicted();
     key(&mut app, 'v', now);
     insta::assert_snapshot!(render(&app, 140, 26));
+}
+
+/// The views every terminal size must hold.
+const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
+
+#[test]
+fn review_view_at_both_sizes() {
+    let (app, _) = finished();
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("review_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+#[test]
+fn conflict_view_at_both_sizes() {
+    let (app, _) = conflicted();
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("conflict_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+#[test]
+fn help_view_at_both_sizes() {
+    let (mut app, now) = finished();
+    key(&mut app, '?', now);
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("help_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+#[test]
+fn follow_up_view_at_both_sizes() {
+    let (mut app, now) = finished();
+    key(&mut app, 'm', now);
+    for c in "also add a docstring".chars() {
+        key(&mut app, c, now);
+    }
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("follow_up_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+/// A file with a line 230 columns long, and a reply that changes it at column ~180.
+fn long_line() -> (App, Instant) {
+    let pad = "x".repeat(160);
+    let old = format!(
+        "    message = \"{pad} the quick brown fox jumps over the lazy dog 漢字 and then some\""
+    );
+    let new = old.replace("lazy dog", "sleepy cat");
+    let file = format!("def greet():\n{old}\n    return message\n");
+    let reply = format!(
+        "Changed the animal.\n\nlong.py\n```python\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n"
+    );
+    let files = vec!["long.py".to_string()];
+    let mut sources = BTreeMap::new();
+    sources.insert("long.py".to_string(), Source::Text(file));
+    let mut app = App::new(AppConfig {
+        review: Review::new(files.clone(), sources),
+        known_paths: files,
+        label: "test".into(),
+        keymap: Keymap::default(),
+        prompts: Prompts::default(),
+        conversation: vec![ChatMessage::new(Role::User, "change the animal")],
+        request: None,
+    });
+    let now = Instant::now();
+    app.start(now);
+    app.update(Msg::Chunk(reply), now);
+    app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(40), note: None }), now);
+    (app, now)
+}
+
+#[test]
+fn a_long_line_wraps_and_its_change_shows() {
+    let (app, _) = long_line();
+    let frame = render(&app, 160, 45);
+    assert!(frame.contains("sleepy cat") && frame.contains("lazy dog"), "{frame}");
+    insta::assert_snapshot!(frame);
+}
+
+#[test]
+fn a_long_line_cut_and_scrolled_sideways() {
+    let (mut app, now) = long_line();
+    key(&mut app, 'w', now);
+    let cut = render(&app, 80, 24);
+    let added = cut.lines().find(|l| l.contains("2 +")).expect("the added line");
+    assert!(added.ends_with("›│") && !added.contains("sleepy"), "cut, with a marker: {cut}");
+    for _ in 0..10 {
+        key(&mut app, '>', now);
+    }
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn a_long_line_side_by_side() {
+    let (mut app, now) = long_line();
+    key(&mut app, 'v', now);
+    insta::assert_snapshot!(render(&app, 160, 45));
+}
+
+#[test]
+fn colours_by_style_name() {
+    let (app, _) = long_line();
+    insta::assert_snapshot!(render_styles(&app, 100, 20));
 }

@@ -65,7 +65,7 @@ impl App {
                     let text = match &h.edit.change {
                         Change::Modify { hunk } => hunk.new_text(),
                         Change::Create { content } | Change::Replace { content } => content.clone(),
-                        Change::Delete => {
+                        Change::Delete { .. } => {
                             self.notice = Some("a deletion has no text to edit".into());
                             return Vec::new();
                         }
@@ -79,6 +79,9 @@ impl App {
                     ViewMode::SideBySide => ViewMode::Unified,
                 }
             }
+            Action::ToggleWrap => self.toggle_wrap(),
+            Action::ScrollLeft => self.scroll_sideways(-1),
+            Action::ScrollRight => self.scroll_sideways(1),
             Action::Focus => {
                 self.focus = match self.focus {
                     Focus::Hunks => Focus::Diff,

@@ -207,6 +207,10 @@ pub struct App {
     pub modal: Option<Modal>,
     pub selected: Option<HunkId>,
     pub diff_scroll: usize,
+    /// Long lines in the diff and conflict panes wrap (the default), or stay on one row each,
+    /// shown from column `diff_hscroll` on.
+    pub wrap: bool,
+    pub diff_hscroll: usize,
     /// Lines scrolled back from the end of the stream.
     pub stream_scroll: usize,
     pub filter: String,
@@ -273,6 +277,8 @@ impl App {
             modal: None,
             selected: None,
             diff_scroll: 0,
+            wrap: true,
+            diff_hscroll: 0,
             stream_scroll: 0,
             filter: String::new(),
             notice: None,
@@ -370,7 +376,7 @@ impl App {
             Change::Create { content } | Change::Replace { content } => {
                 content.to_lowercase().contains(&q)
             }
-            Change::Delete => false,
+            Change::Delete { .. } => false,
         }
     }
 
@@ -550,6 +556,7 @@ mod decisions;
 mod keys;
 pub mod navigation;
 mod requests;
+mod view;
 mod watch;
 pub use watch::WatchMode;
 

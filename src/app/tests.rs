@@ -417,3 +417,19 @@ fn esc_ctrl_c_and_an_empty_enter_close_the_follow_up_box_and_send_nothing() {
         assert_eq!(app.modal, None);
     }
 }
+
+#[test]
+fn w_toggles_wrapping_and_sideways_keys_cut_lines() {
+    let (mut app, now) = streamed();
+    assert!(app.wrap, "long lines wrap by default");
+    app.update(key('>'), now);
+    assert!(!app.wrap, "scrolling sideways cuts lines");
+    assert_eq!(app.diff_hscroll, 16);
+    app.update(key('<'), now);
+    app.update(key('<'), now);
+    assert_eq!(app.diff_hscroll, 0);
+    app.update(key('w'), now);
+    assert!(app.wrap);
+    app.update(key('w'), now);
+    assert!(!app.wrap);
+}

@@ -46,7 +46,7 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
             }
-            PlanItem::Edit { edit, path } => {
+            PlanItem::Edit { edit, path, .. } => {
                 let w = files.entry(path.clone()).or_insert_with(|| {
                     order.push(path.clone());
                     working(sources.get(path))
@@ -297,9 +297,12 @@ fn apply_edit(
             }
         },
         Change::Replace { content } => replace(edit, path, content, w, mentions),
-        Change::Delete => {
-            if w.text.is_none() {
+        Change::Delete { old } => {
+            let Some(text) = &w.text else {
                 return refused(edit, path.into(), format!("{path}: cannot delete, no such file"));
+            };
+            if let Some(why) = crate::core::edit::delete_mismatch(old.as_deref(), &text.lines) {
+                return refused(edit, path.into(), format!("{path}: not deleted: {why}"));
             }
             w.text = None;
             w.dirty = true;

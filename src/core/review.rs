@@ -10,7 +10,6 @@
 //! draw anything.
 
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
@@ -61,6 +60,26 @@ impl HunkState {
     }
 }
 
+/// What became of an applied hunk's lines on disk, when they are gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskNote {
+    /// They were taken out (`git checkout`) and what they replaced is back: the hunk is pending
+    /// again.
+    Reverted,
+    /// They were edited into something else since; the hunk stays applied.
+    Edited,
+}
+
+impl DiskNote {
+    /// For the diff's title.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DiskNote::Reverted => "reverted on disk",
+            DiskNote::Edited => "edited on disk since",
+        }
+    }
+}
+
 /// What accepting a hunk would change: lines `start..start + old.len()` (0-based) of the file
 /// as it is now become `new`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -88,6 +107,11 @@ pub struct ReviewHunk {
     /// For a conflict: the lines of the file as it is now (0-based, end exclusive) that stand
     /// where the hunk's old text was before the file changed; `None` when the file is gone.
     pub region: Option<(usize, usize)>,
+    /// The hunk the reply gave, that this one is a part of after a split (its own id
+    /// otherwise): parts share their number in the hunk list (`3a`, `3b`).
+    pub origin: HunkId,
+    /// What happened on disk to the lines it wrote, when they are no longer there.
+    pub disk: Option<DiskNote>,
     /// The file's lines the hunk matched the last time it was placed: what must still be there,
     /// unchanged, after someone else changes the file.
     anchor: Option<Vec<String>>,
@@ -199,7 +223,7 @@ impl Review {
             Event::Edit(edit) => {
                 let project = Project::new(&self.project_files);
                 let path = match project.resolve(&edit) {
-                    Ok(p) => p,
+                    Ok(r) => r.path,
                     Err(_) if edit.path_source == PathSource::Prose => return Vec::new(),
                     Err(reason) => {
                         self.problems.push(reason);
@@ -254,6 +278,8 @@ impl Review {
             report: empty_report(),
             preview: Preview::default(),
             region: None,
+            origin: id,
+            disk: None,
             anchor: None,
         };
         self.place(&mut hunk);
@@ -366,116 +392,6 @@ impl Review {
         true
     }
 
-    /// The shell wrote what [`Review::accept`] or [`Review::undo`] asked for.
-    pub fn write_done(&mut self, id: HunkId, path: &str, after: After) {
-        match after {
-            After::Text(t) => self.files.insert(path.to_string(), Source::Text(t)),
-            After::Deleted => self.files.insert(path.to_string(), Source::Missing),
-        };
-        if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id)
-            && h.state == HunkState::Accepted
-        {
-            h.state = HunkState::Applied;
-        }
-        self.replace_pending(path);
-    }
-
-    /// The write failed (the file changed on disk, the disk is full): the hunk goes back to
-    /// where it was, with the reason.
-    pub fn write_failed(&mut self, id: HunkId, reason: &str) {
-        if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
-        {
-            let d = self.decisions.remove(pos);
-            if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id) {
-                h.state = d.before_state;
-                h.report.reason = Some(reason.to_string());
-            }
-        }
-    }
-
-    /// The hunk the last decision was on: the one [`Review::undo`] takes back next.
-    pub fn last_decision(&self) -> Option<HunkId> {
-        self.decisions.last().map(|d| d.hunk)
-    }
-
-    /// Undo the last decision. A rejected hunk is pending again; an applied one is taken out of
-    /// its file: by restoring the text from before it when the file is unchanged since, else by
-    /// reversing the hunk by content. `Err` says why it cannot be undone.
-    pub fn undo(&mut self) -> Result<Option<Effect>, String> {
-        let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
-        let idx = self.hunks.iter().position(|h| h.id == d.hunk).ok_or("the hunk is gone")?;
-        let Some((before, after)) = d.written.clone() else {
-            self.decisions.pop();
-            self.hunks[idx].state = d.before_state;
-            return Ok(None);
-        };
-        if self.hunks[idx].state == HunkState::Accepted {
-            return Err("its write has not finished yet".into());
-        }
-        let path = self.hunks[idx].path.clone();
-        let now = self.files.get(&path).cloned().unwrap_or(Source::Missing);
-        let unchanged = match (&now, &after) {
-            (Source::Text(n), After::Text(a)) => n == a,
-            (Source::Missing, After::Deleted) => true,
-            _ => false,
-        };
-        let restore = if unchanged {
-            match before {
-                Source::Text(t) => After::Text(t),
-                Source::Missing => After::Deleted,
-                Source::Unusable(why) => return Err(why),
-            }
-        } else {
-            // Someone changed the file since: take out exactly the lines this hunk wrote,
-            // where they are now, or refuse.
-            match (&before, &after, &now) {
-                (Source::Text(b), After::Text(a), Source::Text(n)) => {
-                    After::Text(conflict::take_out(b, a, n)?)
-                }
-                (Source::Missing, _, Source::Text(_)) => {
-                    return Err(
-                        "the file it created was edited since; nothing is deleted (remove \
-                                it yourself if you want it gone)"
-                            .into(),
-                    );
-                }
-                (_, After::Deleted, _) => {
-                    return Err(
-                        "the file it deleted was created again since; it is left as it is".into()
-                    );
-                }
-                (_, _, Source::Missing) => {
-                    return Err(
-                        "the file was deleted or renamed since; nothing is recreated".into()
-                    );
-                }
-                _ => return Err("the file cannot be read now".into()),
-            }
-        };
-        self.decisions.pop();
-        self.hunks[idx].state = d.before_state;
-        let expected = match &now {
-            Source::Text(t) => Some(t.clone()),
-            _ => None,
-        };
-        let id = d.hunk;
-        Ok(Some(match restore {
-            After::Text(text) => Effect::Write { hunk: id, path, expected, text },
-            After::Deleted => {
-                Effect::Delete { hunk: id, path, expected: expected.unwrap_or_default() }
-            }
-        }))
-    }
-
-    /// The shell carried out an undo's write.
-    pub fn undo_done(&mut self, path: &str, after: After) {
-        match after {
-            After::Text(t) => self.files.insert(path.to_string(), Source::Text(t)),
-            After::Deleted => self.files.insert(path.to_string(), Source::Missing),
-        };
-        self.replace_pending(path);
-    }
-
     /// A file changed on disk (another program, the user's editor): its open hunks are placed
     /// again in the new text. One whose old text is still there, moved or not, stays pending at
     /// its new place; one whose lines were changed becomes a conflict, never applied silently.
@@ -486,6 +402,8 @@ impl Review {
     /// lose it.
     pub fn file_changed(&mut self, path: &str, source: Source) {
         let before = self.files.insert(path.to_string(), source.clone());
+        self.follow_applied(path, before.as_ref().unwrap_or(&Source::Missing), None);
+        self.refresh_rejected(path);
         let old = match &before {
             Some(Source::Text(t)) => t.as_str(),
             _ => "",
@@ -561,8 +479,23 @@ impl Review {
             .collect()
     }
 
+    /// Place the rejected hunks of a file again after it changed: their state stays, but what
+    /// the diff pane shows of them is against the file as it is now.
+    fn refresh_rejected(&mut self, path: &str) {
+        let indices: Vec<usize> = (0..self.hunks.len())
+            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state == HunkState::Rejected)
+            .collect();
+        let placed = self.place_all(path, &indices);
+        // The report stays: it says how the hunk was placed when it was decided (the journal
+        // records it); only what the pane shows follows the file.
+        for (idx, (_, preview)) in indices.into_iter().zip(placed) {
+            self.hunks[idx].preview = preview;
+        }
+    }
+
     /// Place the open hunks of a file again after it changed.
     fn replace_pending(&mut self, path: &str) {
+        self.refresh_rejected(path);
         let indices = self.open_hunks_of(path);
         let placed = self.place_all(path, &indices);
         let missing = Source::Missing;
@@ -623,42 +556,6 @@ fn empty_report() -> EditReport {
     }
 }
 
-/// A stable identity for a hunk: its path and its old and new text.
-pub fn hunk_id(path: &str, edit: &Edit) -> HunkId {
-    let mut h = Fnv::default();
-    path.hash(&mut h);
-    match &edit.change {
-        Change::Modify { hunk } => {
-            hunk.old_text().hash(&mut h);
-            hunk.new_text().hash(&mut h);
-        }
-        Change::Create { content } | Change::Replace { content } => content.hash(&mut h),
-        Change::Delete => "delete".hash(&mut h),
-    }
-    h.finish()
-}
-
-/// FNV-1a: a hash that is the same in every build, so ids can be recorded and replayed.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
 /// A file's lines as the preview counts them.
 fn source_lines(source: &Source) -> Vec<&str> {
     match source {
@@ -705,8 +602,11 @@ fn preview(old: &[&str], new: &[&str]) -> Preview {
 
 mod conflict;
 mod edit;
+mod numbers;
+mod writes;
 pub use conflict::{ConflictView, conflict_document};
 pub use edit::split_hunk;
+pub use numbers::hunk_id;
 
 #[cfg(test)]
 mod tests;

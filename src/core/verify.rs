@@ -87,39 +87,61 @@ fn plain(line: &str) -> bool {
     line.chars().filter(|c| c.is_alphanumeric()).count() < 3
 }
 
+/// Opened minus closed `{}`, `()` and `[]` over some lines.
+fn brackets<'a>(lines: impl IntoIterator<Item = &'a str>) -> [i64; 3] {
+    let mut net = [0i64; 3];
+    for c in lines.into_iter().flat_map(str::chars) {
+        match c {
+            '{' => net[0] += 1,
+            '}' => net[0] -= 1,
+            '(' => net[1] += 1,
+            ')' => net[1] -= 1,
+            '[' => net[2] += 1,
+            ']' => net[2] -= 1,
+            _ => {}
+        }
+    }
+    net
+}
+
 fn cols(line: &str) -> usize {
     line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
 }
 
 /// Match `lines` (from the diff) to `wanted` (from the edit) in order: telling lines as an
-/// ordered subsequence, plain ones as a multiset. Returns, per matched line, the index in
-/// `wanted`, or the first line that matches nothing.
+/// ordered subsequence, plain ones as a multiset (lines the edit must have before those it only
+/// may have: `optional`). Returns, per line, the index in `wanted` it matched, or the first line
+/// that matches nothing.
 fn match_in_order<'a>(
     lines: &[Diffed<'a>],
     wanted: &[&str],
+    optional: &[bool],
     like: impl Fn(&str, &str) -> bool,
-) -> Result<Vec<Option<usize>>, &'a str> {
-    let mut plain_left: HashMap<&str, usize> = HashMap::new();
-    for w in wanted.iter().filter(|w| plain(w)) {
-        *plain_left.entry(w.trim()).or_default() += 1;
+) -> Result<Vec<usize>, &'a str> {
+    let mut plain_left: HashMap<&str, Vec<usize>> = HashMap::new();
+    for k in (0..wanted.len()).filter(|&k| plain(wanted[k])) {
+        plain_left.entry(wanted[k].trim()).or_default().push(k);
+    }
+    for v in plain_left.values_mut() {
+        // Popped from the end: required ones last in the list, so taken first.
+        v.sort_by_key(|&k| (!optional[k], std::cmp::Reverse(k)));
     }
     let mut next = 0;
     let mut out = Vec::with_capacity(lines.len());
     for d in lines {
         let line = d.text;
         if plain(line) {
-            match plain_left.get_mut(line.trim()) {
-                Some(n) if *n > 0 => {
-                    *n -= 1;
-                    out.push(None);
+            match plain_left.get_mut(line.trim()).and_then(|v| v.pop()) {
+                Some(k) => {
+                    out.push(k);
                     continue;
                 }
-                _ => return Err(line),
+                None => return Err(line),
             }
         }
         match (next..wanted.len()).find(|&k| !plain(wanted[k]) && like(line, wanted[k])) {
             Some(k) => {
-                out.push(Some(k));
+                out.push(k);
                 next = k + 1;
             }
             None => return Err(line),
@@ -185,7 +207,8 @@ pub fn check_window(
             || ratio(file.trim(), edit.trim()) >= REMOVED_LIKENESS
             || (edit.trim().len() >= 4 && file.contains(edit.trim()))
     };
-    let gone = match_in_order(&removed, &remove_texts, like_removed).map_err(|line| {
+    let gone = match_in_order(&removed, &remove_texts, &vec![false; removes.len()], like_removed)
+        .map_err(|line| {
         Unexplained(format!(
             "the placement would remove {:?}, which the edit does not remove",
             line.trim()
@@ -197,7 +220,8 @@ pub fn check_window(
             e.len() >= 8 && ratio(f, e) >= ADDED_LIKENESS
         }
     };
-    let new = match_in_order(&added, &add_texts, like_added).map_err(|line| {
+    let optional: Vec<bool> = adds.iter().map(|&k| hunk.lines[k].kind != LineKind::Add).collect();
+    let new = match_in_order(&added, &add_texts, &optional, like_added).map_err(|line| {
         Unexplained(format!(
             "the placement would add {:?}, which is not a line the edit adds",
             line.trim()
@@ -206,6 +230,19 @@ pub fn check_window(
     let context = context_pairs(hunk, after, &added);
     check_indentation(&added, &new, &add_texts, &context)?;
     check_replaced_in_place(hunk, (&removed, &gone, &removes), (&added, &new, &adds))?;
+    // Brackets: what the change opens and closes is what the edit opens and closes (a closing
+    // brace taken for one the file already had leaves a block open).
+    let sub = |a: [i64; 3], b: [i64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let by_change =
+        sub(brackets(added.iter().map(|d| d.text)), brackets(removed.iter().map(|d| d.text)));
+    let real_adds = hunk.lines.iter().filter(|l| l.kind == LineKind::Add).map(|l| l.text.as_str());
+    let taken = new.iter().filter(|&&k| optional[k]).map(|&k| add_texts[k]);
+    let by_edit = sub(brackets(real_adds.chain(taken)), brackets(remove_texts.iter().copied()));
+    if by_change != by_edit {
+        return Err(Unexplained(
+            "the placement would open or close brackets differently from the edit".into(),
+        ));
+    }
     // Every telling line the edit adds must be in the result (the changed part of it, or the
     // unchanged lines around, where an equal line may have been kept by the diff).
     let after_has: HashSet<&str> =
@@ -227,8 +264,8 @@ pub fn check_window(
 /// where it was: the new line has the same unchanged lines before it as the old one had.
 fn check_replaced_in_place(
     hunk: &Hunk,
-    (removed, gone, removes): (&[Diffed], &[Option<usize>], &[usize]),
-    (added, new, adds): (&[Diffed], &[Option<usize>], &[usize]),
+    (removed, gone, removes): (&[Diffed], &[usize], &[usize]),
+    (added, new, adds): (&[Diffed], &[usize], &[usize]),
 ) -> Result<(), Unexplained> {
     let mut partner: HashMap<usize, usize> = HashMap::new();
     let n = hunk.lines.len();
@@ -249,10 +286,16 @@ fn check_replaced_in_place(
             k += 1;
         }
     }
-    let where_added: HashMap<usize, usize> =
-        added.iter().zip(new).filter_map(|(d, m)| m.map(|i| (adds[i], d.kept_before))).collect();
-    for (d, m) in removed.iter().zip(gone) {
-        let Some(i) = m else { continue };
+    let where_added: HashMap<usize, usize> = added
+        .iter()
+        .zip(new)
+        .filter(|(d, _)| !plain(d.text))
+        .map(|(d, &i)| (adds[i], d.kept_before))
+        .collect();
+    for (d, i) in removed.iter().zip(gone) {
+        if plain(d.text) {
+            continue;
+        }
         let Some(to) = partner.get(&removes[*i]) else { continue };
         if let Some(&at) = where_added.get(to)
             && at != d.kept_before
@@ -295,15 +338,14 @@ fn context_pairs(hunk: &Hunk, after: &[String], added: &[Diffed]) -> Vec<(usize,
 /// inconsistent, and the file keeps its text anyway).
 fn check_indentation(
     added: &[Diffed],
-    matched: &[Option<usize>],
+    matched: &[usize],
     adds: &[&str],
     context: &[(usize, usize)],
 ) -> Result<(), Unexplained> {
     let mut map: Vec<(usize, usize, Option<&str>)> = Vec::new();
-    for (d, m) in added.iter().zip(matched) {
+    for (d, k) in added.iter().zip(matched) {
         let line = d.text;
-        let Some(k) = m else { continue };
-        if line.trim().is_empty() || !same_text(line, adds[*k]) {
+        if plain(line) || !same_text(line, adds[*k]) {
             continue;
         }
         map.push((cols(adds[*k]), cols(line), Some(line)));
@@ -331,6 +373,14 @@ fn check_indentation(
 /// placeholder line standing for original lines, and nothing next to what a placeholder
 /// restored may vanish without the listing putting something in its place.
 pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result<(), Unexplained> {
+    // A file whose brackets balanced must still balance: a merge that took the new code's
+    // closing braces for the file's own leaves a block open.
+    let balanced = |lines: &[String]| brackets(lines.iter().map(|l| l.as_str())) == [0; 3];
+    if balanced(before) && !balanced(after) {
+        return Err(Unexplained(
+            "the merged file's brackets would no longer balance: list the file in full".into(),
+        ));
+    }
     let listed: Vec<&str> = listing.lines().collect();
     let wild: Vec<bool> = listed.iter().map(|l| is_placeholder(l)).collect();
     if !wild.contains(&true) {
@@ -342,7 +392,7 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
         listed.iter().zip(&wild).filter(|(_, w)| !**w).map(|(l, _)| l.trim_end()).collect();
     let result: Vec<&str> = after.iter().map(|l| l.trim_end()).collect();
     let mut restored = vec![false; after.len()];
-    for op in capture_diff_slices(Algorithm::Myers, &real, &result) {
+    for op in capture_diff_slices(Algorithm::Patience, &real, &result) {
         match op {
             DiffOp::Insert { new_index, new_len, .. } => {
                 restored[new_index..new_index + new_len].iter_mut().for_each(|r| *r = true)
@@ -376,23 +426,40 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
     }
     // Original lines that vanished right beside restored ones: the placeholder may have stood
     // for them too, so dropping them is a guess.
+    // A line the listing modified has a look-alike among the lines put in its place; one without
+    // is a line that went away, which only the listing's own lines around it can say.
     let (_, _, ops, head) = changed(before, after);
     for op in ops {
-        if let DiffOp::Delete { old_index, old_len, new_index } = op {
-            let at = head + new_index;
-            let beside = (at > 0 && restored[at - 1]) || restored.get(at).copied().unwrap_or(false);
-            let telling =
-                before[head + old_index..head + old_index + old_len].iter().find(|l| !plain(l));
-            if let (true, Some(l)) = (beside, telling) {
-                return Err(Unexplained(format!(
-                    "the listing's placeholder may stand for {:?}, which the merge would drop: list the file in full around it",
-                    l.trim()
-                )));
-            }
+        let (old, new) = (op.old_range(), op.new_range());
+        if matches!(op, DiffOp::Equal { .. }) || old.is_empty() {
+            continue;
+        }
+        let (start, end) = (head + new.start, head + new.end);
+        // Blank lines between say nothing: a placeholder's lines may start after them.
+        let restored_at = |i: usize| restored[i] && !after[i].trim().is_empty();
+        let blank = |i: &usize| after[*i].trim().is_empty() && !restored[*i];
+        let before_op = (0..start).rev().find(|i| !blank(i)).is_some_and(restored_at);
+        let after_op = (end..after.len()).find(|i| !blank(i)).is_some_and(restored_at);
+        let beside = before_op || after_op;
+        if !beside {
+            continue;
+        }
+        let put = &after[start..end];
+        let dropped = before[head + old.start..head + old.end].iter().find(|l| {
+            !plain(l) && !put.iter().any(|p| ratio(p.trim(), l.trim()) >= MODIFIED_LIKENESS)
+        });
+        if let Some(l) = dropped {
+            return Err(Unexplained(format!(
+                "the listing's placeholder may stand for {:?}, which the merge would drop: list the file in full around it",
+                l.trim()
+            )));
         }
     }
     Ok(())
 }
+
+/// A listing's line counts as a modified original line at this likeness.
+const MODIFIED_LIKENESS: f64 = 0.6;
 
 #[cfg(test)]
 mod tests;

@@ -219,7 +219,8 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
     let reply = read_reply(args.reply.as_deref())?;
     let workspace = Workspace::open(&args.root)?;
     let files = workspace.list_files();
-    let plan = plan::plan(&reply, args.format.into(), &files);
+    let plan =
+        plan::plan_rooted(&reply, args.format.into(), &files, &root_forms(&args.root, &workspace));
     let sources: BTreeMap<String, Source> =
         plan.paths_to_read().into_iter().map(|p| (p.clone(), workspace.read_source(&p))).collect();
     let outcome = plan::execute(&plan, &sources);
@@ -255,6 +256,19 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
     } else {
         Exit::Applied
     })
+}
+
+/// The project root's absolute forms, as given and canonical, for replies that name files by
+/// absolute paths.
+fn root_forms(given: &std::path::Path, workspace: &Workspace) -> Vec<String> {
+    let mut forms = vec![workspace.root().to_string_lossy().into_owned()];
+    if let Ok(abs) = std::path::absolute(given) {
+        let abs = abs.to_string_lossy().into_owned();
+        if !forms.contains(&abs) {
+            forms.push(abs);
+        }
+    }
+    forms
 }
 
 /// The reply's text, from a file or standard input.

@@ -146,7 +146,7 @@ impl Review {
             }
             Change::Create { content } => (Vec::new(), lines(content), true),
             Change::Replace { content } => (Vec::new(), lines(content), true),
-            Change::Delete => (Vec::new(), Vec::new(), true),
+            Change::Delete { .. } => (Vec::new(), Vec::new(), true),
         };
         let now = current.map(|file| match (whole, h.region) {
             (false, Some((s, e))) => {

@@ -23,7 +23,8 @@ impl Review {
         for (k, part) in parts.into_iter().enumerate() {
             let edit = Edit { change: Change::Modify { hunk: part }, ..original.edit.clone() };
             let id = hunk_id(&original.path, &edit);
-            let hunk = self.new_hunk(id, original.path.clone(), edit);
+            let mut hunk = self.new_hunk(id, original.path.clone(), edit);
+            hunk.origin = original.origin;
             self.hunks.insert(idx + k, hunk);
         }
         true
@@ -47,7 +48,7 @@ impl Review {
             Change::Create { content } | Change::Replace { content } => {
                 *content = new_text.to_string()
             }
-            Change::Delete => return false,
+            Change::Delete { .. } => return false,
         }
         let mut h = self.hunks[idx].clone();
         self.place(&mut h);
