@@ -23,14 +23,13 @@ impl App {
     pub(super) fn select_new_if_decided(&mut self, before: usize) {
         let decided = self.selected_hunk().is_none_or(|h| !h.state.is_open());
         if decided && self.filter.is_empty() && self.review.hunks().len() > before {
-            self.selected = Some(self.review.hunks()[before].id);
-            self.diff_scroll = 0;
+            self.select(Some(self.review.hunks()[before].id));
         }
     }
 
     pub(super) fn select_first_if_none(&mut self) {
         if self.selected.is_none() {
-            self.selected = self.order().first().map(|&i| self.review.hunks()[i].id);
+            self.select(self.order().first().map(|&i| self.review.hunks()[i].id));
         }
     }
 
@@ -171,7 +170,7 @@ impl App {
         let Some(id) = self.selected else { return };
         let Some(idx) = self.review.hunks().iter().position(|h| h.id == id) else { return };
         if self.review.split(id) {
-            self.selected = Some(self.review.hunks()[idx].id);
+            self.select(Some(self.review.hunks()[idx].id));
         } else {
             self.notice = Some("only a pending hunk with several changes can be split".into());
         }

@@ -110,7 +110,7 @@ impl App {
                 }
                 self.filter.clear();
             }
-            Action::Help => self.modal = Some(Modal::Help),
+            Action::Help => self.modal = Some(Modal::Help(0)),
             Action::Quit => {
                 let c = self.review.counts();
                 if self.streaming
@@ -135,7 +135,7 @@ impl App {
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         match modal {
-            Modal::Help => self.modal = None,
+            Modal::Help(top) => self.help_key(top, key),
             Modal::Log(back) => self.log_key(back, key),
             Modal::ConfirmQuit => match key.code {
                 KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => {
@@ -154,7 +154,7 @@ impl App {
                 KeyCode::Enter => {
                     self.filter = query;
                     self.modal = None;
-                    self.selected = self.order().first().map(|&i| self.review.hunks()[i].id);
+                    self.select(self.order().first().map(|&i| self.review.hunks()[i].id));
                     if self.selected.is_none() {
                         self.notice = Some(format!("no hunk holds `{}`", self.filter));
                     }

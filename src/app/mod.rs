@@ -50,7 +50,8 @@ pub enum ViewMode {
 /// A dialog over the screen that takes the keys while it is open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Modal {
-    Help,
+    /// The keys, scrolled this many entries down when they do not all fit.
+    Help(usize),
     ConfirmQuit,
     /// Typing a search query.
     Search(String),

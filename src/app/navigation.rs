@@ -1,13 +1,16 @@
-//! Moving through the review: hunks and files, scrolling the diff and the reply (bounded by
-//! what there is to show, with the screen's layout from `ui::layout`), the log's scrolling, and
-//! the mouse: a click selects the pane and the hunk under it, the wheel scrolls the pane under
-//! the pointer.
+//! Moving through the review: hunks and files (another hunk's diff starts at its top and first
+//! column), scrolling the diff and the reply (bounded by the rows the panes draw, wrapped or
+//! not, measured by `ui::diff_view` and `ui::reply` in the places `ui::layout` gives them), the
+//! log's and the help's scrolling, and the mouse: a click selects the pane and the hunk under
+//! it, the wheel scrolls the pane under the pointer.
 //!
 //! Not for: decisions (`decisions`), what a key stands for (`keys`, the keymap).
 
 use super::*;
-use crate::ui::diff::{Block, DiffModel};
+use ratatui::layout::Rect;
+
 use crate::ui::layout::{self, inner_height};
+use crate::ui::{diff_view, reply};
 
 /// Lines the wheel moves.
 const WHEEL_LINES: isize = 3;
@@ -21,6 +24,15 @@ pub struct ScrollPosition {
 }
 
 impl App {
+    /// Select a hunk. Another hunk's diff starts at its top and its first column.
+    pub(super) fn select(&mut self, id: Option<HunkId>) {
+        if id != self.selected {
+            self.diff_scroll = 0;
+            self.diff_hscroll = 0;
+        }
+        self.selected = id;
+    }
+
     pub(super) fn step(&mut self, delta: isize) {
         let order = self.order();
         if order.is_empty() {
@@ -32,8 +44,7 @@ impl App {
             Some(c) => (c as isize + delta).clamp(0, order.len() as isize - 1) as usize,
             None => 0,
         };
-        self.selected = Some(hunks[order[next]].id);
-        self.diff_scroll = 0;
+        self.select(Some(hunks[order[next]].id));
     }
 
     pub(super) fn step_file(&mut self, forward: bool) {
@@ -52,8 +63,7 @@ impl App {
             prev.and_then(|p| order.iter().find(|&&i| hunks[i].path == hunks[p].path).copied())
         };
         if let Some(t) = target {
-            self.selected = Some(hunks[t].id);
-            self.diff_scroll = 0;
+            self.select(Some(hunks[t].id));
         }
     }
 
@@ -65,8 +75,7 @@ impl App {
         if let Some(&next) =
             order[cur + 1..].iter().find(|&&i| hunks[i].state == HunkState::Pending)
         {
-            self.selected = Some(hunks[next].id);
-            self.diff_scroll = 0;
+            self.select(Some(hunks[next].id));
         }
     }
 
@@ -86,8 +95,7 @@ impl App {
                 let order = self.order();
                 let pick = if end { order.last() } else { order.first() };
                 if let Some(&i) = pick {
-                    self.selected = Some(self.review.hunks()[i].id);
-                    self.diff_scroll = 0;
+                    self.select(Some(self.review.hunks()[i].id));
                 }
             }
             Focus::Diff => self.diff_scroll = if end { self.max_diff_scroll() } else { 0 },
@@ -142,8 +150,7 @@ impl App {
         let offset = (selected + 1).saturating_sub(height);
         let at = offset + (row - panes.hunks.y - 1) as usize;
         if let Some(&(id, _)) = rows.get(at) {
-            self.selected = Some(id);
-            self.diff_scroll = 0;
+            self.select(Some(id));
         }
     }
 
@@ -176,69 +183,56 @@ impl App {
         };
     }
 
+    /// The help's keys when it does not show whole: scroll it; any other key closes it.
+    pub(super) fn help_key(&mut self, top: usize, key: KeyEvent) {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        let most = crate::ui::overlay::help_max_top(area, self);
+        let page = (self.size.1 as usize / 2).max(1);
+        let top = match self.keymap.action(&key) {
+            _ if most == 0 => None,
+            Some(Action::Next) => Some((top + 1).min(most)),
+            Some(Action::Prev) => Some(top.saturating_sub(1)),
+            Some(Action::PageDown) => Some((top + page).min(most)),
+            Some(Action::PageUp) => Some(top.saturating_sub(page)),
+            Some(Action::Top) => Some(0),
+            Some(Action::Bottom) => Some(most),
+            _ => None,
+        };
+        self.modal = top.map(Modal::Help);
+    }
+
     /// Where the diff pane is scrolled to; `None` when no hunk is selected.
     pub fn diff_position(&self) -> Option<ScrollPosition> {
-        let total = self.diff_rows()?;
-        let shown = self.diff_visible();
+        self.diff_position_in(layout::current(self).diff)
+    }
+
+    /// Where the diff pane at `area` (its border included) is scrolled to.
+    pub fn diff_position_in(&self, area: Rect) -> Option<ScrollPosition> {
+        let (shown, total) = diff_view::extent(self, area)?;
         Some(ScrollPosition { top: self.diff_scroll.min(total.saturating_sub(1)), shown, total })
     }
 
     /// Where the reply pane is scrolled to.
     pub fn stream_position(&self) -> ScrollPosition {
-        let total = self.stream_rows();
-        let shown = inner_height(layout::current(self).stream);
-        let back = self.stream_scroll.min(self.max_stream_scroll());
+        self.stream_position_in(layout::current(self).stream)
+    }
+
+    /// Where the reply pane at `area` (its border included) is scrolled to.
+    pub fn stream_position_in(&self, area: Rect) -> ScrollPosition {
+        let (shown, total) = reply::extent(self, area);
+        let back = self.stream_scroll.min(total.saturating_sub(shown));
         ScrollPosition { top: total.saturating_sub(shown + back), shown, total }
     }
 
+    /// The diff's rows as drawn (wrapped or not, a conflict's three views too) less the rows
+    /// that show: the last row stays at the pane's bottom.
     fn max_diff_scroll(&self) -> usize {
-        match self.diff_rows() {
-            Some(rows) => rows.saturating_sub(self.diff_visible()),
-            None => 0,
-        }
+        self.diff_position().map_or(0, |p| p.total.saturating_sub(p.shown))
     }
 
+    /// The reply's rows as drawn (wrapped) less the rows that show.
     fn max_stream_scroll(&self) -> usize {
-        self.stream_rows().saturating_sub(inner_height(layout::current(self).stream))
-    }
-
-    /// The rows of the selected hunk's diff as drawn (a conflict's three views: unbounded).
-    fn diff_rows(&self) -> Option<usize> {
-        let h = self.selected_hunk()?;
-        if h.state.is_conflict() {
-            return Some(usize::MAX / 2);
-        }
-        let model = DiffModel::of(h, self.review.source(&h.path));
-        Some(match self.view {
-            ViewMode::Unified => model.unified_len(),
-            ViewMode::SideBySide => model
-                .blocks
-                .iter()
-                .map(|b| match b {
-                    Block::Same(pairs) => pairs.len(),
-                    Block::Change(olds, news) => olds.len().max(news.len()),
-                })
-                .sum(),
-        })
-    }
-
-    /// Rows of the diff pane below the lines that say why a hunk failed (at most half).
-    fn diff_visible(&self) -> usize {
-        let inner = inner_height(layout::current(self).diff);
-        let header = match self.selected_hunk() {
-            Some(h) if h.state == HunkState::Failed => {
-                h.report.reason.as_deref().map_or(1, |r| r.lines().count()) + 1
-            }
-            Some(h) if h.state.is_conflict() => 2,
-            Some(h) if h.preview.deletes => 1,
-            _ => 0,
-        };
-        inner - header.min(inner / 2)
-    }
-
-    /// The reply's lines as drawn (an unfinished last line counts).
-    fn stream_rows(&self) -> usize {
-        let text = &self.stream_text;
-        text.matches('\n').count() + usize::from(!text.is_empty() && !text.ends_with('\n'))
+        let (shown, total) = reply::extent(self, layout::current(self).stream);
+        total.saturating_sub(shown)
     }
 }

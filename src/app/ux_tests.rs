@@ -169,3 +169,60 @@ fn the_request_is_shown_and_follows_follow_ups() {
     assert_eq!(app.request_line.as_deref(), Some("tidy the inventory"));
     assert!(REPLY.len() > 100);
 }
+
+#[test]
+fn scrolling_stops_at_the_last_wrapped_row() {
+    let (mut app, now) = streamed();
+    // Narrow: the diff's long lines and the reply's prose wrap.
+    app.update(Msg::Resize(50, 30), now);
+    app.update(special(KeyCode::Tab), now);
+    app.update(key('G'), now);
+    let h = app.selected_hunk().unwrap();
+    let lines = crate::ui::diff::DiffModel::of(h, app.review.source(&h.path)).unified_len();
+    let pos = app.diff_position().unwrap();
+    assert!(pos.total > lines, "wrapped rows count: {pos:?}, {lines} lines");
+    assert_eq!(pos.top + pos.shown, pos.total, "G: the last wrapped row at the bottom");
+    assert_eq!(app.diff_scroll, pos.top);
+    app.update(special(KeyCode::Tab), now);
+    app.update(key('g'), now);
+    let top = app.stream_position();
+    assert!(top.total > app.stream_text.lines().count(), "{top:?}");
+    assert_eq!(top.top, 0, "g: the reply's first row, wrapped rows counted");
+    for _ in 0..200 {
+        app.update(special(KeyCode::PageDown), now);
+    }
+    let end = app.stream_position();
+    assert_eq!((end.top + end.shown, app.stream_scroll), (end.total, 0));
+}
+
+#[test]
+fn another_hunk_starts_at_its_first_column() {
+    let (mut app, now) = streamed();
+    app.update(key('>'), now);
+    assert_eq!(app.diff_hscroll, 16);
+    app.update(key('j'), now);
+    assert_eq!(app.diff_hscroll, 0, "sideways scroll is the hunk's, not the pane's");
+    assert!(!app.wrap, "wrapping stays off as chosen");
+    app.update(key('>'), now);
+    app.update(key('J'), now);
+    assert_eq!(app.diff_hscroll, 0);
+}
+
+#[test]
+fn the_help_scrolls_when_the_terminal_is_short() {
+    let (mut app, now) = streamed();
+    app.update(Msg::Resize(80, 24), now);
+    app.update(key('?'), now);
+    assert_eq!(app.modal, Some(Modal::Help(0)));
+    app.update(key('j'), now);
+    assert_eq!(app.modal, Some(Modal::Help(1)));
+    app.update(key('G'), now);
+    let Some(Modal::Help(end)) = app.modal else { panic!("{:?}", app.modal) };
+    assert_eq!(end, app.keymap.help_lines().len() - 22, "the last entry on the last row");
+    app.update(key('x'), now);
+    assert_eq!(app.modal, None, "any other key closes it");
+    app.update(Msg::Resize(160, 45), now);
+    app.update(key('?'), now);
+    app.update(key('j'), now);
+    assert_eq!(app.modal, None, "when it shows whole, any key closes it");
+}

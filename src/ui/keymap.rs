@@ -8,7 +8,7 @@
 //! quit = ["q", "ctrl-c"]
 //! ```
 //!
-//! Not for: deciding what an action does (`app`), or drawing the overlay (`ui::render`).
+//! Not for: deciding what an action does (`app`), or drawing the overlay (`ui::overlay`).
 
 use std::collections::BTreeMap;
 
@@ -104,6 +104,7 @@ const HINTS: &[(Action, &str, [bool; 3])] = &[
     (Action::Edit, "edit", [true, true, false]),
     (Action::Split, "split", [true, true, false]),
     (Action::ToggleView, "view", [false, true, false]),
+    (Action::ToggleWrap, "wrap", [false, true, false]),
     (Action::Top, "top", [false, true, true]),
     (Action::Bottom, "end", [false, true, true]),
     (Action::FollowUp, "follow up", [true, false, true]),

@@ -6,7 +6,8 @@
 //! Not for: drawing (`render`, `status`), or what a click does (`app`).
 
 use ratatui::layout::{Constraint, Layout, Rect};
-use unicode_width::UnicodeWidthChar;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
 use crate::app::{App, Focus};
 
@@ -90,7 +91,8 @@ pub fn inner_height(r: Rect) -> usize {
 }
 
 /// `text` cut into rows of at most `width` columns, at spaces where it can be and mid-word where
-/// a word is longer than a row; its own line breaks are kept. Nothing is dropped.
+/// a word is longer than a row; its own line breaks are kept. Nothing is dropped, and a
+/// grapheme cluster (a flag, an emoji sequence, a letter and its accents) is never split.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut rows = Vec::new();
@@ -98,19 +100,19 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         let mut row = String::new();
         let mut used = 0;
         for word in line.split_inclusive(' ') {
-            let w: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
+            let w = word.width();
             if used + w.saturating_sub(usize::from(word.ends_with(' '))) > width && used > 0 {
                 rows.push(std::mem::take(&mut row).trim_end().to_string());
                 used = 0;
             }
-            for c in word.chars() {
-                let cw = c.width().unwrap_or(0);
-                if used + cw > width && used > 0 {
+            for g in word.graphemes(true) {
+                let gw = g.width();
+                if used + gw > width && used > 0 {
                     rows.push(std::mem::take(&mut row));
                     used = 0;
                 }
-                row.push(c);
-                used += cw;
+                row.push_str(g);
+                used += gw;
             }
         }
         rows.push(row.trim_end().to_string());
@@ -131,5 +133,6 @@ mod tests {
         let squeeze = |s: &str| s.split_whitespace().collect::<String>();
         assert_eq!(squeeze(&joined), squeeze(text));
         assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
+        assert_eq!(wrap("🇺🇸🇫🇷🇩🇪", 5), vec!["🇺🇸🇫🇷", "🇩🇪"], "flags are never split");
     }
 }

@@ -1,4 +1,5 @@
-//! The dialogs over the review screen: the help (built from the keymap), the quit question,
+//! The dialogs over the review screen: the help (built from the keymap; in two columns, or
+//! scrolled, when the terminal is too short for one), the quit question,
 //! the input lines (the request, a follow-up) and the log of messages (`L`).
 //!
 //! Not for: what their keys do (`app::keys`), the panes (`render`).
@@ -13,11 +14,13 @@ use crate::app::{App, Modal};
 use crate::ui::layout::wrap;
 use crate::ui::render::pane;
 use crate::ui::theme::Theme;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
 /// The open dialog, if any.
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     match &app.modal {
-        Some(Modal::Help) => draw_help(frame, area, app, theme),
+        Some(Modal::Help(top)) => draw_help(frame, area, app, *top, theme),
         Some(Modal::ConfirmQuit) => draw_confirm(frame, area, app, theme),
         Some(Modal::Prompt(text)) => draw_prompt(
             frame,
@@ -73,24 +76,77 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-fn draw_help(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+/// Where the help goes in `area` and how: its rectangle, its columns (one, or two when one is
+/// too tall and two fit), and how far it scrolls when neither shows every entry.
+struct HelpLayout {
+    rect: Rect,
+    columns: usize,
+    /// Entry rows shown (per column).
+    shown: usize,
+    /// The furthest it scrolls: 0 when everything shows.
+    max_top: usize,
+}
+
+/// A help entry's columns: ` keys  description `.
+fn help_widths(entries: &[(String, &str)]) -> (usize, usize) {
+    let keys = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(4);
+    let text = entries.iter().map(|(_, d)| d.width()).max().unwrap_or(0);
+    (keys, 1 + keys + 2 + text + 1)
+}
+
+fn help_layout(area: Rect, entries: &[(String, &str)]) -> HelpLayout {
+    let n = entries.len();
+    let (_, column) = help_widths(entries);
+    let (width, height) = (area.width as usize, area.height as usize);
+    // Two columns only when one is too tall and two fit whole; else one, scrolled if need be.
+    let two = n + 2 > height && 2 * column + 3 <= width && n.div_ceil(2) + 2 <= height;
+    let (columns, rows) = if two { (2, n.div_ceil(2)) } else { (1, n) };
+    let shown = rows.min(height.saturating_sub(2));
+    let rect_w = (columns * column + columns - 1 + 2) as u16;
+    let rect = centered(area, rect_w, (shown + 2) as u16);
+    HelpLayout { rect, columns, shown, max_top: rows - shown }
+}
+
+/// The furthest the help scrolls in a terminal of `area`: 0 when it shows whole.
+pub fn help_max_top(area: Rect, app: &App) -> usize {
+    help_layout(area, &app.keymap.help_lines()).max_top
+}
+
+/// The keys, from the keymap; `top` entries scrolled out above when they do not all fit.
+fn draw_help(frame: &mut Frame, area: Rect, app: &App, top: usize, theme: &Theme) {
     let entries = app.keymap.help_lines();
-    let keys_w = entries.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(4);
-    let rect = centered(area, 64, entries.len() as u16 + 2);
-    frame.render_widget(Clear, rect);
-    let block = pane(" keys (any key closes) ".into(), true, theme);
-    let inner = block.inner(rect);
-    frame.render_widget(block, rect);
-    let lines: Vec<Line> = entries
-        .iter()
-        .map(|(k, d)| {
-            Line::from(vec![
-                Span::styled(
-                    format!(" {k:<keys_w$}  "),
-                    theme.fg(theme.accent).add_modifier(Modifier::BOLD),
-                ),
-                Span::styled(*d, theme.fg(theme.text)),
-            ])
+    let (keys_w, column) = help_widths(&entries);
+    let layout = help_layout(area, &entries);
+    let top = top.min(layout.max_top);
+    let title = if layout.max_top > 0 {
+        let last = (top + layout.shown).min(entries.len());
+        format!(" keys {}-{last}/{} (↑↓ scroll, any other key closes) ", top + 1, entries.len())
+    } else {
+        " keys (any key closes) ".to_string()
+    };
+    frame.render_widget(Clear, layout.rect);
+    let block = pane(title, true, theme);
+    let inner = block.inner(layout.rect);
+    frame.render_widget(block, layout.rect);
+    let entry = |(k, d): &(String, &'static str)| {
+        vec![
+            Span::styled(
+                format!(" {k:<keys_w$}  "),
+                theme.fg(theme.accent).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(format!("{d:<w$}", w = column - keys_w - 3), theme.fg(theme.text)),
+        ]
+    };
+    let lines: Vec<Line> = (top..top + layout.shown)
+        .map(|row| {
+            let mut spans = entries.get(row).map(entry).unwrap_or_default();
+            if layout.columns == 2
+                && let Some(right) = entries.get(row + layout.shown)
+            {
+                spans.push(Span::styled("│", theme.fg(theme.border)));
+                spans.extend(entry(right));
+            }
+            Line::from(spans)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);
@@ -126,10 +182,17 @@ fn draw_prompt(frame: &mut Frame, area: Rect, text: &str, title: &str, theme: &T
     let block = pane(title.into(), true, theme);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
-    let w = inner.width as usize;
-    let shown: String = {
-        let n = text.chars().count();
-        text.chars().skip(n.saturating_sub(w.saturating_sub(2))).collect()
-    };
-    frame.render_widget(Paragraph::new(Line::raw(format!("{shown}▏"))), inner);
+    // The end of the text, as many whole clusters as fit before the cursor.
+    let room = (inner.width as usize).saturating_sub(2);
+    let mut used = 0;
+    let start = text
+        .grapheme_indices(true)
+        .rev()
+        .take_while(|(_, g)| {
+            used += g.width();
+            used <= room
+        })
+        .last()
+        .map_or(text.len(), |(at, _)| at);
+    frame.render_widget(Paragraph::new(Line::raw(format!("{}▏", &text[start..]))), inner);
 }

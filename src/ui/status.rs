@@ -19,16 +19,17 @@ use crate::app::{App, Focus, Modal};
 use crate::ui::keymap::{Action, HintPane};
 use crate::ui::layout::{Panes, wrap};
 use crate::ui::theme::Theme;
+use unicode_width::UnicodeWidthStr;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /// Every bar, in the places `panes` gives them.
 pub fn draw_bars(frame: &mut Frame, panes: &Panes, app: &App, theme: &Theme) {
     draw_request(frame, panes.request, app, theme);
-    if let Some(pos) = app.diff_position() {
+    if let Some(pos) = app.diff_position_in(panes.diff) {
         scroll_marker(frame, panes.diff, pos, theme);
     }
-    scroll_marker(frame, panes.stream, app.stream_position(), theme);
+    scroll_marker(frame, panes.stream, app.stream_position_in(panes.stream), theme);
     draw_message(frame, panes.message, app, theme);
     draw_hints(frame, panes.hints, app, theme);
     draw_status(frame, panes.status, app, theme);
@@ -123,8 +124,7 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let mut parts = status_parts(app);
-    let width =
-        |parts: &[(Keep, String)]| parts.iter().map(|(_, p)| p.chars().count() + 3).sum::<usize>();
+    let width = |parts: &[(Keep, String)]| parts.iter().map(|(_, p)| p.width() + 3).sum::<usize>();
     while width(&parts) > area.width as usize {
         let Some(lowest) = parts.iter().map(|p| p.0).filter(|k| *k != Keep::Always).min() else {
             break;
