@@ -1,8 +1,10 @@
 //! Render snapshots: each view of the review screen drawn through ratatui's `TestBackend` with
 //! the plain theme (no colours), compared as text with `insta`; the review, conflict, help and
-//! follow-up views at 80x24 and 160x45; long lines wrapped and cut; and colours, through the
-//! debug theme that writes each cell's style names into the text (`render_styles`). Update with
-//! `INSTA_UPDATE=always cargo test --test ui_snapshots` and review the `.snap` diffs.
+//! follow-up views at 80x24 and 160x45; the help scrolled (80x24) and in two columns (150x24);
+//! long lines wrapped and cut; flags never split into lone regional indicators; and colours,
+//! through the debug theme that writes each cell's style names into the text
+//! (`render_styles`). Update with `INSTA_UPDATE=always cargo test --test ui_snapshots` and
+//! review the `.snap` diffs.
 
 mod frame_support;
 
@@ -186,20 +188,15 @@ fn follow_up_view_at_both_sizes() {
     }
 }
 
-/// A file with a line 230 columns long, and a reply that changes it at column ~180.
-fn long_line() -> (App, Instant) {
-    let pad = "x".repeat(160);
-    let old = format!(
-        "    message = \"{pad} the quick brown fox jumps over the lazy dog 漢字 and then some\""
-    );
-    let new = old.replace("lazy dog", "sleepy cat");
+/// A review of one file, `path`, whose line `old` (its second) the reply changes to `new`.
+fn one_change(path: &str, old: &str, new: &str) -> (App, Instant) {
     let file = format!("def greet():\n{old}\n    return message\n");
     let reply = format!(
-        "Changed the animal.\n\nlong.py\n```python\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n"
+        "Changed the animal.\n\n{path}\n```python\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n"
     );
-    let files = vec!["long.py".to_string()];
+    let files = vec![path.to_string()];
     let mut sources = BTreeMap::new();
-    sources.insert("long.py".to_string(), Source::Text(file));
+    sources.insert(path.to_string(), Source::Text(file));
     let mut app = App::new(AppConfig {
         review: Review::new(files.clone(), sources),
         known_paths: files,
@@ -214,6 +211,16 @@ fn long_line() -> (App, Instant) {
     app.update(Msg::Chunk(reply), now);
     app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(40), note: None }), now);
     (app, now)
+}
+
+/// A file with a line 230 columns long, and a reply that changes it at column ~180.
+fn long_line() -> (App, Instant) {
+    let pad = "x".repeat(160);
+    let old = format!(
+        "    message = \"{pad} the quick brown fox jumps over the lazy dog 漢字 and then some\""
+    );
+    let new = old.replace("lazy dog", "sleepy cat");
+    one_change("long.py", &old, &new)
 }
 
 #[test]
@@ -248,4 +255,69 @@ fn a_long_line_side_by_side() {
 fn colours_by_style_name() {
     let (app, _) = long_line();
     insta::assert_snapshot!(render_styles(&app, 100, 20));
+}
+
+#[test]
+fn help_scrolls_at_80x24_and_takes_two_columns_when_wide_and_short() {
+    let (mut app, now) = finished();
+    app.update(Msg::Resize(80, 24), now);
+    key(&mut app, '?', now);
+    key(&mut app, 'G', now);
+    let end = render(&app, 80, 24);
+    assert!(end.contains("keys 7-28/28") && end.contains("q C-c"), "{end}");
+    insta::assert_snapshot!("help_80x24_scrolled_to_the_end", end);
+    key(&mut app, 'x', now);
+    app.update(Msg::Resize(150, 24), now);
+    key(&mut app, '?', now);
+    let wide = render(&app, 150, 24);
+    assert!(wide.contains("j ↓") && wide.contains("q C-c") && !wide.contains("scroll,"), "{wide}");
+    insta::assert_snapshot!("help_150x24_two_columns", wide);
+}
+
+/// Regional indicators (flags) whose pair the drawing split would leave cells the terminal
+/// paints over with one wide glyph: every cell holds a whole flag or none.
+fn assert_no_split_flags(app: &App, w: u16, h: u16) {
+    use ratatui::{Terminal, backend::TestBackend};
+    let indicator = |c: char| ('\u{1F1E6}'..='\u{1F1FF}').contains(&c);
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let (theme, hl) =
+        (redline::ui::theme::Theme::plain(), redline::ui::highlight::Highlighter::off());
+    terminal.draw(|f| redline::ui::draw(f, app, &theme, &hl)).unwrap();
+    let buf = terminal.backend().buffer();
+    for y in 0..h {
+        for x in 0..w {
+            let n = buf[(x, y)].symbol().chars().filter(|&c| indicator(c)).count();
+            assert!(n == 0 || n == 2, "a lone indicator at {x},{y}:\n{}", render(app, w, h));
+        }
+    }
+}
+
+#[test]
+fn flags_are_drawn_whole() {
+    let old =
+        "    message = \"ships to 🇺🇸 and 🇫🇷 and 🇩🇪 and 🇯🇵 and 🇧🇷 from the warehouse in town\"";
+    let new = old.replace("🇺🇸", "🇺🇦").replace("🇯🇵", "🇰🇷");
+    let (mut app, now) = one_change("flags.py", old, &new);
+    for (w, h) in [(80, 24), (83, 24), (100, 30), (160, 45)] {
+        assert_no_split_flags(&app, w, h);
+    }
+    // The changed flags are marked whole; the diff's background runs under the numbers too.
+    insta::assert_snapshot!(render_styles(&app, 120, 16));
+    key(&mut app, 'v', now);
+    assert_no_split_flags(&app, 120, 30);
+    key(&mut app, 'w', now);
+    for _ in 0..3 {
+        key(&mut app, '>', now);
+        assert_no_split_flags(&app, 80, 24);
+    }
+    // The message line and the follow-up box cut and wrap by cluster too.
+    app.notice = Some(format!("a{}", "🇺🇸🇫🇷 ".repeat(30)));
+    assert_no_split_flags(&app, 80, 24);
+    key(&mut app, 'm', now);
+    for flag in std::iter::once("x").chain(["🇺🇸", "🇫🇷"].repeat(30)) {
+        for c in flag.chars() {
+            app.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)), now);
+        }
+        assert_no_split_flags(&app, 80, 24);
+    }
 }

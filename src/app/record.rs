@@ -29,7 +29,8 @@ use crate::provider::{ChatMessage, Role};
 pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
     Some(match msg {
         Msg::Key(key) => Record::Key { t, key: key_name(key) },
-        Msg::Scroll { down } => Record::Scroll { t, down: *down },
+        Msg::Scroll { down, at } => Record::Scroll { t, down: *down, at: at.map(|(c, r)| [c, r]) },
+        Msg::Click { column, row } => Record::Click { t, at: [*column, *row] },
         Msg::Resize(width, height) => Record::Resize { t, width: *width, height: *height },
         Msg::Chunk(text) => Record::Chunk { t, text: text.clone() },
         // A server's message may quote its URL: never with credentials in a journal.
@@ -99,7 +100,8 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
 pub fn record_msg(record: &Record) -> Option<Msg> {
     Some(match record {
         Record::Key { key, .. } => Msg::Key(parse_key(key)?),
-        Record::Scroll { down, .. } => Msg::Scroll { down: *down },
+        Record::Scroll { down, at, .. } => Msg::Scroll { down: *down, at: at.map(|[c, r]| (c, r)) },
+        Record::Click { at: [column, row], .. } => Msg::Click { column: *column, row: *row },
         Record::Resize { width, height, .. } => Msg::Resize(*width, *height),
         Record::Chunk { text, .. } => Msg::Chunk(text.clone()),
         Record::StreamEnd { output_tokens, note, .. } => {
@@ -448,7 +450,9 @@ mod tests {
     fn every_recorded_message_reads_back() {
         let msgs = [
             Msg::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
-            Msg::Scroll { down: false },
+            Msg::Scroll { down: false, at: None },
+            Msg::Scroll { down: true, at: Some((4, 7)) },
+            Msg::Click { column: 3, row: 9 },
             Msg::Resize(120, 40),
             Msg::Chunk("text\n".into()),
             Msg::StreamEnd(StreamDone { output_tokens: Some(3), note: Some("cut".into()) }),

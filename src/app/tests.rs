@@ -4,11 +4,11 @@ use std::collections::BTreeMap;
 
 use super::*;
 
-const INVENTORY: &str = include_str!("../../demo/project/inventory.py");
+pub(super) const INVENTORY: &str = include_str!("../../demo/project/inventory.py");
 const REPORT: &str = include_str!("../../demo/project/report.py");
-const REPLY: &str = include_str!("../../demo/reply.md");
+pub(super) const REPLY: &str = include_str!("../../demo/reply.md");
 
-fn app_with(conversation: Vec<ChatMessage>) -> App {
+pub(super) fn app_with(conversation: Vec<ChatMessage>) -> App {
     let files = vec!["inventory.py".to_string(), "report.py".to_string()];
     let mut sources = BTreeMap::new();
     sources.insert("inventory.py".to_string(), Source::Text(INVENTORY.into()));
@@ -27,7 +27,7 @@ fn app_with(conversation: Vec<ChatMessage>) -> App {
     })
 }
 
-fn started() -> (App, Instant) {
+pub(super) fn started() -> (App, Instant) {
     let now = Instant::now();
     let mut app = app_with(vec![ChatMessage::new(Role::User, "change things")]);
     let effects = app.start(now);
@@ -36,7 +36,7 @@ fn started() -> (App, Instant) {
 }
 
 /// The app with the whole demo reply streamed and finished.
-fn streamed() -> (App, Instant) {
+pub(super) fn streamed() -> (App, Instant) {
     let (mut app, now) = started();
     for chunk in REPLY.as_bytes().chunks(37) {
         app.update(Msg::Chunk(String::from_utf8_lossy(chunk).into_owned()), now);
@@ -45,17 +45,17 @@ fn streamed() -> (App, Instant) {
     (app, now)
 }
 
-fn key(c: char) -> Msg {
+pub(super) fn key(c: char) -> Msg {
     let m = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
     Msg::Key(KeyEvent::new(KeyCode::Char(c), m))
 }
 
-fn special(code: KeyCode) -> Msg {
+pub(super) fn special(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
 /// Carry out a write effect as the runtime would on success.
-fn done(effect: &AppEffect) -> Msg {
+pub(super) fn done(effect: &AppEffect) -> Msg {
     match effect {
         AppEffect::Write { effect: Effect::Write { hunk, path, text, .. }, undo } => {
             Msg::WriteDone {
@@ -260,8 +260,13 @@ fn navigation_by_hunk_and_file() {
     assert_eq!(app.view, ViewMode::SideBySide);
     app.update(special(KeyCode::Tab), now);
     assert_eq!(app.focus, Focus::Diff);
-    app.update(Msg::Scroll { down: true }, now);
-    assert_eq!(app.diff_scroll, 3);
+    app.update(Msg::Scroll { down: true, at: None }, now);
+    let pos = app.diff_position().unwrap();
+    assert_eq!(
+        app.diff_scroll,
+        3.min(pos.total.saturating_sub(pos.shown)),
+        "no further than the end"
+    );
 }
 
 #[test]

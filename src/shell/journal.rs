@@ -101,6 +101,26 @@ impl Journal {
         Ok(Journal { file, path, opening: files, header, failed: false, begun: false, blobs })
     }
 
+    /// An existing journal, reopened to append what a resumed session does (`redline resume`):
+    /// its header and files are there already.
+    pub fn reopen(path: &Path, header: Header) -> Result<Journal> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot reopen the journal {}", path.display()))?;
+        Ok(Journal {
+            file,
+            path: path.to_path_buf(),
+            opening: Vec::new(),
+            header,
+            failed: false,
+            begun: true,
+            // Texts journaled before the reopening are written again once if needed: a reader
+            // takes either copy.
+            blobs: Blobs::new(session::DEFAULT_MAX_TEXT_BYTES),
+        })
+    }
+
     /// [`Journal::create`] in the sessions folder `flag` names (or the default one); the
     /// warning to show when it cannot be created.
     pub fn create_in(
@@ -127,6 +147,10 @@ impl Journal {
 
     /// Write the header (with the terminal's size) and the files as sent.
     pub fn begin(&mut self, width: u16, height: u16) -> Option<String> {
+        if self.begun {
+            // Reopened: the header is written already.
+            return None;
+        }
         self.begun = true;
         self.header.width = width;
         self.header.height = height;

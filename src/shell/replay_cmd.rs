@@ -55,6 +55,9 @@ pub struct ReplayArgs {
     /// Where sessions are journaled (and looked for).
     #[arg(long, value_name = "DIR")]
     pub session_dir: Option<PathBuf>,
+    /// Reopen the session on its project with its undecided hunks pending, as `redline resume`.
+    #[arg(long, conflicts_with_all = ["headless", "instant"])]
+    pub resume: bool,
 }
 
 /// How to play a script in the review screen.
@@ -226,8 +229,10 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
             reenact: play.reenact,
             show_recorded: play.show_recorded,
         }),
+        resume: None,
     };
     let ending = runtime::run(&mut app, session)?;
+    review_cmd::resume_hint(&app, recorded.as_ref().map(|r| r.0.as_str()));
     review_cmd::recorded_where(recorded, warning);
     Ok((app, ending))
 }

@@ -35,7 +35,7 @@ use crate::ui::theme::{ColorMode, Theme, default_theme_name};
 pub struct ReviewArgs {
     #[command(flatten)]
     pub model: ModelArgs,
-    /// The edit format to ask for.
+    /// The edit format to ask for (default: search-replace).
     #[arg(long, value_enum)]
     pub format: Option<EditFormatArg>,
     /// The project folder.
@@ -226,7 +226,8 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         prompts,
         conversation,
         request: Some(RequestSpec { format, files }),
-    });
+    })
+    .with_request_line(args.prompt.clone());
     app.notice = warning.clone();
     let live = Live { workspace, watch: Watch::Files, settings, max_tokens: args.model.max_tokens };
     run_live(&mut app, live, theme, journal, warning)
@@ -292,9 +293,11 @@ pub fn run_live(
         theme,
         journal,
         replay: None,
+        resume: None,
     };
     let ending = runtime::run(app, session)?;
     summary(app);
+    resume_hint(app, recorded.as_ref().map(|r| r.0.as_str()));
     recorded_where(recorded, warning);
     ending.into_result()
 }
@@ -373,6 +376,15 @@ pub fn summary(app: &App) {
         c.rejected,
         c.pending + c.failed + c.conflict
     );
+}
+
+/// Undecided hunks are kept in the journal: say how to take them up again.
+pub fn resume_hint(app: &App, id: Option<&str>) {
+    let c = app.review.counts();
+    let open = c.pending + c.failed + c.conflict;
+    if let (true, Some(id)) = (open > 0, id) {
+        eprintln!("redline: `redline resume {id}` reopens the {open} undecided hunk(s)");
+    }
 }
 
 fn role(r: crate::core::prompt::Role) -> Role {

@@ -5,7 +5,7 @@
 //! Not for: finding the sides (`core::review::conflict`).
 
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 
 use crate::core::review::ConflictView;
 use crate::ui::diff_view::CONTINUED;
@@ -61,24 +61,21 @@ fn side_rows(side: &Side, k: usize, width: usize, overflow: Overflow) -> Vec<Vec
     wrap::rows(&first, &cont, &body, width, overflow, Style::default(), false)
 }
 
-/// The lines of the view, `scroll` rows down, at most `height`, `width` columns wide, long
-/// lines wrapped or cut as `overflow` says.
-pub fn three_way<'a>(
+/// Every row of the view, `width` columns wide, long lines wrapped or cut as `overflow` says
+/// (the caller shows the rows its pane is scrolled to).
+pub fn three_way(
     view: &ConflictView,
     theme: &Theme,
     side_by_side: bool,
     overflow: Overflow,
-    scroll: usize,
-    height: usize,
     width: usize,
-) -> Vec<Line<'a>> {
+) -> Vec<Vec<Span<'static>>> {
     let sides = sides(view, theme);
-    let rows = if side_by_side && width >= 30 {
+    if side_by_side && width >= 30 {
         columns(&sides, theme, overflow, width)
     } else {
         stacked(&sides, theme, overflow, width)
-    };
-    rows.into_iter().skip(scroll).take(height).map(Line::from).collect()
+    }
 }
 
 /// The three sides one above the other, each under its heading.

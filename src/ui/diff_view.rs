@@ -114,32 +114,53 @@ pub fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &H
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let header = header(app, h, theme);
-    let width = inner.width as usize;
-    // The header (why a hunk failed) always wraps.
-    let header_rows: usize = header
-        .iter()
-        .map(|l| l.width().div_ceil(width.max(1)).max(1))
-        .sum::<usize>()
-        .min(inner.height as usize / 2);
+    let header_rows = header_height(&header, inner);
     let [head, body] =
         Layout::vertical([Constraint::Length(header_rows as u16), Constraint::Min(0)]).areas(inner);
+    // The header (why a hunk failed) always wraps.
     frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
-    let (height, overflow, scroll) = (body.height as usize, app.overflow(), app.diff_scroll);
+    let rows = body_rows(app, h, theme, hl, inner.width as usize);
+    let (scroll, height) = (app.diff_scroll, body.height as usize);
+    let lines: Vec<Line> = rows.into_iter().skip(scroll).take(height).map(Line::from).collect();
+    frame.render_widget(Paragraph::new(lines), body);
+}
+
+/// The selected hunk's diff in the pane at `area` (its border included): the rows that show
+/// below the header, and the rows there are. Measured on the rows the pane draws, wrapped or
+/// not, so scrolling stops where the drawing ends.
+pub fn extent(app: &App, area: Rect) -> Option<(usize, usize)> {
+    let h = app.selected_hunk()?;
+    let theme = Theme::bare();
+    let inner = pane(String::new(), false, &theme).inner(area);
+    let shown =
+        (inner.height as usize).saturating_sub(header_height(&header(app, h, &theme), inner));
+    let total = body_rows(app, h, &theme, &Highlighter::off(), inner.width as usize).len();
+    Some((shown, total))
+}
+
+/// Rows the header takes, wrapped: at most half the pane.
+fn header_height(header: &[Line], inner: Rect) -> usize {
+    let width = (inner.width as usize).max(1);
+    header
+        .iter()
+        .map(|l| l.width().div_ceil(width).max(1))
+        .sum::<usize>()
+        .min(inner.height as usize / 2)
+}
+
+/// Every row of the hunk's diff, or of its conflict's three views, `width` columns wide.
+fn body_rows(app: &App, h: &ReviewHunk, theme: &Theme, hl: &Highlighter, width: usize) -> Vec<Row> {
+    let overflow = app.overflow();
     if let Some(view) = app.review.conflict_view(h.id) {
-        let side = app.view == ViewMode::SideBySide;
-        let lines = three_way(&view, theme, side, overflow, scroll, height, width);
-        frame.render_widget(Paragraph::new(lines), body);
-        return;
+        return three_way(&view, theme, app.view == ViewMode::SideBySide, overflow, width);
     }
     let model = DiffModel::of(h, app.review.source(&h.path));
     let colors = hl.get(h.id, &model);
     let ctx = Ctx { model: &model, colors, theme, overflow };
-    let rows = match app.view {
+    match app.view {
         ViewMode::Unified => unified(&ctx, width),
         ViewMode::SideBySide => side_by_side(&ctx, width),
-    };
-    let lines: Vec<Line> = rows.into_iter().skip(scroll).take(height).map(Line::from).collect();
-    frame.render_widget(Paragraph::new(lines), body);
+    }
 }
 
 /// What every line of one diff is drawn with.
@@ -207,8 +228,10 @@ fn diff_rows(ctx: &Ctx, line: DiffLine, width: usize) -> Vec<Row> {
             Gutter::One(n) => format!("{} ", num(Some(n))),
         };
         let blank = " ".repeat(gutter.chars().count());
-        first.push(Span::styled(gutter, theme.fg(theme.line_number)));
-        cont.push(Span::styled(blank, theme.fg(theme.line_number)));
+        // The diff background runs under the numbers too: the whole row is the line's colour.
+        let numbers = Style { bg: base.bg, ..theme.fg(theme.line_number) };
+        first.push(Span::styled(gutter, numbers));
+        cont.push(Span::styled(blank, numbers));
     }
     first.push(Span::styled(format!("{sign} "), base));
     cont.push(Span::styled(CONTINUED, base.fg(theme.dim.unwrap_or_default())));

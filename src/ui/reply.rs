@@ -28,13 +28,60 @@ pub fn draw_stream(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if height == 0 || width == 0 {
         return;
     }
+    // Only the last lines are wrapped: each takes one row or more, so this many fill the rows
+    // wanted.
+    let mut rows = rows(app, theme, width, height + app.stream_scroll);
+    let shown = rows.len().saturating_sub(app.stream_scroll);
+    let start = shown.saturating_sub(height);
+    let mut lines: Vec<Line> = rows.drain(start..shown).map(Line::from).collect();
+    if lines.is_empty() {
+        let msg = if app.streaming { "waiting for the model…" } else { "" };
+        lines.push(Line::styled(msg, theme.fg(theme.dim)));
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The reply pane at `area` (its border included): the rows that show, and the rows the whole
+/// reply takes wrapped to it (counted as [`rows`] makes them), so scrolling back stops at its
+/// first line.
+pub fn extent(app: &App, area: Rect) -> (usize, usize) {
+    let inner = area.inner(ratatui::layout::Margin::new(1, 1));
+    let width = inner.width as usize;
+    if width == 0 {
+        return (inner.height as usize, 0);
+    }
+    let lines = lines(app, usize::MAX);
+    let count = lines.len();
+    let total = lines
+        .iter()
+        .enumerate()
+        .map(|(k, (line, code))| {
+            let cont = if *code { wrap::width(&[Span::raw(CONTINUED)]) } else { 0 };
+            let text = if unfinished(app) && k + 1 == count {
+                format!("{line}{UNFINISHED}").into()
+            } else {
+                std::borrow::Cow::Borrowed(*line)
+            };
+            wrap::count(0, cont, &text, width, !code)
+        })
+        .sum();
+    (inner.height as usize, total)
+}
+
+/// After the last line while the model is still writing it.
+const UNFINISHED: &str = "▍ (unfinished)";
+
+/// Whether the last line is still being written.
+fn unfinished(app: &App) -> bool {
     let text = &app.stream_text;
-    // The lines and whether each is inside a fence; only the last ones are kept (each line
-    // takes one row or more, so this many lines fill the rows wanted).
-    let keep = height + app.stream_scroll;
-    let mut ring: VecDeque<(&str, bool)> = VecDeque::with_capacity(keep + 1);
+    app.streaming && !text.is_empty() && !text.ends_with('\n')
+}
+
+/// The reply's last `keep` lines, each with whether it is code (inside a fence, or one).
+fn lines(app: &App, keep: usize) -> VecDeque<(&str, bool)> {
+    let mut ring: VecDeque<(&str, bool)> = VecDeque::new();
     let mut in_code = false;
-    let mut parts = text.split('\n').peekable();
+    let mut parts = app.stream_text.split('\n').peekable();
     while let Some(line) = parts.next() {
         let is_last = parts.peek().is_none();
         if is_last && line.is_empty() {
@@ -49,30 +96,27 @@ pub fn draw_stream(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             ring.pop_front();
         }
     }
-    let tail_unfinished = app.streaming && !text.is_empty() && !text.ends_with('\n');
-    let count = ring.len();
-    let mut rows: Vec<Vec<Span<'static>>> = Vec::new();
-    for (k, (line, code)) in ring.iter().enumerate() {
+    ring
+}
+
+/// The rows of the reply's last `keep` lines, `width` columns wide: code keeps its columns and
+/// marks its continuations, prose wraps at spaces, the unfinished last line is marked.
+fn rows(app: &App, theme: &Theme, width: usize, keep: usize) -> Vec<Vec<Span<'static>>> {
+    let lines = lines(app, keep);
+    let count = lines.len();
+    let mut rows = Vec::new();
+    for (k, (line, code)) in lines.iter().enumerate() {
         let style = if *code { theme.fg(theme.code) } else { theme.fg(theme.text) };
-        let body = if tail_unfinished && k + 1 == count {
+        let body = if unfinished(app) && k + 1 == count {
             vec![
                 Span::styled(*line, theme.fg(theme.tail)),
-                Span::styled("▍ (unfinished)", theme.fg(theme.tail).add_modifier(Modifier::ITALIC)),
+                Span::styled(UNFINISHED, theme.fg(theme.tail).add_modifier(Modifier::ITALIC)),
             ]
         } else {
             vec![Span::styled(*line, style)]
         };
-        // Code keeps its columns and marks its continuations; prose wraps at spaces.
         let cont = if *code { vec![Span::styled(CONTINUED, theme.fg(theme.dim))] } else { vec![] };
-        let rows_of = wrap::rows(&[], &cont, &body, width, Overflow::Wrap, Style::default(), !code);
-        rows.extend(rows_of);
+        rows.extend(wrap::rows(&[], &cont, &body, width, Overflow::Wrap, Style::default(), !code));
     }
-    let shown = rows.len().saturating_sub(app.stream_scroll);
-    let start = shown.saturating_sub(height);
-    let mut lines: Vec<Line> = rows.drain(start..shown).map(Line::from).collect();
-    if lines.is_empty() {
-        let msg = if app.streaming { "waiting for the model…" } else { "" };
-        lines.push(Line::styled(msg, theme.fg(theme.dim)));
-    }
-    frame.render_widget(Paragraph::new(lines), inner);
+    rows
 }

@@ -156,6 +156,38 @@ impl Theme {
         t
     }
 
+    /// No colours and no syntax theme, built without reading a theme file: what the panes
+    /// measure their rows with (the rows' widths do not depend on colour).
+    pub fn bare() -> Theme {
+        Theme {
+            mode: ColorMode::None,
+            syntax_theme: String::new(),
+            text: None,
+            dim: None,
+            accent: None,
+            border: None,
+            border_focus: None,
+            selection_bg: None,
+            added: None,
+            removed: None,
+            added_bg: None,
+            removed_bg: None,
+            added_emph_bg: None,
+            removed_emph_bg: None,
+            line_number: None,
+            pending: None,
+            accepted: None,
+            applied: None,
+            rejected: None,
+            failed: None,
+            conflict: None,
+            tail: None,
+            code: None,
+            status_fg: None,
+            status_bg: None,
+        }
+    }
+
     /// Every palette entry by its name in the theme file.
     pub fn palette(&self) -> [(&'static str, Option<Color>); 23] {
         [

@@ -33,23 +33,37 @@ struct Cell<'s> {
     width: usize,
 }
 
-fn cells<'s>(spans: &'s [Span<'_>]) -> Vec<Cell<'s>> {
+/// The spans' text as one string, for [`cells`].
+fn joined(spans: &[Span<'_>]) -> String {
+    spans.iter().map(|s| s.content.as_ref()).collect()
+}
+
+/// The clusters of `text` (the spans' text joined), each with the style of the span it starts
+/// in. Clusters are found in the whole line, not span by span: a flag (two regional indicators)
+/// or an emoji sequence that syntax colour or a changed-word mark cuts between two spans stays
+/// one cluster of its width, never two narrow halves that the terminal draws as one wide glyph
+/// (ghost cells).
+fn cells<'s>(spans: &[Span<'_>], text: &'s str) -> Vec<Cell<'s>> {
     let mut out = Vec::new();
-    for s in spans {
-        for g in s.content.graphemes(true) {
-            // Control characters would move the cursor; ratatui drops them too.
-            if g.chars().any(char::is_control) {
-                continue;
-            }
-            out.push(Cell { text: g, style: s.style, width: g.width() });
+    let (mut span, mut span_end) = (0, spans.first().map_or(0, |s| s.content.len()));
+    for (at, g) in text.grapheme_indices(true) {
+        while at >= span_end && span + 1 < spans.len() {
+            span += 1;
+            span_end += spans[span].content.len();
         }
+        // Control characters would move the cursor; ratatui drops them too.
+        if g.chars().any(char::is_control) {
+            continue;
+        }
+        let style = spans.get(span).map_or_else(Style::default, |s| s.style);
+        out.push(Cell { text: g, style, width: g.width() });
     }
     out
 }
 
 /// The display width of spans.
 pub fn width(spans: &[Span<'_>]) -> usize {
-    spans.iter().map(|s| s.content.width()).sum()
+    joined(spans).width()
 }
 
 /// Rows of `cells`, the first at most `first` columns and the others `rest`: greedy by
@@ -125,7 +139,8 @@ pub fn rows(
         return vec![fit(first, width)];
     }
     let (room, cont_room) = (width - gutter, width - cont_gutter);
-    let cells = cells(body);
+    let text = joined(body);
+    let cells = cells(body, &text);
     match overflow {
         Overflow::Wrap => breaks(&cells, room, cont_room, words)
             .into_iter()
@@ -143,6 +158,16 @@ pub fn rows(
             vec![row]
         }
     }
+}
+
+/// How many rows [`rows`] makes of `text` wrapped after gutters `gutter` and `cont_gutter`
+/// columns wide, without building them.
+pub fn count(gutter: usize, cont_gutter: usize, text: &str, width: usize, words: bool) -> usize {
+    if gutter.max(cont_gutter) >= width {
+        return 1;
+    }
+    let cells = cells(&[Span::raw(text)], text);
+    breaks(&cells, width - gutter, width - cont_gutter, words).len()
 }
 
 /// The columns `skip..skip + room` of a line, with a marker in the first or last column where
@@ -192,7 +217,8 @@ fn window(cells: &[Cell], skip: usize, room: usize, fill: Style) -> Vec<Span<'st
 /// Cut or pad spans to exactly `width` columns (a wide cluster that does not fit becomes a
 /// space).
 pub fn fit(spans: &[Span<'_>], width: usize) -> Vec<Span<'static>> {
-    let cells = cells(spans);
+    let text = joined(spans);
+    let cells = cells(spans, &text);
     let mut used = 0;
     let mut end = 0;
     while end < cells.len() && used + cells[end].width <= width {
@@ -249,6 +275,21 @@ mod tests {
         for r in &rows {
             assert_eq!(width(r), 5);
         }
+    }
+
+    #[test]
+    fn a_flag_cut_between_spans_stays_one_cluster() {
+        // `🇺🇸` against `🇺🇦`: the changed-word mark covers only the second indicator.
+        let red = Style::default().fg(Color::Red);
+        let body = [Span::raw("a🇺"), Span::styled("🇸b🇫🇷", red)];
+        let rows = rows(&[], &[], &body, 5, Overflow::Wrap, Style::default(), false);
+        assert_eq!(texts(&rows), ["a🇺🇸b ", "🇫🇷   "]);
+        assert_eq!(rows[0][0], Span::raw("a🇺🇸"), "the cluster takes the style it starts in");
+        for r in &rows {
+            assert_eq!(width(r), 5);
+        }
+        let cut = &super::rows(&[], &[], &body, 4, Overflow::Scroll(2), Style::default(), false);
+        assert_eq!(width(&cut[0]), 4);
     }
 
     #[test]

@@ -53,6 +53,11 @@ impl Review {
         }
     }
 
+    /// The hunk the last decision was on: the one [`Review::undo`] takes back next.
+    pub fn last_decision(&self) -> Option<HunkId> {
+        self.decisions.last().map(|d| d.hunk)
+    }
+
     /// Undo the last decision. A rejected hunk is pending again; an applied one is taken out of
     /// its file: by restoring the text from before it when the file is unchanged since, else by
     /// reversing the hunk by content. `Err` says why it cannot be undone.

@@ -73,9 +73,17 @@ pub enum Record {
         width: u16,
         height: u16,
     },
+    /// The wheel turned; where the pointer was (older journals have none).
     Scroll {
         t: u64,
         down: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<[u16; 2]>,
+    },
+    /// A mouse click (left button) at a column and row.
+    Click {
+        t: u64,
+        at: [u16; 2],
     },
     /// The editor closed: the text saved for the hunk, or why there is none.
     Editor {
@@ -140,6 +148,7 @@ impl Record {
             | Record::Key { .. }
             | Record::Resize { .. }
             | Record::Scroll { .. }
+            | Record::Click { .. }
             | Record::Editor { .. }
             | Record::FileChanged(_)
             | Record::GitBusy { .. }
@@ -161,6 +170,7 @@ impl Record {
             | Record::Key { t, .. }
             | Record::Resize { t, .. }
             | Record::Scroll { t, .. }
+            | Record::Click { t, .. }
             | Record::Editor { t, .. }
             | Record::GitBusy { t, .. }
             | Record::WatchReady { t, .. }

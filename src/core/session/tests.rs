@@ -56,7 +56,9 @@ fn sample() -> Vec<Record> {
         hunk(170, "00000000000000ff", "pending"),
         Record::StreamEnd { t: 400, output_tokens: Some(12), note: None },
         Record::Resize { t: 410, width: 90, height: 20 },
-        Record::Scroll { t: 420, down: true },
+        Record::Scroll { t: 420, down: true, at: None },
+        Record::Scroll { t: 421, down: false, at: Some([3, 4]) },
+        Record::Click { t: 422, at: [10, 2] },
         Record::Key { t: 500, key: "y".into() },
         hunk(500, "00000000000000ff", "accepted"),
         Record::Decision(DecisionRecord {
