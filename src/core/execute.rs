@@ -397,7 +397,12 @@ fn modify(
     if let Some(why) = placement_doubt(&parts, &text.lines) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
-    if let Some((start, end)) = in_place_already(&parts, &text.lines) {
+    // Found only roughly, while the new text (with its context) stands in the file as written:
+    // the edit was made before, and the rough place is a look-alike.
+    let rough = parts.iter().any(|(_, l)| l.strategy == Strategy::Fuzzy);
+    let already = in_place_already(&parts, &text.lines)
+        .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten());
+    if let Some((start, end)) = already {
         let mut r = report(edit, path, Status::Applied, "already-applied");
         r.similarity = Some(1.0);
         r.lines = Some((start + 1, end));
@@ -490,26 +495,30 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
 fn in_place_already(parts: &[(Hunk, Located)], lines: &[String]) -> Option<(usize, usize)> {
     let (mut first, mut last) = (usize::MAX, 0);
     for (h, loc) in parts {
-        let new: Vec<&str> = h
+        let kept: Vec<(&str, bool)> = h
             .lines
             .iter()
             .zip(&loc.slots)
             .filter(|(l, s)| {
                 l.kind != LineKind::Remove && !matches!(s, HunkSlot::Ignored | HunkSlot::Elided(..))
             })
-            .map(|(l, _)| l.text.trim())
+            .map(|(l, s)| (l.text.trim(), matches!(s, HunkSlot::Kept(..))))
             .collect();
+        let new: Vec<&str> = kept.iter().map(|(t, _)| *t).collect();
         let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
-        let end = loc.start + new.len();
+        // New lines before the first line found stand right above the place found.
+        let lead = kept.iter().position(|(_, anchored)| *anchored).unwrap_or(0);
+        let start = loc.start.checked_sub(lead)?;
+        let end = start + new.len();
         // The new text must cover the whole place the old text was found in: a file that still
         // holds lines the hunk removes (after its context) has not had the edit.
         if old_is_new || new.is_empty() || end > lines.len() || end < loc.end {
             return None;
         }
-        if !lines[loc.start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
+        if !lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
             return None;
         }
-        first = first.min(loc.start);
+        first = first.min(start);
         last = last.max(end);
     }
     Some((first, last))

@@ -287,6 +287,7 @@ pub fn check_window(
     })?;
     let context = context_pairs(hunk, after, &added);
     check_indentation(&added, &new, &add_texts, &context)?;
+    check_deleted_exactly(hunk, &removed, &gone, &removes)?;
     check_replaced_in_place(hunk, (&removed, &gone, &removes), (&added, &new, &adds))?;
     // Brackets: what the change opens and closes is what the edit opens and closes (a closing
     // brace taken for one the file already had leaves a block open).
@@ -313,6 +314,39 @@ pub fn check_window(
         return Err(Unexplained(format!(
             "the placement leaves out {:?}, a line the edit adds",
             missing.trim()
+        )));
+    }
+    Ok(())
+}
+
+/// A line the edit deletes outright (no new line in its place) must be the file's line but for
+/// whitespace: deleting a line only like it (`count > 2685` for `count > 1738`) deletes
+/// something the model never named. Lines it replaces may differ by a copy error, which the
+/// new line carries over.
+fn check_deleted_exactly(
+    hunk: &Hunk,
+    removed: &[Diffed],
+    gone: &[usize],
+    removes: &[usize],
+) -> Result<(), Unexplained> {
+    let n = hunk.lines.len();
+    let replaced = |k: usize| {
+        let mut j = k;
+        while j < n && hunk.lines[j].kind == LineKind::Remove {
+            j += 1;
+        }
+        j < n && hunk.lines[j].kind == LineKind::Add
+    };
+    let loose = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    for (d, &i) in removed.iter().zip(gone) {
+        let edit = hunk.lines[removes[i]].text.as_str();
+        if plain(d.text) || replaced(removes[i]) || loose(d.text) == loose(edit) {
+            continue;
+        }
+        return Err(Unexplained(format!(
+            "the placement would delete {:?}, which is only like the line the edit deletes ({:?})",
+            d.text.trim(),
+            edit.trim()
         )));
     }
     Ok(())
@@ -378,9 +412,21 @@ fn context_pairs(hunk: &Hunk, after: &[String], added: &[Diffed]) -> Vec<(usize,
     let lo = first.at.saturating_sub(CONTEXT_REACH);
     let hi = (last.at + CONTEXT_REACH + 1).min(after.len());
     let near = &after[lo..hi];
-    hunk.lines
-        .iter()
-        .filter(|l| l.kind == LineKind::Context && !plain(&l.text))
+    // Only the context lines next to added ones: a model's context far from its change may be
+    // indented inconsistently (a dedented body under an undedented `def`).
+    let n = hunk.lines.len();
+    let telling =
+        |k: &usize| hunk.lines[*k].kind == LineKind::Context && !plain(&hunk.lines[*k].text);
+    let mut next_to_adds: Vec<usize> = Vec::new();
+    for k in (0..n).filter(|&k| hunk.lines[k].kind == LineKind::Add) {
+        next_to_adds.extend((0..k).rev().find(telling));
+        next_to_adds.extend((k + 1..n).find(telling));
+    }
+    next_to_adds.sort_unstable();
+    next_to_adds.dedup();
+    next_to_adds
+        .into_iter()
+        .map(|k| &hunk.lines[k])
         .filter_map(|l| {
             let mut found = near.iter().filter(|f| same_text(f, &l.text));
             let f = found.next()?;

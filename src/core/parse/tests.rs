@@ -198,10 +198,13 @@ fn prose_before_output_or_a_snippet_does_not_make_a_file() {
         "Running `main.py` gives:\n```text\nHello\n```\n",
         "Change `hello.py` like this:\n\n```python\ndef hello():\n    pass\n```\n",
         "In `app.py` the loop is slow. Replace it:\n\n```python\nfor x in y:\n    pass\n```\n",
-        "Here is the updated `main.py`:\n\n```\nprint(1)\n```\n",
     ] {
         assert!(edits(r).is_empty(), "{r}");
     }
+    // A sentence presenting a new version of the file names it even in a plain fence (aider's
+    // whole-file replies come so).
+    let plain = "Here is the updated `main.py`:\n\n```\nprint(1)\n```\n";
+    assert_eq!(edits(plain)[0].path, "main.py");
     let r = "Here is the complete updated `src/main.py` file:\n\n```python\nprint(1)\n```\n";
     assert_eq!(edits(r)[0].path, "src/main.py");
 }
