@@ -19,7 +19,6 @@ use std::collections::{HashMap, HashSet};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::edit::{Hunk, LineKind};
-use crate::core::elision::is_placeholder;
 use crate::core::locate::lines::ratio;
 
 /// Why a change is not explained by its edit: the refusal's reason.
@@ -486,7 +485,7 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
         ));
     }
     let listed: Vec<&str> = listing.lines().collect();
-    let wild: Vec<bool> = listed.iter().map(|l| is_placeholder(l)).collect();
+    let wild = crate::core::whole::placeholders(before, &listed);
     if !wild.contains(&true) {
         return Ok(());
     }

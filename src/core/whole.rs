@@ -33,13 +33,7 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
     let resp: Vec<&str> = listing.lines().collect();
     let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
     let resp_info: Vec<LineInfo> = resp.iter().map(|l| LineInfo::new(l)).collect();
-    // A bare `...` is literal code (a Python stub body) when the original has it too.
-    let literal_dots: std::collections::HashSet<&str> =
-        original.lines.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
-    let wild: Vec<bool> = resp
-        .iter()
-        .map(|l| is_placeholder(l) && !(only_dots(l) && literal_dots.contains(l.trim())))
-        .collect();
+    let wild = placeholders(&original.lines, &resp);
     // Anchors are unchanged lines: compared with their indentation, without trailing whitespace.
     let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
     let resp_keys: Vec<u64> = resp_info
@@ -95,6 +89,71 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
         r_pos = r_start + len;
     }
     Ok(WholeMerge { lines: out, restored: true, kept_share, restored_lines })
+}
+
+/// Comment lines of the listing that stand where a stretch of the original's code was, alone (but
+/// for blank lines): a placeholder in words redline does not know (`# snip`, `// [...]`, `# keep
+/// the rest as is`), recognised by where it is and what it replaces.
+pub fn stand_ins(
+    orig: &[LineInfo],
+    orig_keys: &[u64],
+    resp: &[&str],
+    resp_info: &[LineInfo],
+    wild: &[bool],
+) -> Vec<bool> {
+    let keys: Vec<u64> = resp_info
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) })
+        .collect();
+    let mut out = vec![false; resp.len()];
+    let known: std::collections::HashSet<u64> = orig_keys.iter().copied().collect();
+    for op in capture_diff_slices(Algorithm::Patience, orig_keys, &keys) {
+        let DiffOp::Replace { old_index, old_len, new_index, new_len } = op else { continue };
+        let replaced =
+            orig[old_index..old_index + old_len].iter().filter(|l| !l.is_blank()).count();
+        let new: Vec<usize> =
+            (new_index..new_index + new_len).filter(|&i| !resp_info[i].is_blank()).collect();
+        if let [only] = new.as_slice()
+            && replaced >= STAND_IN_MIN
+            && is_comment(resp[*only])
+            && !known.contains(&keys[*only])
+        {
+            out[*only] = true;
+        }
+    }
+    out
+}
+
+/// A stand-in replaces at least this many non-blank lines of code.
+const STAND_IN_MIN: usize = 3;
+
+/// A line that is only a comment, in any of the usual syntaxes.
+pub fn is_comment(line: &str) -> bool {
+    let t = line.trim();
+    let hash = t.starts_with('#')
+        && !["#!", "#[", "#include", "#define", "#if", "#end", "#pragma"].iter().any(|p| t.starts_with(p));
+    hash || ["//", "/*", "--", "<!--", ";", "%"].iter().any(|p| t.starts_with(p))
+}
+
+/// Which lines of a listing stand for original lines: known placeholders, and comments that
+/// stand alone where code was ([`stand_ins`]).
+pub fn placeholders(original: &[String], listing: &[&str]) -> Vec<bool> {
+    let orig_info: Vec<LineInfo> = original.iter().map(|l| LineInfo::new(l)).collect();
+    let resp_info: Vec<LineInfo> = listing.iter().map(|l| LineInfo::new(l)).collect();
+    // A bare `...` is literal code (a Python stub body) when the original has it too.
+    let literal_dots: std::collections::HashSet<&str> =
+        original.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
+    let mut wild: Vec<bool> = listing
+        .iter()
+        .map(|l| is_placeholder(l) && !(only_dots(l) && literal_dots.contains(l.trim())))
+        .collect();
+    let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
+    let extra = stand_ins(&orig_info, &orig_keys, listing, &resp_info, &wild);
+    for (w, s) in wild.iter_mut().zip(extra) {
+        *w |= s;
+    }
+    wild
 }
 
 fn exact_key(l: &LineInfo) -> u64 {
