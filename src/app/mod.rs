@@ -344,6 +344,12 @@ impl App {
         self.selected.and_then(|id| self.review.hunk(id))
     }
 
+    /// The hunks added, changed or removed since the last call: what the journal records after
+    /// a message (`record::Recorder`), so that it never compares every hunk.
+    pub fn take_changed(&mut self) -> Vec<HunkId> {
+        self.review.take_changed()
+    }
+
     /// Whether a write is on its way for this hunk's file and the hunk waits for it.
     pub fn is_queued(&self, id: HunkId) -> bool {
         self.queued.contains(&id)
@@ -702,6 +708,8 @@ pub use watch::WatchMode;
 #[cfg(test)]
 mod change_tests;
 pub mod record;
+#[cfg(test)]
+mod record_tests;
 pub mod replay;
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! (`file1_py`). Unsafe paths are refused before anything is read. A file named only in prose,
 //! in a reply that also has diffs or SEARCH/REPLACE blocks, is an example, not an edit.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::core::edit::{Change, Edit, Format, PathSource};
 use crate::core::locate::lines::ratio;
@@ -78,31 +78,57 @@ pub fn prose_names(reply: &str) -> Vec<String> {
     names
 }
 
-/// The project's files, indexed for resolution.
-pub struct Project<'a> {
-    files: BTreeSet<&'a str>,
-    dirs: BTreeSet<String>,
-    by_name: HashMap<&'a str, Vec<&'a str>>,
+/// The project's files, indexed for resolution: built once (for a review, for a reply), then
+/// kept up to date one file at a time ([`Project::insert`]), so resolving a path costs
+/// O(path + log files), never a pass over the project.
+#[derive(Debug, Clone, Default)]
+pub struct Project {
+    /// Sorted, so a list of candidates and the close-spelling ranking come out the same on every
+    /// run.
+    files: BTreeSet<String>,
+    dirs: HashSet<String>,
+    /// For each tail of a path after one of its `/` (`b/c.py` and `c.py` for `a/b/c.py`), the
+    /// files that end with `/` and that tail, sorted.
+    tails: HashMap<String, Vec<String>>,
+    by_name: HashMap<String, Vec<String>>,
 }
 
-impl<'a> Project<'a> {
-    pub fn new(files: &'a [String]) -> Self {
-        let mut dirs = BTreeSet::new();
-        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+impl Project {
+    pub fn new(files: &[String]) -> Self {
+        let mut project = Project::default();
         for f in files {
-            let mut d = f.as_str();
-            while let Some(i) = d.rfind('/') {
-                d = &d[..i];
-                dirs.insert(d.to_string());
-            }
-            by_name.entry(base(f)).or_default().push(f);
+            project.insert(f);
         }
-        Project { files: files.iter().map(|s| s.as_str()).collect(), dirs, by_name }
+        project
+    }
+
+    /// Take in one more project file (created since the index was built); a known one is left
+    /// as it is. Costs O(length of the path × its depth).
+    pub fn insert(&mut self, file: &str) {
+        if !self.files.insert(file.to_string()) {
+            return;
+        }
+        let mut d = file;
+        while let Some(i) = d.rfind('/') {
+            d = &d[..i];
+            self.dirs.insert(d.to_string());
+        }
+        for (i, _) in file.match_indices('/') {
+            let list = self.tails.entry(file[i + 1..].to_string()).or_default();
+            let at = list.binary_search_by(|f| f.as_str().cmp(file)).unwrap_or_else(|e| e);
+            list.insert(at, file.to_string());
+        }
+        self.by_name.entry(base(file).to_string()).or_default().push(file.to_string());
+    }
+
+    /// Whether the project has this file.
+    pub fn contains(&self, file: &str) -> bool {
+        self.files.contains(file)
     }
 
     pub fn resolve(&self, edit: &Edit) -> Result<String, String> {
         let written = normalize_relative(&edit.path);
-        if self.files.contains(written.as_str()) {
+        if self.files.contains(&written) {
             return Ok(written);
         }
         if let Some(reason) = unsafe_reason(&written) {
@@ -121,8 +147,7 @@ impl<'a> Project<'a> {
         if matches!(edit.change, Change::Create { .. }) {
             return Ok(written);
         }
-        let tails: Vec<&&str> =
-            self.files.iter().filter(|f| f.ends_with(&format!("/{written}"))).collect();
+        let tails: &[String] = self.tails.get(written.as_str()).map_or(&[], Vec::as_slice);
         if tails.len() == 1 {
             return Ok(tails[0].to_string());
         }
@@ -163,7 +188,7 @@ impl<'a> Project<'a> {
             .map(|f| {
                 let full = ratio(f, written);
                 let name = if written.contains('/') { 0.0 } else { ratio(base(f), written) };
-                (full.max(name), *f)
+                (full.max(name), f.as_str())
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));

@@ -12,10 +12,8 @@
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
-
 use crate::core::edit::{Change, Edit, Format, PathSource};
-use crate::core::execute::{After, Placed, apply_each, apply_single};
+use crate::core::execute::{After, apply_single};
 use crate::core::parse::Event;
 use crate::core::plan::{EditReport, Source, Status};
 use crate::core::resolve::Project;
@@ -136,7 +134,8 @@ pub struct Counts {
 /// The review of one or more replies.
 #[derive(Debug, Clone, Default)]
 pub struct Review {
-    project_files: Vec<String>,
+    /// The project's paths, indexed once and then file by file.
+    project: Project,
     files: BTreeMap<String, Source>,
     hunks: Vec<ReviewHunk>,
     decisions: Vec<Decision>,
@@ -144,12 +143,15 @@ pub struct Review {
     waiting: Vec<(Edit, String)>,
     /// Parser problems (blocks that could not be read), for display.
     pub problems: Vec<String>,
+    tracker: track::Tracker,
+    /// The files last placed in, parsed and indexed (`placing`).
+    prepared: placing::PreparedFiles,
 }
 
 impl Review {
     /// A review of a project with these files; `sources` holds what is already read.
     pub fn new(project_files: Vec<String>, sources: BTreeMap<String, Source>) -> Review {
-        Review { project_files, files: sources, ..Review::default() }
+        Review { project: Project::new(&project_files), files: sources, ..Review::default() }
     }
 
     pub fn hunks(&self) -> &[ReviewHunk] {
@@ -157,7 +159,7 @@ impl Review {
     }
 
     pub fn hunk(&self, id: HunkId) -> Option<&ReviewHunk> {
-        self.hunks.iter().find(|h| h.id == id)
+        self.position(id).map(|i| &self.hunks[i])
     }
 
     /// The files the review knows the content of (those sent, and those its hunks are in).
@@ -197,8 +199,7 @@ impl Review {
                 Vec::new()
             }
             Event::Edit(edit) => {
-                let project = Project::new(&self.project_files);
-                let path = match project.resolve(&edit) {
+                let path = match self.project.resolve(&edit) {
                     Ok(p) => p,
                     Err(_) if edit.path_source == PathSource::Prose => return Vec::new(),
                     Err(reason) => {
@@ -219,14 +220,12 @@ impl Review {
 
     /// A project file the review did not know of (created since it started).
     pub fn note_project_file(&mut self, path: &str) {
-        if !self.project_files.iter().any(|p| p == path) {
-            self.project_files.push(path.to_string());
-        }
+        self.project.insert(path);
     }
 
     /// The shell read a file the review asked for.
     pub fn file_loaded(&mut self, path: &str, source: Source) {
-        self.files.insert(path.to_string(), source);
+        self.set_file(path, source);
         let (ready, rest): (Vec<_>, Vec<_>) =
             std::mem::take(&mut self.waiting).into_iter().partition(|(_, p)| p == path);
         self.waiting = rest;
@@ -237,11 +236,11 @@ impl Review {
 
     fn push_hunk(&mut self, edit: Edit, path: String) {
         let id = hunk_id(&path, &edit);
-        if self.hunks.iter().any(|h| h.id == id) {
+        if self.position(id).is_some() {
             return;
         }
         let hunk = self.new_hunk(id, path, edit);
-        self.hunks.push(hunk);
+        self.push_tracked(hunk);
     }
 
     /// A hunk placed against its file: pending, or failed when it cannot be placed.
@@ -263,45 +262,6 @@ impl Review {
         hunk
     }
 
-    /// Place a hunk against its file's current text: its report and preview.
-    fn place(&self, hunk: &mut ReviewHunk) {
-        let source = self.files.get(&hunk.path).cloned().unwrap_or(Source::Missing);
-        let (report, after) = apply_single(&hunk.edit, &hunk.path, &source);
-        let old: Vec<&str> = source_lines(&source);
-        hunk.preview = preview_of(&source, &old, after);
-        hunk.anchor = anchor_of(&hunk.edit, &report, &source, &old);
-        hunk.report = report;
-    }
-
-    /// Place the hunks at these indices, all of file `path`, against its current text: their
-    /// reports and previews, as [`Review::place`] gives them, with the file parsed and indexed
-    /// once for all of them.
-    fn place_all(&self, path: &str, indices: &[usize]) -> Vec<(EditReport, Preview)> {
-        let missing = Source::Missing;
-        let source = self.files.get(path).unwrap_or(&missing);
-        let edits: Vec<&Edit> = indices.iter().map(|&i| &self.hunks[i].edit).collect();
-        let old: Vec<&str> = source_lines(source);
-        apply_each(&edits, path, source)
-            .into_iter()
-            .map(|(report, placed)| {
-                let preview = match placed {
-                    Some(Placed::Lines { start, end, lines }) => {
-                        let new: Vec<&str> = old[..start]
-                            .iter()
-                            .copied()
-                            .chain(lines.iter().map(|l| l.as_str()))
-                            .chain(old[end..].iter().copied())
-                            .collect();
-                        preview(&old, &new)
-                    }
-                    Some(Placed::File(after)) => preview_of(source, &old, Some(after)),
-                    None => preview_of(source, &old, None),
-                };
-                (report, preview)
-            })
-            .collect()
-    }
-
     /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
     /// then says why).
     pub fn accept(&mut self, id: HunkId) -> Option<Effect> {
@@ -316,10 +276,11 @@ impl Review {
         id: HunkId,
         tidy: impl FnOnce(&str) -> Option<String>,
     ) -> Option<Effect> {
-        let idx = self.hunks.iter().position(|h| h.id == id)?;
+        let idx = self.position(id)?;
         if !matches!(self.hunks[idx].state, HunkState::Pending | HunkState::Failed) {
             return None;
         }
+        self.mark(idx);
         let source = self.files.get(&self.hunks[idx].path).cloned().unwrap_or(Source::Missing);
         let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
         let hunk = &mut self.hunks[idx];
@@ -357,7 +318,11 @@ impl Review {
 
     /// Reject a hunk.
     pub fn reject(&mut self, id: HunkId) -> bool {
-        let Some(hunk) = self.hunks.iter_mut().find(|h| h.id == id) else { return false };
+        let Some(idx) = self.position(id) else { return false };
+        if !self.hunks[idx].state.is_open() {
+            return false;
+        }
+        let hunk = self.hunk_at_mut(idx);
         if !hunk.state.is_open() {
             return false;
         }
@@ -368,14 +333,17 @@ impl Review {
 
     /// The shell wrote what [`Review::accept`] or [`Review::undo`] asked for.
     pub fn write_done(&mut self, id: HunkId, path: &str, after: After) {
-        match after {
-            After::Text(t) => self.files.insert(path.to_string(), Source::Text(t)),
-            After::Deleted => self.files.insert(path.to_string(), Source::Missing),
-        };
-        if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id)
-            && h.state == HunkState::Accepted
+        self.set_file(
+            path,
+            match after {
+                After::Text(t) => Source::Text(t),
+                After::Deleted => Source::Missing,
+            },
+        );
+        if let Some(idx) = self.position(id)
+            && self.hunks[idx].state == HunkState::Accepted
         {
-            h.state = HunkState::Applied;
+            self.hunk_at_mut(idx).state = HunkState::Applied;
         }
         self.replace_pending(path);
     }
@@ -386,7 +354,8 @@ impl Review {
         if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
         {
             let d = self.decisions.remove(pos);
-            if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id) {
+            if let Some(idx) = self.position(id) {
+                let h = self.hunk_at_mut(idx);
                 h.state = d.before_state;
                 h.report.reason = Some(reason.to_string());
             }
@@ -398,10 +367,10 @@ impl Review {
     /// reversing the hunk by content. `Err` says why it cannot be undone.
     pub fn undo(&mut self) -> Result<Option<Effect>, String> {
         let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
-        let idx = self.hunks.iter().position(|h| h.id == d.hunk).ok_or("the hunk is gone")?;
+        let idx = self.position(d.hunk).ok_or("the hunk is gone")?;
         let Some((before, after)) = d.written.clone() else {
             self.decisions.pop();
-            self.hunks[idx].state = d.before_state;
+            self.hunk_at_mut(idx).state = d.before_state;
             return Ok(None);
         };
         if self.hunks[idx].state == HunkState::Accepted {
@@ -448,7 +417,7 @@ impl Review {
             }
         };
         self.decisions.pop();
-        self.hunks[idx].state = d.before_state;
+        self.hunk_at_mut(idx).state = d.before_state;
         let expected = match &now {
             Source::Text(t) => Some(t.clone()),
             _ => None,
@@ -464,10 +433,13 @@ impl Review {
 
     /// The shell carried out an undo's write.
     pub fn undo_done(&mut self, path: &str, after: After) {
-        match after {
-            After::Text(t) => self.files.insert(path.to_string(), Source::Text(t)),
-            After::Deleted => self.files.insert(path.to_string(), Source::Missing),
-        };
+        self.set_file(
+            path,
+            match after {
+                After::Text(t) => Source::Text(t),
+                After::Deleted => Source::Missing,
+            },
+        );
         self.replace_pending(path);
     }
 
@@ -480,12 +452,13 @@ impl Review {
     /// model's copying errors; a difference now is someone's edit, and applying over it would
     /// lose it.
     pub fn file_changed(&mut self, path: &str, source: Source) {
-        let before = self.files.insert(path.to_string(), source.clone());
+        let before = self.set_file(path, source.clone());
         let old = match &before {
             Some(Source::Text(t)) => t.as_str(),
             _ => "",
         };
         let indices = self.open_hunks_of(path);
+        indices.iter().for_each(|&i| self.mark(i));
         let mut lines_map: Option<conflict::LineMap> = None;
         // Where each hunk stood in the text before this change, and what it matched there.
         let mut prior = Vec::with_capacity(indices.len());
@@ -551,14 +524,15 @@ impl Review {
 
     /// The indices of a file's hunks still waiting for a decision.
     fn open_hunks_of(&self, path: &str) -> Vec<usize> {
-        (0..self.hunks.len())
-            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state.is_open())
-            .collect()
+        let mut indices = self.indices_of(path);
+        indices.retain(|&i| self.hunks[i].state.is_open());
+        indices
     }
 
     /// Place the open hunks of a file again after it changed.
     fn replace_pending(&mut self, path: &str) {
         let indices = self.open_hunks_of(path);
+        indices.iter().for_each(|&i| self.mark(i));
         let placed = self.place_all(path, &indices);
         let missing = Source::Missing;
         let source = self.files.get(path).unwrap_or(&missing).clone();
@@ -578,29 +552,6 @@ impl Review {
             }
         }
     }
-}
-
-/// The lines of the file a placed edit matched (its located lines, or the whole file for edits
-/// that replace or delete all of it): what must still be there, unchanged, after someone else
-/// changes the file. `None` when it is not placed.
-fn anchor_of(
-    edit: &Edit,
-    report: &EditReport,
-    source: &Source,
-    lines: &[&str],
-) -> Option<Vec<String>> {
-    if report.status != Status::Applied {
-        return None;
-    }
-    let owned = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    Some(match (source, &edit.change, report.lines) {
-        (Source::Text(_), Change::Modify { .. }, Some((a, b))) => {
-            let start = a.saturating_sub(1).min(lines.len());
-            owned(&lines[start..b.min(lines.len()).max(start)])
-        }
-        (Source::Text(_), _, _) => owned(lines),
-        _ => Vec::new(),
-    })
 }
 
 fn empty_report() -> EditReport {
@@ -654,54 +605,13 @@ impl Hasher for Fnv {
     }
 }
 
-/// A file's lines as the preview counts them.
-fn source_lines(source: &Source) -> Vec<&str> {
-    match source {
-        Source::Text(t) => t.lines().collect(),
-        Source::Missing | Source::Unusable(_) => Vec::new(),
-    }
-}
-
-/// What a placed hunk would change in `source` (whose lines are `old`), given the file's state
-/// after it.
-fn preview_of(source: &Source, old: &[&str], after: Option<After>) -> Preview {
-    match (source, after) {
-        (_, None) => Preview::default(),
-        (Source::Text(_) | Source::Missing, Some(After::Text(after))) => {
-            preview(old, &after.lines().collect::<Vec<_>>())
-        }
-        (Source::Text(_), Some(After::Deleted)) => Preview {
-            start: 0,
-            old: old.iter().map(|s| s.to_string()).collect(),
-            new: Vec::new(),
-            deletes: true,
-        },
-        _ => Preview::default(),
-    }
-}
-
-/// The lines that differ between a text's lines and new lines, as one region.
-fn preview(old: &[&str], new: &[&str]) -> Preview {
-    let ops = capture_diff_slices(Algorithm::Myers, old, new);
-    let changed: Vec<&DiffOp> =
-        ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })).collect();
-    let (Some(first), Some(last)) = (changed.first(), changed.last()) else {
-        return Preview::default();
-    };
-    let (o1, n1) = (first.old_range().start, first.new_range().start);
-    let (o2, n2) = (last.old_range().end, last.new_range().end);
-    Preview {
-        start: o1,
-        old: old[o1..o2].iter().map(|s| s.to_string()).collect(),
-        new: new[n1..n2].iter().map(|s| s.to_string()).collect(),
-        deletes: false,
-    }
-}
-
 mod conflict;
 mod edit;
+mod placing;
+mod track;
 pub use conflict::{ConflictView, conflict_document};
 pub use edit::split_hunk;
+use placing::{anchor_of, preview, source_lines};
 
 #[cfg(test)]
 mod tests;
