@@ -5,6 +5,7 @@
 //!
 //! Not for: applying a reply's edits in sequence (`execute::run`), or locating (`core::locate`).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{After, Working, after_of, applied_report, apply_edit, in_place_already};
@@ -132,7 +133,7 @@ fn modify_lines(
         dominant: text.dominant,
     };
     apply_hunk_styled(&mut window, h, &local, p.style);
-    if verify::check_window(&text.lines, (lo, hi), &window.lines, hunk).is_err() {
+    if verify::check_window(&text.lines, (lo, hi), &window.lines, hunk, Some(&p.held)).is_err() {
         return None;
     }
     let report = applied_report(edit, path, &parts);
@@ -172,6 +173,9 @@ pub(super) struct Prepared<'a> {
     pub(super) infos: Vec<LineInfo<'a>>,
     pub(super) index: FileIndex,
     pub(super) style: FileStyle,
+    /// How many times the file holds each line, trimmed. (Made at once: a lazy cell would make
+    /// `Prepared` invariant in `'a`, and `PreparedFile` relies on it being covariant.)
+    held: HashMap<&'a str, u32>,
 }
 
 impl<'a> Prepared<'a> {
@@ -179,6 +183,10 @@ impl<'a> Prepared<'a> {
         let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
         let index = FileIndex::new(&infos);
         let style = file_style(text.lines.iter().map(|s| s.as_str()));
-        Prepared { infos, index, style }
+        let mut held: HashMap<&str, u32> = HashMap::with_capacity(text.lines.len());
+        for l in &text.lines {
+            *held.entry(l.trim()).or_default() += 1;
+        }
+        Prepared { infos, index, style, held }
     }
 }
