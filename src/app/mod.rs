@@ -183,8 +183,8 @@ pub struct App {
     pub review: Review,
     parser: StreamParser,
     known_paths: Vec<String>,
-    /// Every round's reply text, as it arrived.
-    pub stream_text: String,
+    /// Every round's reply text, as it arrived, with its lines indexed for the reply pane.
+    stream_text: ReplyText,
     round_start: usize,
     pub streaming: bool,
     pub stats: StreamStats,
@@ -233,7 +233,7 @@ impl App {
             review: config.review,
             parser: StreamParser::new(options),
             known_paths: config.known_paths,
-            stream_text: String::new(),
+            stream_text: ReplyText::default(),
             round_start: 0,
             streaming: false,
             stats: StreamStats::default(),
@@ -296,6 +296,22 @@ impl App {
         self.parser =
             StreamParser::new(ParseOptions { only: None, known_paths: self.known_paths.clone() });
         self.round_start = self.stream_text.len();
+    }
+
+    /// Whether the status line shows a running clock (a stream started and not ended): the
+    /// only thing a tick changes on screen, so the runtime redraws on a tick only then.
+    pub fn clock_running(&self) -> bool {
+        self.stats.started.is_some() && self.stats.ended.is_none()
+    }
+
+    /// Every round's reply text, as it arrived.
+    pub fn stream_text(&self) -> &str {
+        self.stream_text.as_str()
+    }
+
+    /// The reply pane's lines: each line of the reply and whether it is shown as code.
+    pub fn reply_lines(&self) -> &ReplyText {
+        &self.stream_text
     }
 
     /// The unfinished last line of the stream (shown, never applied).
@@ -654,7 +670,7 @@ impl App {
                 None => h.path.clone(),
             })
             .collect();
-        let reply = self.stream_text[self.round_start..].to_string();
+        let reply = self.stream_text.as_str()[self.round_start..].to_string();
         self.conversation.push(ChatMessage::new(Role::Assistant, reply));
         self.conversation
             .push(ChatMessage::new(Role::User, self.prompts.build_retry(&failed_edits, &applied)));
@@ -682,7 +698,7 @@ impl App {
                 )
             })
             .collect();
-        let reply = self.stream_text[self.round_start..].to_string();
+        let reply = self.stream_text.as_str()[self.round_start..].to_string();
         self.conversation.push(ChatMessage::new(Role::Assistant, reply));
         self.conversation
             .push(ChatMessage::new(Role::User, prompt::build_follow_up(request, &rejected)));
@@ -702,6 +718,8 @@ fn role(r: prompt::Role) -> Role {
 
 mod changes;
 mod keys;
+mod reply_lines;
+pub use reply_lines::ReplyText;
 mod watch;
 pub use watch::WatchMode;
 

@@ -87,7 +87,7 @@ fn hunks_appear_while_the_stream_is_open() {
     let half = rest.len() / 2;
     app.update(Msg::Chunk(rest[..half].to_string()), now);
     assert!(app.review.hunks().len() >= 2);
-    assert!(!app.tail().is_empty() || app.stream_text.ends_with('\n'));
+    assert!(!app.tail().is_empty() || app.stream_text().ends_with('\n'));
     app.update(Msg::Chunk(rest[half..].to_string()), now);
     app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(300), note: None }), now);
     assert!(!app.streaming);
@@ -173,7 +173,7 @@ fn escape_cancels_the_stream_and_keeps_finished_hunks() {
     assert_eq!(app.review.hunks().len(), 1);
     assert!(app.notice.as_deref().unwrap_or("").contains("cancelled"));
     assert!(app.update(Msg::Chunk("late".into()), now).is_empty());
-    assert!(!app.stream_text.ends_with("late"), "chunks after the end are dropped");
+    assert!(!app.stream_text().ends_with("late"), "chunks after the end are dropped");
 }
 
 #[test]

@@ -573,41 +573,22 @@ fn draw_stream(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if height == 0 {
         return;
     }
-    let text = &app.stream_text;
-    // The lines and whether each is inside a fence; only the last ones are kept.
-    let keep = height + app.stream_scroll;
-    let mut ring: std::collections::VecDeque<(&str, bool)> =
-        std::collections::VecDeque::with_capacity(keep + 1);
-    let mut in_code = false;
-    let mut parts = text.split('\n').peekable();
-    while let Some(line) = parts.next() {
-        let is_last = parts.peek().is_none();
-        if is_last && line.is_empty() {
-            break;
-        }
-        let fence = line.trim_start().starts_with("```");
-        ring.push_back((line, in_code || fence));
-        if fence {
-            in_code = !in_code;
-        }
-        if ring.len() > keep {
-            ring.pop_front();
-        }
-    }
-    let tail_unfinished = app.streaming && !text.is_empty() && !text.ends_with('\n');
-    let count = ring.len();
+    // Only the lines shown are read: the reply's lines are indexed as it arrives.
+    let reply = app.reply_lines();
+    let tail_unfinished = app.streaming && !reply.is_empty() && !reply.as_str().ends_with('\n');
+    let count = reply.line_count();
     let shown = count.saturating_sub(app.stream_scroll);
     let start = shown.saturating_sub(height);
     let mut lines: Vec<Line> = Vec::with_capacity(height);
-    for (k, (line, code)) in ring.iter().enumerate().take(shown).skip(start) {
-        let style = if *code { theme.fg(theme.code) } else { theme.fg(theme.text) };
+    for (k, (line, code)) in (start..shown).filter_map(|k| Some((k, reply.line(k)?))) {
+        let style = if code { theme.fg(theme.code) } else { theme.fg(theme.text) };
         if tail_unfinished && k + 1 == count {
             lines.push(Line::from(vec![
-                Span::styled(*line, theme.fg(theme.tail)),
+                Span::styled(line, theme.fg(theme.tail)),
                 Span::styled("▍ (unfinished)", theme.fg(theme.tail).add_modifier(Modifier::ITALIC)),
             ]));
         } else {
-            lines.push(Line::styled(*line, style));
+            lines.push(Line::styled(line, style));
         }
     }
     if lines.is_empty() {
