@@ -70,14 +70,14 @@ fn stream(p: &Project, journal: bool) -> (App, Option<Recorder>) {
     let mut app = app_of(p);
     let now = Instant::now();
     let mut rec = journal.then(Recorder::new);
-    let mut send = |app: &mut App, msg: Msg| match rec.as_mut() {
-        Some(r) => drop(black_box(r.update(app, msg, now, 0))),
-        None => drop(black_box(app.update(msg, now))),
-    };
     match rec.as_mut() {
         Some(r) => drop(r.start(&mut app, now, 0)),
         None => drop(app.start(now)),
     }
+    let mut send = |app: &mut App, msg: Msg| match rec.as_mut() {
+        Some(r) => drop(black_box(r.update(app, msg, now, 0))),
+        None => drop(black_box(app.update(msg, now))),
+    };
     let text = p.reply.as_str();
     let mut at = 0;
     while at < text.len() {
