@@ -142,8 +142,8 @@ fn large_file(c: &mut Criterion) {
 fn apply_dry_run(c: &mut Criterion) {
     let mut g = c.benchmark_group("apply_dry_run_1200_files");
     g.sample_size(10);
-    // ~1 MB: 1,200 hunks; ~20 MB: 12,000 hunks with prose between them.
-    for (label, funcs, prose) in [("1MB", 1, 4), ("20MB", 10, 5)] {
+    // ~1 MB: 1,200 hunks; ~20 MB: 12,000 hunks, with prose between them.
+    for (label, funcs, prose) in [("1MB", 1, 12), ("20MB", 10, 30)] {
         let p = project(1_200, funcs.max(1), prose);
         let mb = p.reply.len() as f64 / 1e6;
         eprintln!("apply_dry_run {label}: reply {mb:.1} MB");
