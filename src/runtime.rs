@@ -16,7 +16,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use crossterm::event::{Event, EventStream, KeyEventKind, MouseEventKind};
+use crossterm::event::{Event, EventStream, KeyEventKind, MouseButton, MouseEventKind};
 use futures_util::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -49,6 +49,20 @@ pub enum Replies {
     Provider { settings: Box<ProviderSettings>, max_tokens: Option<u32> },
     /// A recorded session's replies ([`Session::replay`]), each played when the app asks for it.
     Recorded,
+    /// No model to ask (a resumed session whose provider is not configured): each request
+    /// fails at once with this reason.
+    Unavailable(String),
+}
+
+/// A recorded session taken up again where it ended (`redline resume`).
+pub struct Resume {
+    /// What the journal records of the app so far.
+    pub recorder: Recorder,
+    /// The recorded time the session reached, ms.
+    pub t: u64,
+    /// What happened since it ended, fed (and journaled) before anything else: the files that
+    /// changed on disk, a stream the end cut off.
+    pub since: Vec<Msg>,
 }
 
 /// Which changes on disk the loop follows.
@@ -74,6 +88,8 @@ pub struct Session {
     pub journal: Option<Journal>,
     /// A recording to play (`redline replay`, the demo).
     pub replay: Option<Replay>,
+    /// A session resumed: its journal goes on, no request is sent at the start.
+    pub resume: Option<Resume>,
 }
 
 /// A recording played in the review screen.
@@ -173,11 +189,28 @@ async fn event_loop(
     if let Some(warning) = session.journal.as_mut().and_then(|j| j.begin(size.width, size.height)) {
         app.notice = Some(warning);
     }
-    let base = Instant::now();
-    app.update(Msg::Resize(size.width, size.height), base);
+    let resume = session.resume.take();
+    let t = resume.as_ref().map_or(0, |r| r.t);
+    // A resumed session's time goes on from where its journal ended.
+    let now = Instant::now();
+    let base = now.checked_sub(Duration::from_millis(t)).unwrap_or(now);
     let mut stepper =
-        Stepper { app, base, recorder: Recorder::new(), journal: session.journal.take(), t: 0 };
-    let result = run_loop(&mut stepper, &session, &mut terminal, &mut signals).await;
+        Stepper { app, base, recorder: Recorder::new(), journal: session.journal.take(), t };
+    let started = match resume {
+        Some(resume) => {
+            stepper.recorder = resume.recorder;
+            let mut effects = stepper.update(Msg::Resize(size.width, size.height), t);
+            for msg in resume.since {
+                effects.extend(stepper.update(msg, t));
+            }
+            effects
+        }
+        None => {
+            stepper.app.update(Msg::Resize(size.width, size.height), base);
+            stepper.start()
+        }
+    };
+    let result = run_loop(&mut stepper, &session, &mut terminal, &mut signals, started).await;
     stepper.end();
     result
 }
@@ -197,6 +230,7 @@ async fn run_loop(
     session: &Session,
     terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
     signals: &mut StopSignals,
+    started: Vec<AppEffect>,
 ) -> Result<Ending> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let mut events = EventStream::new();
@@ -216,7 +250,13 @@ async fn run_loop(
     if replay.is_some_and(|r| !r.reenact && r.show_recorded) {
         show_recorded(stepper.app, replay);
     }
-    let mut pending = stepper.start();
+    if let Some(r) = replay.filter(|r| r.reenact) {
+        stepper.app.replay_badge = Some(match r.clock.speed {
+            Some(speed) => format!("REPLAY ×{speed}"),
+            None => "REPLAY instant".into(),
+        });
+    }
+    let mut pending = started;
     let mut last_draw: Option<Instant> = None;
     let mut dirty = true;
     // Changes on disk: reported by the watcher's thread, held while a git operation runs.
@@ -273,8 +313,9 @@ async fn run_loop(
                 // While re-enacting, the recorded editor's result comes in its time.
                 AppEffect::OpenEditor { .. } if reenacting => {}
                 AppEffect::OpenEditor { hunk, text } => {
+                    let path = stepper.app.review.hunk(hunk).map(|h| h.path.clone());
                     terminal::restore();
-                    let result = edit_in_editor(&text);
+                    let result = edit_in_editor(&text, path.as_deref());
                     terminal::enter().context("cannot return to full-screen mode")?;
                     terminal.clear().context("cannot redraw the terminal")?;
                     events = EventStream::new();
@@ -312,8 +353,15 @@ async fn run_loop(
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
                 Some(Ok(Event::Mouse(m))) => match m.kind {
-                    MouseEventKind::ScrollDown => Msg::Scroll { down: true },
-                    MouseEventKind::ScrollUp => Msg::Scroll { down: false },
+                    MouseEventKind::ScrollDown => {
+                        Msg::Scroll { down: true, at: Some((m.column, m.row)) }
+                    }
+                    MouseEventKind::ScrollUp => {
+                        Msg::Scroll { down: false, at: Some((m.column, m.row)) }
+                    }
+                    MouseEventKind::Down(MouseButton::Left) => {
+                        Msg::Click { column: m.column, row: m.row }
+                    }
                     _ => continue,
                 },
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
@@ -378,11 +426,12 @@ async fn run_loop(
         let mut changed = !matches!(msg, Msg::Tick) || stepper.app.clock_running();
         if let Some(p) = &mut player
             && p.reenacting()
-            && matches!(msg, Msg::Key(_) | Msg::Scroll { .. })
+            && matches!(msg, Msg::Key(_) | Msg::Scroll { .. } | Msg::Click { .. })
         {
             // The user takes over: recorded inputs stop, held effects are carried out, and the
             // app learns the real terminal's size (it was given the recorded ones).
             p.take_over();
+            stepper.app.replay_badge = Some("REPLAY · you decide".into());
             pending.append(&mut held);
             let size = terminal.size().context("cannot read the terminal's size")?;
             let t = clock_t(stepper, replay);
@@ -508,11 +557,15 @@ pub fn carry_out_write(workspace: &Workspace, effect: Effect, undo: bool) -> Msg
     }
 }
 
-/// `$VISUAL`, `$EDITOR` or `vi` on a temporary file holding `text`; the saved text.
-fn edit_in_editor(text: &str) -> Result<String, String> {
+/// `$VISUAL`, `$EDITOR` or `vi` on a temporary file holding `text`, named with the hunk's
+/// file's extension (so the editor colours and indents it as that language); the saved text.
+fn edit_in_editor(text: &str, path: Option<&str>) -> Result<String, String> {
+    let suffix = path
+        .and_then(|p| std::path::Path::new(p).extension())
+        .map_or_else(|| ".txt".to_string(), |e| format!(".{}", e.to_string_lossy()));
     let mut file = tempfile::Builder::new()
         .prefix("redline-hunk-")
-        .suffix(".txt")
+        .suffix(&suffix)
         .tempfile()
         .map_err(|e| format!("cannot create a temporary file: {e}"))?;
     file.write_all(text.as_bytes()).map_err(|e| format!("cannot write the temporary file: {e}"))?;
@@ -541,6 +594,9 @@ fn start_stream(
     match replies {
         // The replay's player streams recorded replies.
         Replies::Recorded => {}
+        Replies::Unavailable(why) => {
+            let _ = tx.send(Msg::StreamError(why.clone()));
+        }
         Replies::Provider { settings, max_tokens } => {
             let settings = settings.clone();
             let req = ChatRequest {

@@ -290,6 +290,8 @@ fn dry_run_reports_but_writes_nothing() {
     let out = scratch.apply(&reply, &["--dry-run"]);
     assert_eq!(status(&out), 0, "{}", stderr(&out));
     assert!(stderr(&out).contains("dry run"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("would apply  new/module.py"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("\napplied"), "nothing says applied: {}", stderr(&out));
     assert_eq!(scratch.tree(), before);
 }
 

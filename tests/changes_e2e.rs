@@ -170,7 +170,7 @@ fn watch_mode_starts_nothing_from_a_git_checkout() {
     run_redline(&tmux, dir.path(), config.path(), &server.url(), "watch .");
     tmux.wait_for("watch mode to start", "watching");
     git(dir.path(), &["checkout", "-q", "other"]);
-    tmux.wait_for("the checkout to be seen as git's", "│ the git");
+    tmux.wait_for("the checkout to be seen as git's", "the git operation");
     std::thread::sleep(Duration::from_millis(800));
     let screen = tmux.screen();
     assert!(!screen.contains("AI! geometry.py"), "a checkout asked the model:\n{screen}");

@@ -171,3 +171,60 @@ fn not_one_byte_of_another_writer_is_lost() {
         .collect();
     assert!(leftovers.is_empty(), "no temporary file is left: {leftovers:?}");
 }
+
+/// A program that writes in place through a descriptor it opened *before* redline's swap: it
+/// waits until the path names another file (the swap happened), then truncates and writes
+/// through its old descriptor, into the file redline displaced. Bounded in time: it gives up
+/// after 30 s.
+const IN_PLACE_WRITER: &str = r##"
+import os, sys, time
+path, text = sys.argv[1], sys.argv[2]
+f = open(path, "r+")
+inode = os.fstat(f.fileno()).st_ino
+print("ready", flush=True)
+deadline = time.time() + 30
+while os.stat(path).st_ino == inode and time.time() < deadline:
+    pass
+f.seek(0)
+f.truncate()
+f.write(text)
+f.close()
+"##;
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_in_place_write_just_after_the_swap_is_not_lost() {
+    use std::io::BufRead;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    // A window no slow machine outruns: it ends as soon as the other program's text shows.
+    let ws = Workspace::open(dir.path()).unwrap().with_settle_window(Duration::from_secs(30));
+    for round in 0..8 {
+        std::fs::write(&path, format!("round {round}\n")).unwrap();
+        let read = ws.read_source("notes.txt");
+        let theirs = format!("the other program, round {round}\n");
+        let mut writer = Command::new("python3")
+            .args(["-c", IN_PLACE_WRITER])
+            .arg(&path)
+            .arg(&theirs)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3 runs");
+        let mut ready = String::new();
+        std::io::BufReader::new(writer.stdout.take().unwrap()).read_line(&mut ready).unwrap();
+        assert_eq!(ready.trim(), "ready");
+        let ours = redline::core::plan::FileWrite::Write {
+            path: "notes.txt".into(),
+            text: format!("redline, round {round}\n"),
+        };
+        let result = ws.write(&ours, Some(&read));
+        assert!(writer.wait().unwrap().success());
+        let err = result.expect_err("the other program's write is seen");
+        assert!(err.to_string().contains("changed on disk"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "round {round}");
+    }
+    let names: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["notes.txt"], "no temporary file is left");
+}

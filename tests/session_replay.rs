@@ -449,3 +449,44 @@ fn a_watch_mode_session_replays_identically() {
     let report = check(&journal).unwrap();
     assert!(report.reproduced, "{report:?}");
 }
+
+/// The demo session written as this version writes journals (each text once, as a blob) replays
+/// exactly as the inline one; written with a tiny limit per text, the replay names each file it
+/// lacks, on standard error and in the report's notes.
+#[test]
+fn a_journal_of_blobs_replays_and_one_over_the_limit_says_what_it_lacks() {
+    use redline::core::session::Blobs;
+    let demo = read(&std::fs::read(repo().join("demo/session.jsonl")).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    for (limit, name) in [(1u64 << 20, "blobs.jsonl"), (64, "capped.jsonl")] {
+        let mut blobs = Blobs::new(limit);
+        let text: String =
+            demo.records.iter().flat_map(|r| blobs.externalize(r)).map(|r| r.to_line()).collect();
+        let path = dir.path().join(name);
+        std::fs::write(&path, &text).unwrap();
+        let blob_lines = text.lines().filter(|l| l.contains(r#""kind":"blob""#)).count();
+        let (code, report, stderr) = replay_check(&path);
+        if limit > 64 {
+            assert!(blob_lines > 0);
+            assert_eq!(code, Some(0), "{report:#}\n{stderr}");
+            assert_eq!(report["reproduced"], true);
+            assert_eq!(read(text.as_bytes()).records, demo.records, "reads back inline");
+        } else {
+            let sent: Vec<&str> = demo
+                .records
+                .iter()
+                .filter_map(|r| match r {
+                    Record::File(f) if f.t.is_none() => Some(f.path.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert!(!sent.is_empty());
+            for path in sent {
+                let lack = format!("{path}: the journal holds no copy of it");
+                assert!(stderr.contains(&lack), "{path}: {stderr}");
+                let notes = report["notes"].to_string();
+                assert!(notes.contains(&lack), "{path}: {notes}");
+            }
+        }
+    }
+}

@@ -46,7 +46,7 @@ fn stop_with(signal: &str, number: i32) {
     let tmux = Tmux::start(&format!("sig-{signal}"), 200, 40);
     // `exec` keeps the pid the shell wrote; a slow speed keeps the stream going.
     let command = format!(
-        "sh -c 'echo $$ > {pid}; exec env XDG_CONFIG_HOME={config} REDLINE_SESSION_DIR={sessions} TERM=xterm-256color {bin} demo {dir} --speed 0.05'; echo EXIT=$?",
+        "sh -c 'echo $$ > {pid}; exec env XDG_CONFIG_HOME={config} REDLINE_SESSION_DIR={sessions} TERM=xterm-256color {bin} demo {dir} --speed 0.05'; echo EXIT\"\"=$?",
         pid = pid_file.display(),
         config = scratch.path().join("config").display(),
         sessions = sessions.display(),

@@ -22,6 +22,10 @@ const FRAGMENTS: &[&str] = &[
     "<<<<<<< SEARCH\nno path here\n=======\nstill none\n>>>>>>> REPLACE\n",
     "```\n<<<<<<< SEARCH\nunfinished",
     "```diff\n--- a/d.py\n+++ b/d.py\n@@\n-cut\n+off",
+    "src/app.py\n<source python>\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n=======\n>>>>>>> REPLACE\n</source>\n",
+    "```diff\n--- a/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n```\n",
+    "--- a/e.py\n+++ b/e.py\n@@ -1,4 +1,4 @@\n a\n-b\n+c\n",
+    "When you run `main.py` you will see:\n\n```\nHello\n```\n",
     "\r\n",
     "trailing text without a newline",
 ];

@@ -128,3 +128,54 @@ fn review_a_real_stream_from_a_mock_server() {
     let app = std::fs::read_to_string(dir.path().join("app.py")).unwrap();
     assert_eq!(app, APP_PY.replace("items[len(items)]", "items[-1]"));
 }
+
+/// A reply that changes a 230-column line at column ~180: at 160 columns the change shows on a
+/// continuation row of the wrapped line, with no key pressed.
+#[test]
+fn a_change_at_column_180_shows_at_160_columns() {
+    if !have_tmux("the end-to-end long line test") {
+        return;
+    }
+    use provider_support::{SECRET, aimock, fixtures, reply_fixture};
+    let pad = "x".repeat(160);
+    let old = format!("    message = \"{pad} the quick brown fox jumps over the lazy dog\"");
+    let new = old.replace("lazy dog", "sleepy cat");
+    assert!(old.find("lazy").unwrap() > 175, "the change is past column 175");
+    let reply = format!(
+        "Changed it.\n\nlong.py\n```python\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n"
+    );
+    let server =
+        aimock(&fixtures(vec![reply_fixture("long-line", &reply, serde_json::json!({}))]), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("long.py"),
+        format!("def greet():\n{old}\n    return message\n"),
+    )
+    .unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux::start("e2e-long", 160, 45);
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please long-line' long.py; echo EXIT=$?",
+        dir.path().display(),
+        config.path().display(),
+        config.path().join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+        server.url(),
+    );
+    tmux.run(&command);
+    let screen = tmux.wait_for("the stream to finish", "✓ openai · mock");
+    // The diff pane's rows: from its title to its bottom border (the reply pane is below).
+    let diff: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("long.py ·"))
+        .take_while(|l| !l.contains('┘'))
+        .collect();
+    let diff = diff.join("\n");
+    assert!(diff.contains("sleepy cat"), "the change shows without a key:\n{screen}");
+    assert!(diff.contains("lazy dog"), "and what it replaces:\n{screen}");
+    assert!(diff.contains("↪"), "on a continuation row:\n{screen}");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+}

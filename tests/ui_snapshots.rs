@@ -1,6 +1,10 @@
 //! Render snapshots: each view of the review screen drawn through ratatui's `TestBackend` with
-//! the plain theme (no colours), compared as text with `insta`. Update with
-//! `INSTA_UPDATE=always cargo test --test ui_snapshots` and review the `.snap` diffs.
+//! the plain theme (no colours), compared as text with `insta`; the review, conflict, help and
+//! follow-up views at 80x24 and 160x45; the help scrolled (80x24) and in two columns (150x24);
+//! long lines wrapped and cut; flags never split into lone regional indicators; and colours,
+//! through the debug theme that writes each cell's style names into the text
+//! (`render_styles`). Update with `INSTA_UPDATE=always cargo test --test ui_snapshots` and
+//! review the `.snap` diffs.
 
 mod frame_support;
 
@@ -8,7 +12,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use frame_support::render;
+use frame_support::{render, render_styles};
 use redline::app::{App, AppConfig, Msg, StreamDone};
 use redline::core::plan::Source;
 use redline::core::prompt::Prompts;
@@ -142,4 +146,178 @@ fn conflict_three_ways_side_by_side() {
     let (mut app, now) = conflicted();
     key(&mut app, 'v', now);
     insta::assert_snapshot!(render(&app, 140, 26));
+}
+
+/// The views every terminal size must hold.
+const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
+
+#[test]
+fn review_view_at_both_sizes() {
+    let (app, _) = finished();
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("review_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+#[test]
+fn conflict_view_at_both_sizes() {
+    let (app, _) = conflicted();
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("conflict_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+#[test]
+fn help_view_at_both_sizes() {
+    let (mut app, now) = finished();
+    key(&mut app, '?', now);
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("help_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+#[test]
+fn follow_up_view_at_both_sizes() {
+    let (mut app, now) = finished();
+    key(&mut app, 'm', now);
+    for c in "also add a docstring".chars() {
+        key(&mut app, c, now);
+    }
+    for (w, h) in SIZES {
+        insta::assert_snapshot!(format!("follow_up_{w}x{h}"), render(&app, w, h));
+    }
+}
+
+/// A review of one file, `path`, whose line `old` (its second) the reply changes to `new`.
+fn one_change(path: &str, old: &str, new: &str) -> (App, Instant) {
+    let file = format!("def greet():\n{old}\n    return message\n");
+    let reply = format!(
+        "Changed the animal.\n\n{path}\n```python\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n"
+    );
+    let files = vec![path.to_string()];
+    let mut sources = BTreeMap::new();
+    sources.insert(path.to_string(), Source::Text(file));
+    let mut app = App::new(AppConfig {
+        review: Review::new(files.clone(), sources),
+        known_paths: files,
+        label: "test".into(),
+        keymap: Keymap::default(),
+        prompts: Prompts::default(),
+        conversation: vec![ChatMessage::new(Role::User, "change the animal")],
+        request: None,
+    });
+    let now = Instant::now();
+    app.start(now);
+    app.update(Msg::Chunk(reply), now);
+    app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(40), note: None }), now);
+    (app, now)
+}
+
+/// A file with a line 230 columns long, and a reply that changes it at column ~180.
+fn long_line() -> (App, Instant) {
+    let pad = "x".repeat(160);
+    let old = format!(
+        "    message = \"{pad} the quick brown fox jumps over the lazy dog 漢字 and then some\""
+    );
+    let new = old.replace("lazy dog", "sleepy cat");
+    one_change("long.py", &old, &new)
+}
+
+#[test]
+fn a_long_line_wraps_and_its_change_shows() {
+    let (app, _) = long_line();
+    let frame = render(&app, 160, 45);
+    assert!(frame.contains("sleepy cat") && frame.contains("lazy dog"), "{frame}");
+    insta::assert_snapshot!(frame);
+}
+
+#[test]
+fn a_long_line_cut_and_scrolled_sideways() {
+    let (mut app, now) = long_line();
+    key(&mut app, 'w', now);
+    let cut = render(&app, 80, 24);
+    let added = cut.lines().find(|l| l.contains("2 +")).expect("the added line");
+    assert!(added.ends_with("›│") && !added.contains("sleepy"), "cut, with a marker: {cut}");
+    for _ in 0..10 {
+        key(&mut app, '>', now);
+    }
+    insta::assert_snapshot!(render(&app, 80, 24));
+}
+
+#[test]
+fn a_long_line_side_by_side() {
+    let (mut app, now) = long_line();
+    key(&mut app, 'v', now);
+    insta::assert_snapshot!(render(&app, 160, 45));
+}
+
+#[test]
+fn colours_by_style_name() {
+    let (app, _) = long_line();
+    insta::assert_snapshot!(render_styles(&app, 100, 20));
+}
+
+#[test]
+fn help_scrolls_at_80x24_and_takes_two_columns_when_wide_and_short() {
+    let (mut app, now) = finished();
+    app.update(Msg::Resize(80, 24), now);
+    key(&mut app, '?', now);
+    key(&mut app, 'G', now);
+    let end = render(&app, 80, 24);
+    assert!(end.contains("keys 7-28/28") && end.contains("q C-c"), "{end}");
+    insta::assert_snapshot!("help_80x24_scrolled_to_the_end", end);
+    key(&mut app, 'x', now);
+    app.update(Msg::Resize(150, 24), now);
+    key(&mut app, '?', now);
+    let wide = render(&app, 150, 24);
+    assert!(wide.contains("j ↓") && wide.contains("q C-c") && !wide.contains("scroll,"), "{wide}");
+    insta::assert_snapshot!("help_150x24_two_columns", wide);
+}
+
+/// Regional indicators (flags) whose pair the drawing split would leave cells the terminal
+/// paints over with one wide glyph: every cell holds a whole flag or none.
+fn assert_no_split_flags(app: &App, w: u16, h: u16) {
+    use ratatui::{Terminal, backend::TestBackend};
+    let indicator = |c: char| ('\u{1F1E6}'..='\u{1F1FF}').contains(&c);
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let (theme, hl) =
+        (redline::ui::theme::Theme::plain(), redline::ui::highlight::Highlighter::off());
+    terminal.draw(|f| redline::ui::draw(f, app, &theme, &hl)).unwrap();
+    let buf = terminal.backend().buffer();
+    for y in 0..h {
+        for x in 0..w {
+            let n = buf[(x, y)].symbol().chars().filter(|&c| indicator(c)).count();
+            assert!(n == 0 || n == 2, "a lone indicator at {x},{y}:\n{}", render(app, w, h));
+        }
+    }
+}
+
+#[test]
+fn flags_are_drawn_whole() {
+    let old =
+        "    message = \"ships to 🇺🇸 and 🇫🇷 and 🇩🇪 and 🇯🇵 and 🇧🇷 from the warehouse in town\"";
+    let new = old.replace("🇺🇸", "🇺🇦").replace("🇯🇵", "🇰🇷");
+    let (mut app, now) = one_change("flags.py", old, &new);
+    for (w, h) in [(80, 24), (83, 24), (100, 30), (160, 45)] {
+        assert_no_split_flags(&app, w, h);
+    }
+    // The changed flags are marked whole; the diff's background runs under the numbers too.
+    insta::assert_snapshot!(render_styles(&app, 120, 16));
+    key(&mut app, 'v', now);
+    assert_no_split_flags(&app, 120, 30);
+    key(&mut app, 'w', now);
+    for _ in 0..3 {
+        key(&mut app, '>', now);
+        assert_no_split_flags(&app, 80, 24);
+    }
+    // The message line and the follow-up box cut and wrap by cluster too.
+    app.notice = Some(format!("a{}", "🇺🇸🇫🇷 ".repeat(30)));
+    assert_no_split_flags(&app, 80, 24);
+    key(&mut app, 'm', now);
+    for flag in std::iter::once("x").chain(["🇺🇸", "🇫🇷"].repeat(30)) {
+        for c in flag.chars() {
+            app.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)), now);
+        }
+        assert_no_split_flags(&app, 80, 24);
+    }
 }

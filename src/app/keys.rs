@@ -11,9 +11,16 @@ impl App {
         let Some(action) = self.keymap.action(&key) else { return Vec::new() };
         self.notice = None;
         let page = (self.size.1 as isize / 2).max(1);
+        // A single decision ends the batch `u` would take back whole.
+        if matches!(action, Action::Accept | Action::Reject | Action::Edit | Action::Split) {
+            self.last_batch = None;
+        }
         match action {
-            Action::Next => self.step(1),
-            Action::Prev => self.step(-1),
+            Action::Next => self.line(1),
+            Action::Prev => self.line(-1),
+            Action::Top => self.jump(false),
+            Action::Bottom => self.jump(true),
+            Action::Log => self.modal = Some(Modal::Log(0)),
             Action::NextFile => self.step_file(true),
             Action::PrevFile => self.step_file(false),
             Action::Accept => {
@@ -38,17 +45,11 @@ impl App {
                     return Vec::new();
                 };
                 let ids: Vec<HunkId> = self.open_ids(|h| h.path == path);
-                if action == Action::RejectFile {
-                    for id in ids {
-                        self.review.reject(id);
-                    }
-                    return Vec::new();
-                }
-                return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+                return self.batch(ids, action == Action::AcceptFile);
             }
             Action::AcceptAll => {
                 let ids = self.open_ids(|h| h.state == HunkState::Pending);
-                return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+                return self.batch(ids, true);
             }
             Action::Split => self.split(),
             Action::Edit => {
@@ -64,7 +65,7 @@ impl App {
                     let text = match &h.edit.change {
                         Change::Modify { hunk } => hunk.new_text(),
                         Change::Create { content } | Change::Replace { content } => content.clone(),
-                        Change::Delete => {
+                        Change::Delete { .. } => {
                             self.notice = Some("a deletion has no text to edit".into());
                             return Vec::new();
                         }
@@ -78,6 +79,9 @@ impl App {
                     ViewMode::SideBySide => ViewMode::Unified,
                 }
             }
+            Action::ToggleWrap => self.toggle_wrap(),
+            Action::ScrollLeft => self.scroll_sideways(-1),
+            Action::ScrollRight => self.scroll_sideways(1),
             Action::Focus => {
                 self.focus = match self.focus {
                     Focus::Hunks => Focus::Diff,
@@ -106,7 +110,7 @@ impl App {
                 }
                 self.filter.clear();
             }
-            Action::Help => self.modal = Some(Modal::Help),
+            Action::Help => self.modal = Some(Modal::Help(0)),
             Action::Quit => {
                 let c = self.review.counts();
                 if self.streaming
@@ -131,7 +135,8 @@ impl App {
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         match modal {
-            Modal::Help => self.modal = None,
+            Modal::Help(top) => self.help_key(top, key),
+            Modal::Log(back) => self.log_key(back, key),
             Modal::ConfirmQuit => match key.code {
                 KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => {
                     self.modal = None;
@@ -149,7 +154,7 @@ impl App {
                 KeyCode::Enter => {
                     self.filter = query;
                     self.modal = None;
-                    self.selected = self.order().first().map(|&i| self.review.hunks()[i].id);
+                    self.select(self.order().first().map(|&i| self.review.hunks()[i].id));
                     if self.selected.is_none() {
                         self.notice = Some(format!("no hunk holds `{}`", self.filter));
                     }
@@ -190,6 +195,7 @@ impl App {
             Modal::Prompt(mut text) => match key.code {
                 KeyCode::Enter if !text.trim().is_empty() => {
                     self.modal = None;
+                    self.request_line = Some(text.trim().to_string());
                     let Some(req) = &self.request else { return Vec::new() };
                     let files: Vec<(&str, &str)> =
                         req.files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
@@ -219,73 +225,5 @@ impl App {
             },
         }
         Vec::new()
-    }
-
-    pub(super) fn step(&mut self, delta: isize) {
-        let order = self.order();
-        if order.is_empty() {
-            return;
-        }
-        let hunks = self.review.hunks();
-        let cur = self.selected.and_then(|id| order.iter().position(|&i| hunks[i].id == id));
-        let next = match cur {
-            Some(c) => (c as isize + delta).clamp(0, order.len() as isize - 1) as usize,
-            None => 0,
-        };
-        self.selected = Some(hunks[order[next]].id);
-        self.diff_scroll = 0;
-    }
-
-    pub(super) fn step_file(&mut self, forward: bool) {
-        let order = self.order();
-        let hunks = self.review.hunks();
-        let Some(cur) = self.selected.and_then(|id| order.iter().position(|&i| hunks[i].id == id))
-        else {
-            return self.step(0);
-        };
-        let path = &hunks[order[cur]].path;
-        let target = if forward {
-            order[cur..].iter().find(|&&i| &hunks[i].path != path).copied()
-        } else {
-            // The first hunk of the previous file.
-            let prev = order[..cur].iter().rev().find(|&&i| &hunks[i].path != path).copied();
-            prev.and_then(|p| order.iter().find(|&&i| hunks[i].path == hunks[p].path).copied())
-        };
-        if let Some(t) = target {
-            self.selected = Some(hunks[t].id);
-            self.diff_scroll = 0;
-        }
-    }
-
-    /// After a decision: the next open hunk, if there is one after this one.
-    pub(super) fn advance_from(&mut self, id: HunkId) {
-        let order = self.order();
-        let hunks = self.review.hunks();
-        let Some(cur) = order.iter().position(|&i| hunks[i].id == id) else { return };
-        if let Some(&next) =
-            order[cur + 1..].iter().find(|&&i| hunks[i].state == HunkState::Pending)
-        {
-            self.selected = Some(hunks[next].id);
-            self.diff_scroll = 0;
-        }
-    }
-
-    pub(super) fn scroll(&mut self, delta: isize) {
-        match self.focus {
-            Focus::Stream => {
-                self.stream_scroll = (self.stream_scroll as isize - delta).max(0) as usize
-            }
-            Focus::Diff => self.diff_scroll = (self.diff_scroll as isize + delta).max(0) as usize,
-            Focus::Hunks => self.step(delta.signum()),
-        }
-    }
-
-    pub(super) fn scroll_page(&mut self, delta: isize) {
-        match self.focus {
-            Focus::Stream => {
-                self.stream_scroll = (self.stream_scroll as isize - delta).max(0) as usize
-            }
-            _ => self.diff_scroll = (self.diff_scroll as isize + delta).max(0) as usize,
-        }
     }
 }

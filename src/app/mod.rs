@@ -4,6 +4,11 @@
 //! cancel a stream, write a file, read a file, open the editor, quit), never closures, so tests
 //! can drive the model with a fixed `now` and check what it asks for.
 //!
+//! The transitions are split by concern: `keys` (what a key does), `navigation` (moving and
+//! scrolling, the mouse), `decisions` (accept, reject, undo, batches), `requests` (streams:
+//! starting, failing, retrying, following up), `watch` and `changes` (watch mode, files changed
+//! on disk).
+//!
 //! `record` turns messages and hunk changes into session journal records; `replay` plays a
 //! recording back into a fresh `App` (the runtime's player, the headless check).
 //!
@@ -45,7 +50,8 @@ pub enum ViewMode {
 /// A dialog over the screen that takes the keys while it is open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Modal {
-    Help,
+    /// The keys, scrolled this many entries down when they do not all fit.
+    Help(usize),
     ConfirmQuit,
     /// Typing a search query.
     Search(String),
@@ -53,6 +59,8 @@ pub enum Modal {
     Prompt(String),
     /// Typing a follow-up request in the same session.
     FollowUp(String),
+    /// The messages so far (`L`), scrolled this many back from the newest.
+    Log(usize),
 }
 
 /// How a stream ended without error.
@@ -67,9 +75,16 @@ pub struct StreamDone {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
     Key(KeyEvent),
-    /// The mouse wheel turned.
+    /// The mouse wheel turned, with the pointer at (column, row) when known: the pane under it
+    /// scrolls.
     Scroll {
         down: bool,
+        at: Option<(u16, u16)>,
+    },
+    /// A left click at (column, row): focuses the pane there, selects the hunk clicked.
+    Click {
+        column: u16,
+        row: u16,
     },
     Resize(u16, u16),
     Chunk(String),
@@ -183,8 +198,8 @@ pub struct App {
     pub review: Review,
     parser: StreamParser,
     known_paths: Vec<String>,
-    /// Every round's reply text, as it arrived, with its lines indexed for the reply pane.
-    stream_text: ReplyText,
+    /// Every round's reply text, as it arrived.
+    pub stream_text: String,
     round_start: usize,
     pub streaming: bool,
     pub stats: StreamStats,
@@ -193,6 +208,10 @@ pub struct App {
     pub modal: Option<Modal>,
     pub selected: Option<HunkId>,
     pub diff_scroll: usize,
+    /// Long lines in the diff and conflict panes wrap (the default), or stay on one row each,
+    /// shown from column `diff_hscroll` on.
+    pub wrap: bool,
+    pub diff_hscroll: usize,
     /// Lines scrolled back from the end of the stream.
     pub stream_scroll: usize,
     pub filter: String,
@@ -221,7 +240,24 @@ pub struct App {
     /// While replaying a session after the user took over: the recorded decision on each hunk
     /// (`accepted`, `rejected`, ...), shown beside the selected hunk's own.
     pub recorded: BTreeMap<HunkId, String>,
+    /// Every message shown so far, oldest first (`L` shows them); bounded by [`LOG_LIMIT`].
+    pub log: Vec<String>,
+    /// The request the current reply answers, in the user's words, for the line above it.
+    pub request_line: Option<String>,
+    /// Why the last request failed (not a cancel), while it has not been sent again: the status
+    /// line says so and `r` sends it again.
+    pub request_failed: Option<String>,
+    /// The hunks the last batch decision (`a`, `d`, `A`) took: `u` right after it undoes them
+    /// all.
+    last_batch: Option<Vec<HunkId>>,
+    /// A batch being undone: each undo's write, when done, starts the next.
+    undoing: Option<Vec<HunkId>>,
+    /// For a replay: `REPLAY` and its pace, shown first on the status line.
+    pub replay_badge: Option<String>,
 }
+
+/// Messages kept for the log pane.
+pub const LOG_LIMIT: usize = 500;
 
 /// Tries of one write against a file that keeps changing before the user is asked again.
 const MAX_STALE_TRIES: u32 = 20;
@@ -233,7 +269,7 @@ impl App {
             review: config.review,
             parser: StreamParser::new(options),
             known_paths: config.known_paths,
-            stream_text: ReplyText::default(),
+            stream_text: String::new(),
             round_start: 0,
             streaming: false,
             stats: StreamStats::default(),
@@ -242,6 +278,8 @@ impl App {
             modal: None,
             selected: None,
             diff_scroll: 0,
+            wrap: true,
+            diff_hscroll: 0,
             stream_scroll: 0,
             filter: String::new(),
             notice: None,
@@ -262,7 +300,19 @@ impl App {
             round: 0,
             hunk_round: std::collections::HashMap::new(),
             recorded: BTreeMap::new(),
+            log: Vec::new(),
+            request_line: None,
+            request_failed: None,
+            last_batch: None,
+            undoing: None,
+            replay_badge: None,
         }
+    }
+
+    /// The request in the user's words, shown above the reply (the command line's `-m`).
+    pub fn with_request_line(mut self, request: Option<String>) -> App {
+        self.request_line = request.filter(|r| !r.trim().is_empty());
+        self
     }
 
     /// Watch mode: requests come from comments saved in the project's files.
@@ -289,29 +339,10 @@ impl App {
         vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Initial }]
     }
 
-    fn begin_stream(&mut self, now: Instant) {
-        self.round += 1;
-        self.streaming = true;
-        self.stats = StreamStats { started: Some(now), ..StreamStats::default() };
-        self.parser =
-            StreamParser::new(ParseOptions { only: None, known_paths: self.known_paths.clone() });
-        self.round_start = self.stream_text.len();
-    }
-
     /// Whether the status line shows a running clock (a stream started and not ended): the
     /// only thing a tick changes on screen, so the runtime redraws on a tick only then.
     pub fn clock_running(&self) -> bool {
         self.stats.started.is_some() && self.stats.ended.is_none()
-    }
-
-    /// Every round's reply text, as it arrived.
-    pub fn stream_text(&self) -> &str {
-        self.stream_text.as_str()
-    }
-
-    /// The reply pane's lines: each line of the reply and whether it is shown as code.
-    pub fn reply_lines(&self) -> &ReplyText {
-        &self.stream_text
     }
 
     /// The unfinished last line of the stream (shown, never applied).
@@ -352,7 +383,7 @@ impl App {
             Change::Create { content } | Change::Replace { content } => {
                 content.to_lowercase().contains(&q)
             }
-            Change::Delete => false,
+            Change::Delete { .. } => false,
         }
     }
 
@@ -360,10 +391,13 @@ impl App {
         self.selected.and_then(|id| self.review.hunk(id))
     }
 
-    /// The hunks added, changed or removed since the last call: what the journal records after
-    /// a message (`record::Recorder`), so that it never compares every hunk.
-    pub fn take_changed(&mut self) -> Vec<HunkId> {
-        self.review.take_changed()
+    /// The message line's text: the last message, else why the last request failed.
+    pub fn message(&self) -> Option<String> {
+        self.notice.clone().or_else(|| {
+            let reason = self.request_failed.as_ref()?;
+            let key = self.keymap.first_key(Action::Retry);
+            Some(format!("request failed: {reason} — `{key}` sends it again"))
+        })
     }
 
     /// Whether a write is on its way for this hunk's file and the hunk waits for it.
@@ -374,10 +408,30 @@ impl App {
     /// The one place state changes.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         self.now = Some(now);
+        let before = self.notice.clone();
+        // A key clears the message first: one it shows was set anew, even if it says the same.
+        let fresh = matches!(msg, Msg::Key(_)) && self.modal.is_none();
+        let effects = self.dispatch(msg, now);
+        if (fresh || self.notice != before)
+            && let Some(notice) = &self.notice
+        {
+            self.log.push(notice.clone());
+            if self.log.len() > LOG_LIMIT {
+                self.log.remove(0);
+            }
+        }
+        effects
+    }
+
+    fn dispatch(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         match msg {
             Msg::Key(key) => self.on_key(key, now),
-            Msg::Scroll { down } => {
-                self.scroll(if down { 3 } else { -3 });
+            Msg::Scroll { down, at } => {
+                self.wheel(down, at);
+                Vec::new()
+            }
+            Msg::Click { column, row } => {
+                self.click(column, row);
                 Vec::new()
             }
             Msg::Resize(w, h) => {
@@ -394,29 +448,8 @@ impl App {
                 let events = self.parser.push_str(&text);
                 self.add_events(events)
             }
-            Msg::StreamEnd(done) => {
-                let events = self.parser.finish();
-                let effects = self.add_events(events);
-                self.streaming = false;
-                self.stats.ended = Some(now);
-                self.stats.output_tokens = done.output_tokens;
-                self.notice = done.note;
-                let mut effects = effects;
-                effects.extend(self.next_trigger(now));
-                effects
-            }
-            Msg::StreamError(reason) => {
-                self.streaming = false;
-                self.stats.ended = Some(now);
-                self.notice = Some(if reason == "cancelled" {
-                    "stream cancelled; the edits finished before it stay under review".into()
-                } else {
-                    format!(
-                        "stream failed: {reason}; the edits finished before it stay under review"
-                    )
-                });
-                self.next_trigger(now)
-            }
+            Msg::StreamEnd(done) => self.stream_end(done, now),
+            Msg::StreamError(reason) => self.stream_error(reason, now),
             Msg::Tick => {
                 self.ticks += 1;
                 Vec::new()
@@ -430,9 +463,15 @@ impl App {
                     self.review.write_done(hunk, &path, after);
                 }
                 self.in_flight.remove(&path);
-                self.next_queued(&path)
+                let mut effects = self.next_queued(&path);
+                if undo && self.undoing.is_some() {
+                    effects.extend(self.undo_batch_step());
+                }
+                effects
             }
             Msg::WriteFailed { hunk, path, reason, undo } => {
+                // A batch undo stops at the first write it cannot make.
+                self.undoing = None;
                 if !undo {
                     self.review.write_failed(hunk, &reason);
                 }
@@ -479,9 +518,12 @@ impl App {
                 Ok(text) if self.review.hunk(hunk).is_some_and(|h| h.state.is_conflict()) => {
                     self.resolve_conflict(hunk, &text)
                 }
+                // As `y` does: accepted, then on to the next open hunk.
                 Ok(text) => {
                     if self.review.edit_new_text(hunk, &text) {
-                        self.accept_id(hunk)
+                        let effects = self.accept_id(hunk);
+                        self.advance_from(hunk);
+                        effects
                     } else {
                         self.notice = Some("the hunk can no longer be edited".into());
                         Vec::new()
@@ -506,206 +548,6 @@ impl App {
         effects.extend(self.hunks_added(before));
         effects
     }
-
-    /// Hunks from index `before` on are new: note their round, select, and (watch mode with
-    /// `--apply all`) accept them.
-    fn hunks_added(&mut self, before: usize) -> Vec<AppEffect> {
-        let new: Vec<HunkId> = self.review.hunks()[before..].iter().map(|h| h.id).collect();
-        for id in &new {
-            self.hunk_round.insert(*id, self.round);
-        }
-        self.select_first_if_none();
-        self.select_new_if_decided(before);
-        self.auto_accept(&new)
-    }
-
-    /// When the selected hunk is decided and new hunks arrived, the first new one is the next
-    /// thing to look at.
-    fn select_new_if_decided(&mut self, before: usize) {
-        let decided = self.selected_hunk().is_none_or(|h| !h.state.is_open());
-        if decided && self.filter.is_empty() && self.review.hunks().len() > before {
-            self.selected = Some(self.review.hunks()[before].id);
-            self.diff_scroll = 0;
-        }
-    }
-
-    fn select_first_if_none(&mut self) {
-        if self.selected.is_none() {
-            self.selected = self.order().first().map(|&i| self.review.hunks()[i].id);
-        }
-    }
-
-    fn open_ids(&self, pred: impl Fn(&ReviewHunk) -> bool) -> Vec<HunkId> {
-        self.order()
-            .into_iter()
-            .map(|i| &self.review.hunks()[i])
-            .filter(|h| h.state == HunkState::Pending && pred(h))
-            .map(|h| h.id)
-            .collect()
-    }
-
-    /// Accept one hunk, or queue it behind a write to the same file.
-    fn accept_id(&mut self, id: HunkId) -> Vec<AppEffect> {
-        let Some(h) = self.review.hunk(id) else { return Vec::new() };
-        let path = h.path.clone();
-        if h.state.is_conflict() {
-            let key = |a| self.keymap.first_key(a);
-            self.notice = Some(format!(
-                "not applied: {path} changed where this hunk applies; `{}` resolves it by hand, \
-                 `{}` sends it back to the model, `{}` drops it",
-                key(Action::Edit),
-                key(Action::Retry),
-                key(Action::Reject)
-            ));
-            return Vec::new();
-        }
-        if !matches!(h.state, HunkState::Pending | HunkState::Failed) {
-            self.notice =
-                Some(format!("the hunk is {}; only an open hunk is accepted", h.state.name()));
-            return Vec::new();
-        }
-        if self.in_flight.contains(&path) {
-            if !self.queued.contains(&id) {
-                self.queued.push(id);
-            }
-            return Vec::new();
-        }
-        let triggers = self.triggers_answered_by(id);
-        let tidy = |text: &str| watch::without_triggers(text, &triggers);
-        match self.review.accept_and(id, tidy) {
-            Some(effect) => {
-                self.in_flight.insert(path);
-                vec![AppEffect::Write { effect, undo: false }]
-            }
-            None => {
-                let why = self.review.hunk(id).and_then(|h| h.report.reason.clone());
-                self.notice = Some(format!(
-                    "cannot place the hunk in {path}: {}",
-                    why.unwrap_or_else(|| "no change".into())
-                ));
-                Vec::new()
-            }
-        }
-    }
-
-    fn next_queued(&mut self, path: &str) -> Vec<AppEffect> {
-        let pos =
-            self.queued.iter().position(|id| self.review.hunk(*id).is_some_and(|h| h.path == path));
-        match pos {
-            Some(p) => {
-                let id = self.queued.remove(p);
-                self.accept_id(id)
-            }
-            None => Vec::new(),
-        }
-    }
-
-    fn undo(&mut self) -> Vec<AppEffect> {
-        if !self.in_flight.is_empty() {
-            self.notice = Some("a write is on its way; undo after it".into());
-            return Vec::new();
-        }
-        match self.review.undo() {
-            Ok(Some(effect)) => {
-                let path = match &effect {
-                    Effect::Write { path, .. } | Effect::Delete { path, .. } => path.clone(),
-                    Effect::Read { path } => path.clone(),
-                };
-                self.in_flight.insert(path);
-                vec![AppEffect::Write { effect, undo: true }]
-            }
-            Ok(None) => {
-                self.notice = Some("undone".into());
-                Vec::new()
-            }
-            Err(why) => {
-                self.notice = Some(format!("cannot undo: {why}"));
-                Vec::new()
-            }
-        }
-    }
-
-    fn split(&mut self) {
-        let Some(id) = self.selected else { return };
-        let Some(idx) = self.review.hunks().iter().position(|h| h.id == id) else { return };
-        if self.review.split(id) {
-            self.selected = Some(self.review.hunks()[idx].id);
-        } else {
-            self.notice = Some("only a pending hunk with several changes can be split".into());
-        }
-    }
-
-    fn retry(&mut self, now: Instant) -> Vec<AppEffect> {
-        if self.streaming {
-            self.notice = Some("the model is still writing; retry when it is done".into());
-            return Vec::new();
-        }
-        // Failed hunks and conflicts go back to the model, conflicts with the file's text now.
-        let failed: Vec<&ReviewHunk> = self
-            .review
-            .hunks()
-            .iter()
-            .filter(|h| h.state == HunkState::Failed || h.state.is_conflict())
-            .collect();
-        if failed.is_empty() {
-            self.notice = Some("no failed or conflicting edits to send back".into());
-            return Vec::new();
-        }
-        let failed_edits: Vec<FailedEdit> = failed
-            .iter()
-            .map(|h| {
-                self.review
-                    .conflict_failed_edit(h.id)
-                    .unwrap_or_else(|| FailedEdit::from_report(&h.report))
-            })
-            .collect();
-        let ids: Vec<HunkId> = failed.iter().map(|h| h.id).collect();
-        let applied: Vec<String> = self
-            .review
-            .hunks()
-            .iter()
-            .filter(|h| h.state == HunkState::Applied)
-            .map(|h| match h.report.lines {
-                Some((a, b)) => format!("{} (lines {a}-{b})", h.path),
-                None => h.path.clone(),
-            })
-            .collect();
-        let reply = self.stream_text.as_str()[self.round_start..].to_string();
-        self.conversation.push(ChatMessage::new(Role::Assistant, reply));
-        self.conversation
-            .push(ChatMessage::new(Role::User, self.prompts.build_retry(&failed_edits, &applied)));
-        for id in &ids {
-            self.review.reject(*id);
-        }
-        self.stream_text
-            .push_str(&format!("\n\n── asking again about {} failed edit(s) ──\n\n", ids.len()));
-        self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Retry }]
-    }
-
-    /// Send a follow-up request in the same conversation, telling the model which of its hunks
-    /// were rejected so it does not send them again unasked.
-    fn follow_up(&mut self, request: &str, now: Instant) -> Vec<AppEffect> {
-        let rejected: Vec<String> = self
-            .review
-            .hunks()
-            .iter()
-            .filter(|h| h.state == HunkState::Rejected)
-            .map(|h| {
-                format!(
-                    "{} (lines {}-{} of your reply)",
-                    h.path, h.edit.reply_lines.0, h.edit.reply_lines.1
-                )
-            })
-            .collect();
-        let reply = self.stream_text.as_str()[self.round_start..].to_string();
-        self.conversation.push(ChatMessage::new(Role::Assistant, reply));
-        self.conversation
-            .push(ChatMessage::new(Role::User, prompt::build_follow_up(request, &rejected)));
-        self.stream_text.push_str(&format!("\n\n── follow-up: {} ──\n\n", request.trim()));
-        self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::FollowUp }]
-    }
 }
 
 fn role(r: prompt::Role) -> Role {
@@ -717,20 +559,22 @@ fn role(r: prompt::Role) -> Role {
 }
 
 mod changes;
+mod decisions;
 mod keys;
-mod reply_lines;
-pub use reply_lines::ReplyText;
+pub mod navigation;
+mod requests;
+mod view;
 mod watch;
 pub use watch::WatchMode;
 
 #[cfg(test)]
 mod change_tests;
 pub mod record;
-#[cfg(test)]
-mod record_tests;
 pub mod replay;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod ux_tests;
 #[cfg(test)]
 mod watch_tests;

@@ -1,9 +1,7 @@
 //! Recording a session: each [`Msg`] that enters [`App::update`] becomes a journal record (and
-//! back, for replaying), and after each update the hunks the app says changed
-//! ([`App::take_changed`]) are compared with what was last recorded, so every new edit and every
-//! change of state or placement is a record too. Only those hunks are looked at: a message costs
-//! the journal what it changed, never a pass over every hunk (a 10,000-hunk review streams
-//! without the journal growing quadratic). Requests come from the app's `StartStream` effects.
+//! back, for replaying), and after each update the review's hunks are compared with what was
+//! last recorded, so every new edit and every change of state or placement is a record too.
+//! Requests come from the app's `StartStream` effects.
 //!
 //! [`Recorder`] is pure: it turns what happens into [`Record`]s and leaves writing them to the
 //! caller (`shell::journal` for a live session, `app::replay` when checking a recording). A new
@@ -31,7 +29,8 @@ use crate::provider::{ChatMessage, Role};
 pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
     Some(match msg {
         Msg::Key(key) => Record::Key { t, key: key_name(key) },
-        Msg::Scroll { down } => Record::Scroll { t, down: *down },
+        Msg::Scroll { down, at } => Record::Scroll { t, down: *down, at: at.map(|(c, r)| [c, r]) },
+        Msg::Click { column, row } => Record::Click { t, at: [*column, *row] },
         Msg::Resize(width, height) => Record::Resize { t, width: *width, height: *height },
         Msg::Chunk(text) => Record::Chunk { t, text: text.clone() },
         // A server's message may quote its URL: never with credentials in a journal.
@@ -101,7 +100,8 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
 pub fn record_msg(record: &Record) -> Option<Msg> {
     Some(match record {
         Record::Key { key, .. } => Msg::Key(parse_key(key)?),
-        Record::Scroll { down, .. } => Msg::Scroll { down: *down },
+        Record::Scroll { down, at, .. } => Msg::Scroll { down: *down, at: at.map(|[c, r]| (c, r)) },
+        Record::Click { at: [column, row], .. } => Msg::Click { column: *column, row: *row },
         Record::Resize { width, height, .. } => Msg::Resize(*width, *height),
         Record::Chunk { text, .. } => Msg::Chunk(text.clone()),
         Record::StreamEnd { output_tokens, note, .. } => {
@@ -130,7 +130,8 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
         | Record::Hunk(_)
         | Record::Decision(_)
         | Record::Write(_)
-        | Record::End(_) => return None,
+        | Record::End(_)
+        | Record::Blob { .. } => return None,
     })
 }
 
@@ -221,11 +222,6 @@ pub fn parse_key(name: &str) -> Option<KeyEvent> {
 pub struct Recorder {
     /// The last recorded form of each hunk.
     seen: BTreeMap<HunkId, HunkRecord>,
-    /// Whether the app's hunks were all looked at once; after that, only changed ones are.
-    primed: bool,
-    /// Hunks looked at so far: the journal's work, which tests check does not grow with the
-    /// number of hunks.
-    examined: u64,
     rounds: usize,
     /// What the journal last says each file holds on disk: its content's [`hash`], `None` for
     /// no file.
@@ -235,11 +231,6 @@ pub struct Recorder {
 impl Recorder {
     pub fn new() -> Recorder {
         Recorder::default()
-    }
-
-    /// How many hunks the recorder has looked at so far (its work; see `examined`).
-    pub fn hunks_examined(&self) -> u64 {
-        self.examined
     }
 
     /// [`App::start`], recorded.
@@ -341,32 +332,11 @@ impl Recorder {
 
     /// A record for each hunk that is new or changed since the last call, and for each that is
     /// gone; with `action` (a key's or the editor's), a decision record for each changed one.
-    /// Present hunks come in the review's order, gone ones by id, as a full comparison would
-    /// give them.
-    fn observe(&mut self, app: &mut App, t: u64, action: Option<&str>) -> Vec<Record> {
-        let mut ids = app.take_changed();
-        if !self.primed {
-            // A recorder may start on an app that already has hunks: look at all of them once.
-            self.primed = true;
-            ids =
-                app.review.hunks().iter().map(|h| h.id).chain(self.seen.keys().copied()).collect();
-        }
-        self.examined += ids.len() as u64;
-        let mut present: Vec<(usize, HunkId)> = Vec::with_capacity(ids.len());
-        let mut gone: Vec<HunkId> = Vec::new();
-        for id in ids {
-            match app.review.index_of(id) {
-                Some(i) => present.push((i, id)),
-                None => gone.push(id),
-            }
-        }
-        present.sort_unstable();
-        present.dedup();
-        gone.sort_unstable();
-        gone.dedup();
+    fn observe(&mut self, app: &App, t: u64, action: Option<&str>) -> Vec<Record> {
         let mut out = Vec::new();
-        for (i, _) in present {
-            let h = &app.review.hunks()[i];
+        let mut present = Vec::with_capacity(app.review.hunks().len());
+        for h in app.review.hunks() {
+            present.push(h.id);
             let now = hunk_record(h, t);
             let before = self.seen.get(&h.id);
             if before.is_some_and(|b| b.same_as(&now)) {
@@ -379,10 +349,14 @@ impl Recorder {
             }
             self.seen.insert(h.id, now);
         }
+        let gone: Vec<HunkId> = self
+            .seen
+            .iter()
+            .filter(|(id, h)| h.state != "gone" && !present.contains(id))
+            .map(|(id, _)| *id)
+            .collect();
         for id in gone {
-            if let Some(h) = self.seen.get_mut(&id)
-                && h.state != "gone"
-            {
+            if let Some(h) = self.seen.get_mut(&id) {
                 h.t = t;
                 h.state = "gone".into();
                 out.push(Record::Hunk(h.clone()));
@@ -427,7 +401,7 @@ pub fn message_record(m: &ChatMessage) -> MessageRecord {
         Role::User => "user",
         Role::Assistant => "assistant",
     };
-    MessageRecord { role: role.into(), content: m.content.clone() }
+    MessageRecord::new(role, &m.content)
 }
 
 /// The message a [`MessageRecord`] holds (an unknown role reads as the user's).
@@ -476,7 +450,9 @@ mod tests {
     fn every_recorded_message_reads_back() {
         let msgs = [
             Msg::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
-            Msg::Scroll { down: false },
+            Msg::Scroll { down: false, at: None },
+            Msg::Scroll { down: true, at: Some((4, 7)) },
+            Msg::Click { column: 3, row: 9 },
             Msg::Resize(120, 40),
             Msg::Chunk("text\n".into()),
             Msg::StreamEnd(StreamDone { output_tokens: Some(3), note: Some("cut".into()) }),

@@ -4,11 +4,11 @@ use std::collections::BTreeMap;
 
 use super::*;
 
-const INVENTORY: &str = include_str!("../../demo/project/inventory.py");
+pub(super) const INVENTORY: &str = include_str!("../../demo/project/inventory.py");
 const REPORT: &str = include_str!("../../demo/project/report.py");
-const REPLY: &str = include_str!("../../demo/reply.md");
+pub(super) const REPLY: &str = include_str!("../../demo/reply.md");
 
-fn app_with(conversation: Vec<ChatMessage>) -> App {
+pub(super) fn app_with(conversation: Vec<ChatMessage>) -> App {
     let files = vec!["inventory.py".to_string(), "report.py".to_string()];
     let mut sources = BTreeMap::new();
     sources.insert("inventory.py".to_string(), Source::Text(INVENTORY.into()));
@@ -27,7 +27,7 @@ fn app_with(conversation: Vec<ChatMessage>) -> App {
     })
 }
 
-fn started() -> (App, Instant) {
+pub(super) fn started() -> (App, Instant) {
     let now = Instant::now();
     let mut app = app_with(vec![ChatMessage::new(Role::User, "change things")]);
     let effects = app.start(now);
@@ -36,7 +36,7 @@ fn started() -> (App, Instant) {
 }
 
 /// The app with the whole demo reply streamed and finished.
-fn streamed() -> (App, Instant) {
+pub(super) fn streamed() -> (App, Instant) {
     let (mut app, now) = started();
     for chunk in REPLY.as_bytes().chunks(37) {
         app.update(Msg::Chunk(String::from_utf8_lossy(chunk).into_owned()), now);
@@ -45,17 +45,17 @@ fn streamed() -> (App, Instant) {
     (app, now)
 }
 
-fn key(c: char) -> Msg {
+pub(super) fn key(c: char) -> Msg {
     let m = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
     Msg::Key(KeyEvent::new(KeyCode::Char(c), m))
 }
 
-fn special(code: KeyCode) -> Msg {
+pub(super) fn special(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
 /// Carry out a write effect as the runtime would on success.
-fn done(effect: &AppEffect) -> Msg {
+pub(super) fn done(effect: &AppEffect) -> Msg {
     match effect {
         AppEffect::Write { effect: Effect::Write { hunk, path, text, .. }, undo } => {
             Msg::WriteDone {
@@ -87,7 +87,7 @@ fn hunks_appear_while_the_stream_is_open() {
     let half = rest.len() / 2;
     app.update(Msg::Chunk(rest[..half].to_string()), now);
     assert!(app.review.hunks().len() >= 2);
-    assert!(!app.tail().is_empty() || app.stream_text().ends_with('\n'));
+    assert!(!app.tail().is_empty() || app.stream_text.ends_with('\n'));
     app.update(Msg::Chunk(rest[half..].to_string()), now);
     app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(300), note: None }), now);
     assert!(!app.streaming);
@@ -173,7 +173,7 @@ fn escape_cancels_the_stream_and_keeps_finished_hunks() {
     assert_eq!(app.review.hunks().len(), 1);
     assert!(app.notice.as_deref().unwrap_or("").contains("cancelled"));
     assert!(app.update(Msg::Chunk("late".into()), now).is_empty());
-    assert!(!app.stream_text().ends_with("late"), "chunks after the end are dropped");
+    assert!(!app.stream_text.ends_with("late"), "chunks after the end are dropped");
 }
 
 #[test]
@@ -260,8 +260,13 @@ fn navigation_by_hunk_and_file() {
     assert_eq!(app.view, ViewMode::SideBySide);
     app.update(special(KeyCode::Tab), now);
     assert_eq!(app.focus, Focus::Diff);
-    app.update(Msg::Scroll { down: true }, now);
-    assert_eq!(app.diff_scroll, 3);
+    app.update(Msg::Scroll { down: true, at: None }, now);
+    let pos = app.diff_position().unwrap();
+    assert_eq!(
+        app.diff_scroll,
+        3.min(pos.total.saturating_sub(pos.shown)),
+        "no further than the end"
+    );
 }
 
 #[test]
@@ -411,4 +416,20 @@ fn esc_ctrl_c_and_an_empty_enter_close_the_follow_up_box_and_send_nothing() {
         assert!(effects.is_empty());
         assert_eq!(app.modal, None);
     }
+}
+
+#[test]
+fn w_toggles_wrapping_and_sideways_keys_cut_lines() {
+    let (mut app, now) = streamed();
+    assert!(app.wrap, "long lines wrap by default");
+    app.update(key('>'), now);
+    assert!(!app.wrap, "scrolling sideways cuts lines");
+    assert_eq!(app.diff_hscroll, 16);
+    app.update(key('<'), now);
+    app.update(key('<'), now);
+    assert_eq!(app.diff_hscroll, 0);
+    app.update(key('w'), now);
+    assert!(app.wrap);
+    app.update(key('w'), now);
+    assert!(!app.wrap);
 }

@@ -48,6 +48,11 @@ impl WatchMode {
     pub fn queued(&self) -> usize {
         self.queue.len()
     }
+
+    /// The request stream round `round` answers.
+    pub(super) fn answering(&self, round: usize) -> Option<&Request> {
+        self.answering.get(&round)
+    }
 }
 
 impl App {
@@ -116,12 +121,34 @@ impl App {
         };
         let first = request.triggers[0].instruction.trim();
         self.stream_text.push_str(&format!("\n\n── {mark} {path}: {first} ──\n\n"));
+        self.request_line = Some(format!("{mark} {path}: {first}"));
         self.conversation = messages;
         self.begin_stream(now);
         if let Some(watch) = self.watch.as_mut() {
             watch.answering.insert(self.round, request);
         }
         vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Watch }]
+    }
+
+    /// The request of the round that just failed is not handled after all: the next save of
+    /// its file asks again.
+    pub(super) fn forget_failed_trigger(&mut self) {
+        let round = self.round;
+        let Some(watch) = self.watch.as_mut() else { return };
+        if let Some(request) = watch.answering.get(&round) {
+            for id in request.ids() {
+                watch.handled.remove(&id);
+            }
+        }
+    }
+
+    /// A failed request sent again (`r`): the new round answers it, and its triggers are
+    /// handled again.
+    pub(super) fn answer_again(&mut self, request: Request) {
+        let round = self.round;
+        let Some(watch) = self.watch.as_mut() else { return };
+        watch.handled.extend(request.ids());
+        watch.answering.insert(round, request);
     }
 
     /// The trigger comments to take out when this hunk is accepted: those of the request its

@@ -145,3 +145,26 @@ fn a_file_seen_changed_to_what_the_journal_holds_is_not_recorded_again() {
     assert_eq!(rec.update(&mut app, gone.clone(), now, 62).1.len(), 1);
     assert!(rec.update(&mut app, gone, now, 63).1.is_empty());
 }
+
+#[test]
+fn a_failed_trigger_asks_again_on_the_next_save_and_with_r() {
+    let (mut app, now) = watching(false);
+    request_of(&app.update(saved("shapes.py", SHAPES), now));
+    app.update(Msg::StreamError("connection refused".into()), now);
+    assert_eq!(app.request_failed.as_deref(), Some("connection refused"));
+    // Saved again (a change elsewhere in the file): the failed trigger asks again.
+    let again = format!("{SHAPES}\n");
+    let messages = request_of(&app.update(saved("shapes.py", &again), now));
+    assert!(messages.last().unwrap().content.contains("add a docstring"));
+    app.update(Msg::StreamError("connection refused".into()), now);
+    let r = Msg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
+    assert_eq!(request_of(&app.update(r, now)), messages, "`r` sends the same request");
+    assert!(answer(&mut app, ANSWER, now).is_empty());
+    let y = Msg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+    let Some(AppEffect::Write { effect: Effect::Write { text, .. }, .. }) =
+        app.update(y, now).pop()
+    else {
+        panic!("a write")
+    };
+    assert!(!text.contains("AI!"), "the retried round still answers the trigger: {text}");
+}

@@ -145,8 +145,49 @@ pub enum Change {
     Create { content: String },
     /// Replace the file's whole text; may contain lazy placeholders for unchanged code.
     Replace { content: String },
-    /// Delete the file (a diff to `/dev/null`).
-    Delete,
+    /// Delete the file (a diff to `/dev/null`). `old` is the text the diff's `-` lines show
+    /// (`None` when it had no hunk): a delete is carried out only when that is the file's content,
+    /// so a misnamed or misremembered file is never deleted.
+    Delete { old: Option<String> },
+}
+
+/// Why a delete that showed `old` (its `-` lines, `None` for no hunk) must not delete a file
+/// whose lines are `lines`, if it must not: the lines must be the file's, ignoring trailing
+/// whitespace, line endings and blank lines at the end.
+pub fn delete_mismatch(old: Option<&str>, lines: &[String]) -> Option<String> {
+    let file = significant(lines.iter().map(|l| l.trim_end()).collect());
+    let Some(old) = old else {
+        return (!file.is_empty()).then(|| {
+            "the diff to /dev/null shows none of the file's lines: a delete must show the content it removes".to_string()
+        });
+    };
+    let old = old.strip_prefix('\u{feff}').unwrap_or(old);
+    let shown = significant(old.lines().map(|l| l.trim_end()).collect());
+    if shown == file {
+        return None;
+    }
+    let first_diff = shown.iter().zip(&file).position(|(a, b)| a != b);
+    Some(match first_diff {
+        Some(i) => format!(
+            "the diff's line {} (`{}`) is not the file's (`{}`): the `-` lines must be the file's content",
+            i + 1,
+            shown[i],
+            file[i]
+        ),
+        None => format!(
+            "the diff shows {} lines, the file has {}: the `-` lines must be the whole file",
+            shown.len(),
+            file.len()
+        ),
+    })
+}
+
+/// Lines without the blank ones at the end.
+fn significant(mut lines: Vec<&str>) -> Vec<&str> {
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
 }
 
 /// Where a path came from; decides how freely it may be resolved.

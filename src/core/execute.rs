@@ -16,6 +16,7 @@ use crate::core::text::TextFile;
 use crate::core::{verify, whole};
 
 /// A file as the edits so far left it.
+#[derive(Clone)]
 struct Working {
     existed: bool,
     text: Option<TextFile>,
@@ -46,12 +47,14 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
             }
-            PlanItem::Edit { edit, path } => {
+            PlanItem::Edit { edit, path, .. } => {
                 let w = files.entry(path.clone()).or_insert_with(|| {
                     order.push(path.clone());
                     working(sources.get(path))
                 });
-                reports.push(apply_edit(edit, path, w, &plan.mentions, None));
+                reports.push(guarded(edit, path, w, |w| {
+                    apply_edit(edit, path, w, &plan.mentions, None)
+                }));
             }
         }
     }
@@ -82,7 +85,7 @@ pub enum After {
 /// current text at the moment it is accepted.
 pub fn apply_single(edit: &Edit, path: &str, before: &Source) -> (EditReport, Option<After>) {
     let mut w = working(Some(before));
-    let report = apply_edit(edit, path, &mut w, &[], None);
+    let report = guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, &[], None));
     (report, after_of(w))
 }
 
@@ -140,6 +143,29 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
     }
 }
 
+/// Run one edit on a copy of the file's state, keeping the copy only if the edit finished: a
+/// bug that panics on one edit refuses that edit alone, and the others of the reply still
+/// apply.
+fn guarded(
+    edit: &Edit,
+    path: &str,
+    w: &mut Working,
+    run: impl FnOnce(&mut Working) -> EditReport,
+) -> EditReport {
+    let mut trial = w.clone();
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&mut trial))) {
+        Ok(report) => {
+            *w = trial;
+            report
+        }
+        Err(_) => refused(
+            edit,
+            path.into(),
+            format!("{path}: an internal error stopped this edit; nothing of it was applied"),
+        ),
+    }
+}
+
 /// Apply one edit to a file's working state. `prepared`, when given, was built from the text `w`
 /// holds now (unchanged since), and saves rebuilding it.
 fn apply_edit(
@@ -174,9 +200,12 @@ fn apply_edit(
             }
         },
         Change::Replace { content } => replace(edit, path, content, w, mentions),
-        Change::Delete => {
-            if w.text.is_none() {
+        Change::Delete { old } => {
+            let Some(text) = &w.text else {
                 return refused(edit, path.into(), format!("{path}: cannot delete, no such file"));
+            };
+            if let Some(why) = crate::core::edit::delete_mismatch(old.as_deref(), &text.lines) {
+                return refused(edit, path.into(), format!("{path}: not deleted: {why}"));
             }
             w.text = None;
             w.dirty = true;
@@ -244,7 +273,12 @@ fn modify(
     if let Some(why) = placement_doubt(&parts, &text.lines) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
-    if let Some((start, end)) = in_place_already(&parts, &text.lines) {
+    // Found only roughly, while the new text (with its context) stands in the file as written:
+    // the edit was made before, and the rough place is a look-alike.
+    let rough = parts.iter().any(|(_, l)| l.strategy == Strategy::Fuzzy);
+    let already = in_place_already(&parts, &text.lines)
+        .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten());
+    if let Some((start, end)) = already {
         let mut r = report(edit, path, Status::Applied, "already-applied");
         r.similarity = Some(1.0);
         r.lines = Some((start + 1, end));
@@ -337,26 +371,30 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
 fn in_place_already(parts: &[(Hunk, Located)], lines: &[String]) -> Option<(usize, usize)> {
     let (mut first, mut last) = (usize::MAX, 0);
     for (h, loc) in parts {
-        let new: Vec<&str> = h
+        let kept: Vec<(&str, bool)> = h
             .lines
             .iter()
             .zip(&loc.slots)
             .filter(|(l, s)| {
                 l.kind != LineKind::Remove && !matches!(s, HunkSlot::Ignored | HunkSlot::Elided(..))
             })
-            .map(|(l, _)| l.text.trim())
+            .map(|(l, s)| (l.text.trim(), matches!(s, HunkSlot::Kept(..))))
             .collect();
+        let new: Vec<&str> = kept.iter().map(|(t, _)| *t).collect();
         let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
-        let end = loc.start + new.len();
+        // New lines before the first line found stand right above the place found.
+        let lead = kept.iter().position(|(_, anchored)| *anchored).unwrap_or(0);
+        let start = loc.start.checked_sub(lead)?;
+        let end = start + new.len();
         // The new text must cover the whole place the old text was found in: a file that still
         // holds lines the hunk removes (after its context) has not had the edit.
         if old_is_new || new.is_empty() || end > lines.len() || end < loc.end {
             return None;
         }
-        if !lines[loc.start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
+        if !lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
             return None;
         }
-        first = first.min(loc.start);
+        first = first.min(start);
         last = last.max(end);
     }
     Some((first, last))

@@ -93,7 +93,8 @@ impl IndentMap {
     pub fn apply(&self, line: &str) -> String {
         match self {
             IndentMap::Identity => line.to_string(),
-            _ if line.trim().is_empty() => String::new(),
+            // A line of only whitespace is kept as the model wrote it: its bytes are its content.
+            _ if line.trim().is_empty() => line.to_string(),
             IndentMap::Style { tabs, unit } => {
                 let ws = leading(line);
                 let body = &line[ws.len()..];

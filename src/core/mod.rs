@@ -14,6 +14,7 @@ pub mod paths;
 pub mod plan;
 pub mod prompt;
 pub mod resolve;
+pub mod scope;
 pub mod session;
 pub mod stream;
 pub mod text;

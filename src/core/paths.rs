@@ -65,6 +65,11 @@ pub fn looks_like_path(candidate: &str) -> bool {
     if candidate.is_empty() || candidate.len() > 250 || candidate == "..." {
         return false;
     }
+    if candidate.contains(['(', ')', '[', ']']) {
+        // Route folders (`app/[locale]/page.tsx`, `src/routes/(auth)/login.svelte`,
+        // `pages/[id].tsx`) are paths; a call or an index (`foo()`, `a[0]`) is not.
+        return without_route_groups(candidate).is_some_and(|plain| looks_like_path(&plain));
+    }
     if candidate.chars().any(|c| {
         c.is_whitespace()
             || matches!(
@@ -92,6 +97,38 @@ pub fn looks_like_path(candidate: &str) -> bool {
     }
     let has_letter = candidate.chars().any(|c| c.is_alphanumeric());
     has_letter && (candidate.contains('.') || candidate.contains('/'))
+}
+
+/// `candidate` with each path segment's leading route group (`(auth)`, `[id]`, `[[...slug]]`,
+/// `[id=integer]`) replaced by a plain name, or `None` when a bracket stands anywhere else (or
+/// a group holds no letter). A group never holds `/`, so it cannot hide `..` or a root.
+fn without_route_groups(candidate: &str) -> Option<String> {
+    let mut out = Vec::new();
+    for segment in candidate.split('/') {
+        let (open, close) = match segment.chars().next() {
+            Some('(') => ("(", ")"),
+            Some('[') if segment.starts_with("[[") => ("[[", "]]"),
+            Some('[') => ("[", "]"),
+            _ => ("", ""),
+        };
+        let rest = if open.is_empty() {
+            segment
+        } else {
+            let inner_end = segment.find(close)?;
+            let inner = &segment[open.len()..inner_end];
+            let fine = inner.chars().all(|c| c.is_alphanumeric() || "_-.=".contains(c));
+            if !fine || !inner.chars().any(char::is_alphabetic) {
+                return None;
+            }
+            out.push(format!("x{}", &segment[inner_end + close.len()..]));
+            continue;
+        };
+        if rest.contains(['(', ')', '[', ']']) {
+            return None;
+        }
+        out.push(rest.to_string());
+    }
+    Some(out.join("/"))
 }
 
 /// The backticked or bolded path-like words of a prose line (`` `app.py` ``, `**app.py**`).
@@ -171,6 +208,18 @@ mod tests {
         assert!(!looks_like_path("foo()"));
         assert!(!looks_like_path("..."));
         assert!(!looks_like_path("python"));
+        for routed in [
+            "app/[locale]/page.tsx",
+            "src/routes/(auth)/login.svelte",
+            "pages/[id].tsx",
+            "app/[[...slug]]/page.js",
+            "src/routes/[id=integer]/+page.ts",
+        ] {
+            assert!(looks_like_path(routed), "{routed}");
+        }
+        for not_path in ["foo(x.y)", "a[0].b", "[0].x", "print(x)", "(a/b)", "f().x"] {
+            assert!(!looks_like_path(not_path), "{not_path}");
+        }
     }
 
     #[test]

@@ -107,8 +107,9 @@ pub struct Plan {
 
 #[derive(Debug, Clone)]
 pub(crate) enum PlanItem {
-    /// An edit whose path resolved to this project-relative path.
-    Edit { edit: Edit, path: String },
+    /// An edit whose path resolved to this project-relative path; `by` says how (a fallback
+    /// guess must be confirmed by the edit's own text).
+    Edit { edit: Edit, path: String, by: crate::core::resolve::PathMatch },
     /// An edit refused before reading anything (unsafe or unresolvable path).
     Refused { edit: Edit, reason: String },
     /// A block the parser could not read.
@@ -129,6 +130,18 @@ impl Plan {
         seen
     }
 
+    /// Each resolved edit's project path and how it was matched, in reply order: a fallback
+    /// ([`crate::core::resolve::PathMatch::is_fallback`]) is a guess its own text must confirm.
+    pub fn path_matches(&self) -> Vec<(&str, crate::core::resolve::PathMatch)> {
+        self.items
+            .iter()
+            .filter_map(|item| match item {
+                PlanItem::Edit { path, by, .. } => Some((path.as_str(), *by)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// How many edits and problems the reply held.
     pub fn len(&self) -> usize {
         self.items.len()
@@ -142,7 +155,18 @@ impl Plan {
 /// Parse `reply` and resolve every edit's path against `project_files` (project-relative,
 /// `/`-separated).
 pub fn plan(reply: &str, choice: FormatChoice, project_files: &[String]) -> Plan {
-    crate::core::resolve::plan_reply(reply, choice, project_files)
+    crate::core::resolve::plan_reply(reply, choice, project_files, &[])
+}
+
+/// [`plan`] for a project whose root has these absolute forms (as given, canonical): an absolute
+/// path the reply names under the root is taken as that project path (any other stays refused).
+pub fn plan_rooted(
+    reply: &str,
+    choice: FormatChoice,
+    project_files: &[String],
+    roots: &[String],
+) -> Plan {
+    crate::core::resolve::plan_reply(reply, choice, project_files, roots)
 }
 
 /// Apply the plan's edits, in reply order, to the given file contents.

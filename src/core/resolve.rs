@@ -1,13 +1,23 @@
 //! Resolving the paths a reply names against the project's files.
 //!
-//! A path is taken as written when the project has it; otherwise, in order: without a stray
+//! A path is taken as written when the project has it (a Windows `a\\b` read as `a/b`, an
+//! absolute path inside the project's root made relative); otherwise, in order: without a stray
 //! `a/`/`b/` diff prefix; as the tail of exactly one project path (`models.py` for
 //! `src/requests/models.py`); by its file name when its folders do not exist (`path/to/x.py`);
-//! and, for edits whose old text must then be found in the file anyway, by a close spelling
-//! (`file1_py`). Unsafe paths are refused before anything is read. A file named only in prose,
-//! in a reply that also has diffs or SEARCH/REPLACE blocks, is an example, not an edit.
+//! and by a close spelling (`file1_py`). The last two are guesses, allowed only for edits whose
+//! old text must then be found in the file anyway: a delete names its file exactly, and a new
+//! file or a whole-file listing is created where it is named, never over another file. Each
+//! resolution records how it was made ([`PathMatch`]), so execution can ask more of a guess.
+//!
+//! Unsafe paths are refused before anything is read. A file named only in prose, in a reply that
+//! also has diffs or SEARCH/REPLACE blocks, is an example, not an edit; so is a listing that
+//! quotes a file before the reply's edit of it (it holds that edit's old text).
+//!
+//! Not here: reading files (the shell), or whether an edit's text is in its file (`locate`).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
+
+use serde::Serialize;
 
 use crate::core::edit::{Change, Edit, Format, PathSource};
 use crate::core::locate::lines::ratio;
@@ -15,7 +25,48 @@ use crate::core::parse::{Event, ParseOptions, parse_reply};
 use crate::core::paths::{looks_like_path, normalize_relative, unsafe_reason};
 use crate::core::plan::{FormatChoice, Plan, PlanItem};
 
-pub(crate) fn plan_reply(reply: &str, choice: FormatChoice, project_files: &[String]) -> Plan {
+/// How a written path was matched to the project's path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PathMatch {
+    /// As written (cleaned of `./`, `\\` read as `/`, made relative to the project's root).
+    Exact,
+    /// Without a stray `a/` or `b/` prefix of a diff header.
+    DiffPrefix,
+    /// As the tail of exactly one project path.
+    Tail,
+    /// By its file name, the folders it names not existing.
+    BaseName,
+    /// By a close spelling of an existing path.
+    Spelling,
+}
+
+impl PathMatch {
+    /// Whether the path was guessed: the edit's own text must then confirm the file.
+    pub fn is_fallback(self) -> bool {
+        matches!(self, PathMatch::Tail | PathMatch::BaseName | PathMatch::Spelling)
+    }
+}
+
+/// A project-relative path, and how it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    pub path: String,
+    pub by: PathMatch,
+}
+
+impl Resolved {
+    fn new(path: impl Into<String>, by: PathMatch) -> Resolved {
+        Resolved { path: path.into(), by }
+    }
+}
+
+pub(crate) fn plan_reply(
+    reply: &str,
+    choice: FormatChoice,
+    project_files: &[String],
+    roots: &[String],
+) -> Plan {
     let only = match choice {
         FormatChoice::Auto => None,
         FormatChoice::Only(f) => Some(f),
@@ -23,25 +74,55 @@ pub(crate) fn plan_reply(reply: &str, choice: FormatChoice, project_files: &[Str
     let events = parse_reply(reply, ParseOptions { only, known_paths: project_files.to_vec() });
     let has_hunks =
         events.iter().any(|e| matches!(e, Event::Edit(ed) if ed.format != Format::Whole));
-    let project = Project::new(project_files);
+    let project = Project::new(project_files).with_roots(roots);
     let mut items = Vec::new();
-    for event in events {
+    for (i, event) in events.iter().enumerate() {
         match event {
-            Event::Problem(p) => items.push(PlanItem::Problem(p)),
+            Event::Problem(p) => items.push(PlanItem::Problem(p.clone())),
             Event::Edit(edit) => {
                 let weak = edit.path_source == PathSource::Prose;
                 if weak && edit.format == Format::Whole && has_hunks {
                     continue;
                 }
-                match project.resolve(&edit) {
-                    Ok(path) => items.push(PlanItem::Edit { edit, path }),
+                match project.resolve(edit) {
+                    Ok(r) if is_quote(edit, &r.path, &events[i + 1..], &project) => {}
+                    Ok(r) => {
+                        items.push(PlanItem::Edit { edit: edit.clone(), path: r.path, by: r.by })
+                    }
                     Err(_) if weak => {}
-                    Err(reason) => items.push(PlanItem::Refused { edit, reason }),
+                    Err(reason) => items.push(PlanItem::Refused { edit: edit.clone(), reason }),
                 }
             }
         }
     }
     Plan { items, mentions: prose_names(reply) }
+}
+
+/// Whether a whole-file listing only quotes the file as it is: a later edit of the same file
+/// (or of a file with the same name; or any, when the listing names no existing file) finds
+/// its old text in the listing. A new version of the
+/// file would hold that edit's new text instead; a quote shown "to check its content" holds
+/// the old one, and writing it (or creating it elsewhere) is never what the reply meant.
+fn is_quote(edit: &Edit, path: &str, later: &[Event], project: &Project) -> bool {
+    let Change::Replace { content } = &edit.change else { return false };
+    let listing: Vec<&str> = content.lines().map(str::trim_end).collect();
+    later.iter().any(|e| {
+        let Event::Edit(next) = e else { return false };
+        let Change::Modify { hunk } = &next.change else { return false };
+        // A listing for a file that does not exist can only be a misnamed quote.
+        let same_file = !project.files.contains(path)
+            || project.resolve(next).is_ok_and(|r| r.path == path || base(&r.path) == base(path));
+        let old: Vec<&str> =
+            hunk.old_lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
+        let changes = hunk.old_text() != hunk.new_text();
+        same_file && changes && old.len() >= 2 && contains_in_order(&listing, &old)
+    })
+}
+
+/// Whether `needle`'s lines appear in `hay` as one run (blank lines of `hay` skipped).
+fn contains_in_order(hay: &[&str], needle: &[&str]) -> bool {
+    let hay: Vec<&str> = hay.iter().copied().filter(|l| !l.is_empty()).collect();
+    hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// The code names (identifiers, `a.b`, `A::b` and their parts) the reply's prose mentions in
@@ -78,106 +159,146 @@ pub fn prose_names(reply: &str) -> Vec<String> {
     names
 }
 
-/// The project's files, indexed for resolution: built once (for a review, for a reply), then
-/// kept up to date one file at a time ([`Project::insert`]), so resolving a path costs
-/// O(path + log files), never a pass over the project.
-#[derive(Debug, Clone, Default)]
-pub struct Project {
-    /// Sorted, so a list of candidates and the close-spelling ranking come out the same on every
-    /// run.
-    files: BTreeSet<String>,
-    dirs: HashSet<String>,
-    /// For each tail of a path after one of its `/` (`b/c.py` and `c.py` for `a/b/c.py`), the
-    /// files that end with `/` and that tail, sorted.
-    tails: HashMap<String, Vec<String>>,
-    by_name: HashMap<String, Vec<String>>,
+/// The project's files, indexed for resolution.
+pub struct Project<'a> {
+    files: BTreeSet<&'a str>,
+    dirs: BTreeSet<String>,
+    by_name: HashMap<&'a str, Vec<&'a str>>,
+    /// The root's absolute forms (`/`-separated, no trailing `/`): an absolute path under one
+    /// of them names a project file.
+    roots: Vec<String>,
 }
 
-impl Project {
-    pub fn new(files: &[String]) -> Self {
-        let mut project = Project::default();
+impl<'a> Project<'a> {
+    pub fn new(files: &'a [String]) -> Self {
+        let mut dirs = BTreeSet::new();
+        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
         for f in files {
-            project.insert(f);
+            let mut d = f.as_str();
+            while let Some(i) = d.rfind('/') {
+                d = &d[..i];
+                dirs.insert(d.to_string());
+            }
+            by_name.entry(base(f)).or_default().push(f);
         }
-        project
+        Project {
+            files: files.iter().map(|s| s.as_str()).collect(),
+            dirs,
+            by_name,
+            roots: Vec::new(),
+        }
     }
 
-    /// Take in one more project file (created since the index was built); a known one is left
-    /// as it is. Costs O(length of the path × its depth).
-    pub fn insert(&mut self, file: &str) {
-        if !self.files.insert(file.to_string()) {
-            return;
-        }
-        let mut d = file;
-        while let Some(i) = d.rfind('/') {
-            d = &d[..i];
-            self.dirs.insert(d.to_string());
-        }
-        for (i, _) in file.match_indices('/') {
-            let list = self.tails.entry(file[i + 1..].to_string()).or_default();
-            let at = list.binary_search_by(|f| f.as_str().cmp(file)).unwrap_or_else(|e| e);
-            list.insert(at, file.to_string());
-        }
-        self.by_name.entry(base(file).to_string()).or_default().push(file.to_string());
+    /// The project's root as absolute paths (as given, canonical): absolute paths under it are
+    /// taken as project paths; any other absolute path stays refused.
+    pub fn with_roots(mut self, roots: &[String]) -> Self {
+        self.roots = roots
+            .iter()
+            .map(|r| r.replace('\\', "/").trim_end_matches('/').to_string())
+            .filter(|r| !r.is_empty())
+            .collect();
+        self
     }
 
-    /// Whether the project has this file.
-    pub fn contains(&self, file: &str) -> bool {
-        self.files.contains(file)
+    /// The path as written, made project-relative where it plainly is: `./` and doubled `/`
+    /// dropped, a Windows `\\` read as `/` (unless the project has the name as it is), and an
+    /// absolute path inside the root made relative.
+    fn written(&self, path: &str) -> String {
+        let mut written = normalize_relative(path);
+        if written.contains('\\') && !self.files.contains(written.as_str()) {
+            written = normalize_relative(&written.replace('\\', "/"));
+        }
+        for root in &self.roots {
+            if let Some(rest) = written.strip_prefix(root.as_str())
+                && let Some(rel) = rest.strip_prefix('/')
+                && !rel.is_empty()
+            {
+                return normalize_relative(rel);
+            }
+        }
+        written
     }
 
-    pub fn resolve(&self, edit: &Edit) -> Result<String, String> {
-        let written = normalize_relative(&edit.path);
-        if self.files.contains(&written) {
-            return Ok(written);
+    pub fn resolve(&self, edit: &Edit) -> Result<Resolved, String> {
+        let written = self.written(&edit.path);
+        if self.files.contains(written.as_str()) {
+            return Ok(Resolved::new(written, PathMatch::Exact));
         }
         if let Some(reason) = unsafe_reason(&written) {
             return Err(reason);
         }
-        let existing_only = matches!(edit.change, Change::Modify { .. } | Change::Delete);
         for prefix in ["a/", "b/"] {
             if let Some(rest) = written.strip_prefix(prefix)
                 && self.files.contains(rest)
                 && edit.path_source == PathSource::DiffHeader
             {
-                return Ok(rest.to_string());
+                return Ok(Resolved::new(rest, PathMatch::DiffPrefix));
             }
         }
-        // Creating a file the project does not have: take the path as written.
-        if matches!(edit.change, Change::Create { .. }) {
-            return Ok(written);
-        }
-        let tails: &[String] = self.tails.get(written.as_str()).map_or(&[], Vec::as_slice);
-        if tails.len() == 1 {
-            return Ok(tails[0].to_string());
-        }
-        let parent_exists = written.rfind('/').is_none_or(|i| self.dirs.contains(&written[..i]));
-        if tails.is_empty()
-            && !parent_exists
-            && let Some(found) = self.by_name.get(base(&written))
-            && found.len() == 1
+        // `path/to/` is the placeholder folder of prompt examples, never a real one: a model
+        // that copies it means the project path after it, exactly.
+        if let Some(rest) = written.strip_prefix("path/to/")
+            && !self.dirs.contains("path/to")
+            && self.files.contains(rest)
         {
-            return Ok(found[0].to_string());
+            return Ok(Resolved::new(rest, PathMatch::DiffPrefix));
+        }
+        match edit.change {
+            // A new file is created where it is named.
+            Change::Create { .. } => Ok(Resolved::new(written, PathMatch::Exact)),
+            // A delete names its file exactly: a guess could delete the wrong one.
+            Change::Delete { .. } => {
+                Err(format!("{written}: cannot delete, no such file in the project"))
+            }
+            Change::Replace { .. } => self.listing(edit, written),
+            Change::Modify { .. } => self.guess(&written),
+        }
+    }
+
+    /// A whole-file listing: an existing file named by its tail, or else a new file where it is
+    /// named. Never by file name alone or by spelling: that would overwrite another file.
+    fn listing(&self, edit: &Edit, written: String) -> Result<Resolved, String> {
+        let tails = self.tails(&written);
+        if tails.len() == 1 {
+            return Ok(Resolved::new(tails[0], PathMatch::Tail));
         }
         if tails.len() > 1 {
-            return Err(format!(
-                "{written}: several project files end with this path ({}); write the full path",
-                tails.iter().take(5).map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
-            ));
+            return Err(several(&written, &tails));
         }
-        if !existing_only {
-            return if looks_like_path(&written) || edit.path_source != PathSource::Prose {
-                Ok(written)
-            } else {
-                Err(format!("{written}: not a file of the project"))
-            };
+        if looks_like_path(&written) || edit.path_source != PathSource::Prose {
+            Ok(Resolved::new(written, PathMatch::Exact))
+        } else {
+            Err(format!("{written}: not a file of the project"))
         }
-        if matches!(edit.change, Change::Modify { .. })
-            && let Some(close) = self.close_spelling(&written)
+    }
+
+    /// An edit with old text to find: the file may be guessed, since that text must then be
+    /// found in it.
+    fn guess(&self, written: &str) -> Result<Resolved, String> {
+        let tails = self.tails(written);
+        if tails.len() == 1 {
+            return Ok(Resolved::new(tails[0], PathMatch::Tail));
+        }
+        if tails.len() > 1 {
+            return Err(several(written, &tails));
+        }
+        let parent_exists = written.rfind('/').is_none_or(|i| self.dirs.contains(&written[..i]));
+        if !parent_exists
+            && let Some(found) = self.by_name.get(base(written))
+            && found.len() == 1
         {
-            return Ok(close);
+            return Ok(Resolved::new(found[0], PathMatch::BaseName));
+        }
+        if let Some(close) = self.close_spelling(written) {
+            return Ok(Resolved::new(close, PathMatch::Spelling));
         }
         Err(format!("{written}: no such file in the project"))
+    }
+
+    /// The project paths that end with `/written`.
+    fn tails(&self, written: &str) -> Vec<&'a str> {
+        let suffix = format!("/{written}");
+        self.files.iter().filter(|f| f.ends_with(&suffix)).copied().collect()
     }
 
     /// The one project path spelled closely like `written` (at least 80% alike, clearly best).
@@ -188,7 +309,7 @@ impl Project {
             .map(|f| {
                 let full = ratio(f, written);
                 let name = if written.contains('/') { 0.0 } else { ratio(base(f), written) };
-                (full.max(name), f.as_str())
+                (full.max(name), *f)
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -199,6 +320,13 @@ impl Project {
             _ => None,
         }
     }
+}
+
+fn several(written: &str, tails: &[&str]) -> String {
+    format!(
+        "{written}: several project files end with this path ({}); write the full path",
+        tails.iter().take(5).copied().collect::<Vec<_>>().join(", ")
+    )
 }
 
 fn base(path: &str) -> &str {
@@ -232,7 +360,9 @@ mod tests {
                 .map(|s| s.to_string())
                 .collect();
         let p = Project::new(&files);
-        let r = |path: &str, change: Change| p.resolve(&edit(path, change, PathSource::PathLine));
+        let r = |path: &str, change: Change| {
+            p.resolve(&edit(path, change, PathSource::PathLine)).map(|r| r.path)
+        };
         assert_eq!(r("./src/app.py", modify()).unwrap(), "src/app.py");
         assert_eq!(r("util.py", modify()).unwrap(), "src/util.py");
         assert_eq!(r("path/to/README.md", modify()).unwrap(), "README.md");
@@ -242,8 +372,62 @@ mod tests {
         assert!(r("src/nothing.py", modify()).is_err());
         assert_eq!(r("src/new.py", Change::Replace { content: "x".into() }).unwrap(), "src/new.py");
         assert_eq!(
-            p.resolve(&edit("b/src/app.py", modify(), PathSource::DiffHeader)).unwrap(),
+            p.resolve(&edit("b/src/app.py", modify(), PathSource::DiffHeader)).unwrap().path,
             "src/app.py"
         );
+    }
+
+    fn files(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn only_edits_with_old_text_may_guess_a_file() {
+        let files = files(&["src/util.py", "pkg/__init__.py"]);
+        let p = Project::new(&files);
+        let r = |path: &str, change: Change| p.resolve(&edit(path, change, PathSource::DiffHeader));
+        let guessed = r("legacy/util.py", modify()).unwrap();
+        assert_eq!((guessed.path.as_str(), guessed.by), ("src/util.py", PathMatch::BaseName));
+        assert!(guessed.by.is_fallback());
+        assert!(r("legacy/util.py", Change::Delete { old: Some("x\n".into()) }).is_err());
+        assert!(r("util.py", Change::Delete { old: None }).is_err(), "deletes are exact");
+        let listing = Change::Replace { content: "x\n".into() };
+        assert_eq!(r("plugins/__init__.py", listing.clone()).unwrap().path, "plugins/__init__.py");
+        let create = Change::Create { content: "x\n".into() };
+        assert_eq!(r("plugins/__init__.py", create).unwrap().path, "plugins/__init__.py");
+        assert_eq!(r("src/util.py", listing).unwrap().by, PathMatch::Exact);
+    }
+
+    #[test]
+    fn windows_and_absolute_paths() {
+        let files = files(&["Repositories/IRepo.cs", "src/a.py"]);
+        let roots = ["/home/me/proj/".to_string()];
+        let p = Project::new(&files).with_roots(&roots);
+        let r = |path: &str, change: Change| {
+            p.resolve(&edit(path, change, PathSource::PathLine)).map(|r| r.path)
+        };
+        let listing = || Change::Replace { content: "x\n".into() };
+        assert_eq!(r("Repositories\\IRepo.cs", modify()).unwrap(), "Repositories/IRepo.cs");
+        assert_eq!(r("Repositories\\New.cs", listing()).unwrap(), "Repositories/New.cs");
+        let create = Change::Create { content: "x\n".into() };
+        assert_eq!(r(".\\Services\\New.cs", create).unwrap(), "Services/New.cs");
+        assert_eq!(r("/home/me/proj/src/a.py", modify()).unwrap(), "src/a.py");
+        assert_eq!(r("/home/me/proj/src/b.py", listing()).unwrap(), "src/b.py");
+        assert!(r("/home/me/other/src/a.py", modify()).is_err());
+        assert!(r("/home/me/proj/../x.py", listing()).is_err());
+        assert!(r("/home/me/projx/a.py", listing()).is_err());
+    }
+
+    #[test]
+    fn a_listing_that_quotes_the_file_before_editing_it_is_not_an_edit() {
+        let files = files(&["app/views.py"]);
+        let reply = "Let me check its content:\n\napp/view.py\n```python\ndef a():\n    return 1\n\ndef b():\n    return 2\n```\n\nNow the change:\n\napp/views.py\n```python\n<<<<<<< SEARCH\ndef b():\n    return 2\n=======\ndef b():\n    return 3\n>>>>>>> REPLACE\n```\n";
+        let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
+        let kinds: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(kinds, ["app/views.py"], "only the real edit: {:?}", plan.items);
+        // A new version of the file followed by a further edit keeps both.
+        let reply = reply.replace("    return 2\n```", "    return 5\n```");
+        let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
+        assert_eq!(plan.path_matches().len(), 2);
     }
 }

@@ -10,10 +10,11 @@
 //! draw anything.
 
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::edit::{Change, Edit, Format, PathSource};
-use crate::core::execute::{After, apply_single};
+use crate::core::execute::{After, Placed, apply_each, apply_single};
 use crate::core::parse::Event;
 use crate::core::plan::{EditReport, Source, Status};
 use crate::core::resolve::Project;
@@ -59,6 +60,26 @@ impl HunkState {
     }
 }
 
+/// What became of an applied hunk's lines on disk, when they are gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskNote {
+    /// They were taken out (`git checkout`) and what they replaced is back: the hunk is pending
+    /// again.
+    Reverted,
+    /// They were edited into something else since; the hunk stays applied.
+    Edited,
+}
+
+impl DiskNote {
+    /// For the diff's title.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DiskNote::Reverted => "reverted on disk",
+            DiskNote::Edited => "edited on disk since",
+        }
+    }
+}
+
 /// What accepting a hunk would change: lines `start..start + old.len()` (0-based) of the file
 /// as it is now become `new`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -86,6 +107,11 @@ pub struct ReviewHunk {
     /// For a conflict: the lines of the file as it is now (0-based, end exclusive) that stand
     /// where the hunk's old text was before the file changed; `None` when the file is gone.
     pub region: Option<(usize, usize)>,
+    /// The hunk the reply gave, that this one is a part of after a split (its own id
+    /// otherwise): parts share their number in the hunk list (`3a`, `3b`).
+    pub origin: HunkId,
+    /// What happened on disk to the lines it wrote, when they are no longer there.
+    pub disk: Option<DiskNote>,
     /// The file's lines the hunk matched the last time it was placed: what must still be there,
     /// unchanged, after someone else changes the file.
     anchor: Option<Vec<String>>,
@@ -134,8 +160,7 @@ pub struct Counts {
 /// The review of one or more replies.
 #[derive(Debug, Clone, Default)]
 pub struct Review {
-    /// The project's paths, indexed once and then file by file.
-    project: Project,
+    project_files: Vec<String>,
     files: BTreeMap<String, Source>,
     hunks: Vec<ReviewHunk>,
     decisions: Vec<Decision>,
@@ -143,15 +168,12 @@ pub struct Review {
     waiting: Vec<(Edit, String)>,
     /// Parser problems (blocks that could not be read), for display.
     pub problems: Vec<String>,
-    tracker: track::Tracker,
-    /// The files last placed in, parsed and indexed (`placing`).
-    prepared: placing::PreparedFiles,
 }
 
 impl Review {
     /// A review of a project with these files; `sources` holds what is already read.
     pub fn new(project_files: Vec<String>, sources: BTreeMap<String, Source>) -> Review {
-        Review { project: Project::new(&project_files), files: sources, ..Review::default() }
+        Review { project_files, files: sources, ..Review::default() }
     }
 
     pub fn hunks(&self) -> &[ReviewHunk] {
@@ -159,7 +181,7 @@ impl Review {
     }
 
     pub fn hunk(&self, id: HunkId) -> Option<&ReviewHunk> {
-        self.position(id).map(|i| &self.hunks[i])
+        self.hunks.iter().find(|h| h.id == id)
     }
 
     /// The files the review knows the content of (those sent, and those its hunks are in).
@@ -199,8 +221,9 @@ impl Review {
                 Vec::new()
             }
             Event::Edit(edit) => {
-                let path = match self.project.resolve(&edit) {
-                    Ok(p) => p,
+                let project = Project::new(&self.project_files);
+                let path = match project.resolve(&edit) {
+                    Ok(r) => r.path,
                     Err(_) if edit.path_source == PathSource::Prose => return Vec::new(),
                     Err(reason) => {
                         self.problems.push(reason);
@@ -220,12 +243,14 @@ impl Review {
 
     /// A project file the review did not know of (created since it started).
     pub fn note_project_file(&mut self, path: &str) {
-        self.project.insert(path);
+        if !self.project_files.iter().any(|p| p == path) {
+            self.project_files.push(path.to_string());
+        }
     }
 
     /// The shell read a file the review asked for.
     pub fn file_loaded(&mut self, path: &str, source: Source) {
-        self.set_file(path, source);
+        self.files.insert(path.to_string(), source);
         let (ready, rest): (Vec<_>, Vec<_>) =
             std::mem::take(&mut self.waiting).into_iter().partition(|(_, p)| p == path);
         self.waiting = rest;
@@ -236,11 +261,11 @@ impl Review {
 
     fn push_hunk(&mut self, edit: Edit, path: String) {
         let id = hunk_id(&path, &edit);
-        if self.position(id).is_some() {
+        if self.hunks.iter().any(|h| h.id == id) {
             return;
         }
         let hunk = self.new_hunk(id, path, edit);
-        self.push_tracked(hunk);
+        self.hunks.push(hunk);
     }
 
     /// A hunk placed against its file: pending, or failed when it cannot be placed.
@@ -253,6 +278,8 @@ impl Review {
             report: empty_report(),
             preview: Preview::default(),
             region: None,
+            origin: id,
+            disk: None,
             anchor: None,
         };
         self.place(&mut hunk);
@@ -260,6 +287,45 @@ impl Review {
             hunk.state = HunkState::Failed;
         }
         hunk
+    }
+
+    /// Place a hunk against its file's current text: its report and preview.
+    fn place(&self, hunk: &mut ReviewHunk) {
+        let source = self.files.get(&hunk.path).cloned().unwrap_or(Source::Missing);
+        let (report, after) = apply_single(&hunk.edit, &hunk.path, &source);
+        let old: Vec<&str> = source_lines(&source);
+        hunk.preview = preview_of(&source, &old, after);
+        hunk.anchor = anchor_of(&hunk.edit, &report, &source, &old);
+        hunk.report = report;
+    }
+
+    /// Place the hunks at these indices, all of file `path`, against its current text: their
+    /// reports and previews, as [`Review::place`] gives them, with the file parsed and indexed
+    /// once for all of them.
+    fn place_all(&self, path: &str, indices: &[usize]) -> Vec<(EditReport, Preview)> {
+        let missing = Source::Missing;
+        let source = self.files.get(path).unwrap_or(&missing);
+        let edits: Vec<&Edit> = indices.iter().map(|&i| &self.hunks[i].edit).collect();
+        let old: Vec<&str> = source_lines(source);
+        apply_each(&edits, path, source)
+            .into_iter()
+            .map(|(report, placed)| {
+                let preview = match placed {
+                    Some(Placed::Lines { start, end, lines }) => {
+                        let new: Vec<&str> = old[..start]
+                            .iter()
+                            .copied()
+                            .chain(lines.iter().map(|l| l.as_str()))
+                            .chain(old[end..].iter().copied())
+                            .collect();
+                        preview(&old, &new)
+                    }
+                    Some(Placed::File(after)) => preview_of(source, &old, Some(after)),
+                    None => preview_of(source, &old, None),
+                };
+                (report, preview)
+            })
+            .collect()
     }
 
     /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
@@ -276,11 +342,10 @@ impl Review {
         id: HunkId,
         tidy: impl FnOnce(&str) -> Option<String>,
     ) -> Option<Effect> {
-        let idx = self.position(id)?;
+        let idx = self.hunks.iter().position(|h| h.id == id)?;
         if !matches!(self.hunks[idx].state, HunkState::Pending | HunkState::Failed) {
             return None;
         }
-        self.mark(idx);
         let source = self.files.get(&self.hunks[idx].path).cloned().unwrap_or(Source::Missing);
         let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
         let hunk = &mut self.hunks[idx];
@@ -318,129 +383,13 @@ impl Review {
 
     /// Reject a hunk.
     pub fn reject(&mut self, id: HunkId) -> bool {
-        let Some(idx) = self.position(id) else { return false };
-        if !self.hunks[idx].state.is_open() {
-            return false;
-        }
-        let hunk = self.hunk_at_mut(idx);
+        let Some(hunk) = self.hunks.iter_mut().find(|h| h.id == id) else { return false };
         if !hunk.state.is_open() {
             return false;
         }
         let before_state = std::mem::replace(&mut hunk.state, HunkState::Rejected);
         self.decisions.push(Decision { hunk: id, before_state, written: None });
         true
-    }
-
-    /// The shell wrote what [`Review::accept`] or [`Review::undo`] asked for.
-    pub fn write_done(&mut self, id: HunkId, path: &str, after: After) {
-        self.set_file(
-            path,
-            match after {
-                After::Text(t) => Source::Text(t),
-                After::Deleted => Source::Missing,
-            },
-        );
-        if let Some(idx) = self.position(id)
-            && self.hunks[idx].state == HunkState::Accepted
-        {
-            self.hunk_at_mut(idx).state = HunkState::Applied;
-        }
-        self.replace_pending(path);
-    }
-
-    /// The write failed (the file changed on disk, the disk is full): the hunk goes back to
-    /// where it was, with the reason.
-    pub fn write_failed(&mut self, id: HunkId, reason: &str) {
-        if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
-        {
-            let d = self.decisions.remove(pos);
-            if let Some(idx) = self.position(id) {
-                let h = self.hunk_at_mut(idx);
-                h.state = d.before_state;
-                h.report.reason = Some(reason.to_string());
-            }
-        }
-    }
-
-    /// Undo the last decision. A rejected hunk is pending again; an applied one is taken out of
-    /// its file: by restoring the text from before it when the file is unchanged since, else by
-    /// reversing the hunk by content. `Err` says why it cannot be undone.
-    pub fn undo(&mut self) -> Result<Option<Effect>, String> {
-        let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
-        let idx = self.position(d.hunk).ok_or("the hunk is gone")?;
-        let Some((before, after)) = d.written.clone() else {
-            self.decisions.pop();
-            self.hunk_at_mut(idx).state = d.before_state;
-            return Ok(None);
-        };
-        if self.hunks[idx].state == HunkState::Accepted {
-            return Err("its write has not finished yet".into());
-        }
-        let path = self.hunks[idx].path.clone();
-        let now = self.files.get(&path).cloned().unwrap_or(Source::Missing);
-        let unchanged = match (&now, &after) {
-            (Source::Text(n), After::Text(a)) => n == a,
-            (Source::Missing, After::Deleted) => true,
-            _ => false,
-        };
-        let restore = if unchanged {
-            match before {
-                Source::Text(t) => After::Text(t),
-                Source::Missing => After::Deleted,
-                Source::Unusable(why) => return Err(why),
-            }
-        } else {
-            // Someone changed the file since: take out exactly the lines this hunk wrote,
-            // where they are now, or refuse.
-            match (&before, &after, &now) {
-                (Source::Text(b), After::Text(a), Source::Text(n)) => {
-                    After::Text(conflict::take_out(b, a, n)?)
-                }
-                (Source::Missing, _, Source::Text(_)) => {
-                    return Err(
-                        "the file it created was edited since; nothing is deleted (remove \
-                                it yourself if you want it gone)"
-                            .into(),
-                    );
-                }
-                (_, After::Deleted, _) => {
-                    return Err(
-                        "the file it deleted was created again since; it is left as it is".into()
-                    );
-                }
-                (_, _, Source::Missing) => {
-                    return Err(
-                        "the file was deleted or renamed since; nothing is recreated".into()
-                    );
-                }
-                _ => return Err("the file cannot be read now".into()),
-            }
-        };
-        self.decisions.pop();
-        self.hunk_at_mut(idx).state = d.before_state;
-        let expected = match &now {
-            Source::Text(t) => Some(t.clone()),
-            _ => None,
-        };
-        let id = d.hunk;
-        Ok(Some(match restore {
-            After::Text(text) => Effect::Write { hunk: id, path, expected, text },
-            After::Deleted => {
-                Effect::Delete { hunk: id, path, expected: expected.unwrap_or_default() }
-            }
-        }))
-    }
-
-    /// The shell carried out an undo's write.
-    pub fn undo_done(&mut self, path: &str, after: After) {
-        self.set_file(
-            path,
-            match after {
-                After::Text(t) => Source::Text(t),
-                After::Deleted => Source::Missing,
-            },
-        );
-        self.replace_pending(path);
     }
 
     /// A file changed on disk (another program, the user's editor): its open hunks are placed
@@ -452,13 +401,14 @@ impl Review {
     /// model's copying errors; a difference now is someone's edit, and applying over it would
     /// lose it.
     pub fn file_changed(&mut self, path: &str, source: Source) {
-        let before = self.set_file(path, source.clone());
+        let before = self.files.insert(path.to_string(), source.clone());
+        self.follow_applied(path, before.as_ref().unwrap_or(&Source::Missing), None);
+        self.refresh_rejected(path);
         let old = match &before {
             Some(Source::Text(t)) => t.as_str(),
             _ => "",
         };
         let indices = self.open_hunks_of(path);
-        indices.iter().for_each(|&i| self.mark(i));
         let mut lines_map: Option<conflict::LineMap> = None;
         // Where each hunk stood in the text before this change, and what it matched there.
         let mut prior = Vec::with_capacity(indices.len());
@@ -524,15 +474,29 @@ impl Review {
 
     /// The indices of a file's hunks still waiting for a decision.
     fn open_hunks_of(&self, path: &str) -> Vec<usize> {
-        let mut indices = self.indices_of(path);
-        indices.retain(|&i| self.hunks[i].state.is_open());
-        indices
+        (0..self.hunks.len())
+            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state.is_open())
+            .collect()
+    }
+
+    /// Place the rejected hunks of a file again after it changed: their state stays, but what
+    /// the diff pane shows of them is against the file as it is now.
+    fn refresh_rejected(&mut self, path: &str) {
+        let indices: Vec<usize> = (0..self.hunks.len())
+            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state == HunkState::Rejected)
+            .collect();
+        let placed = self.place_all(path, &indices);
+        // The report stays: it says how the hunk was placed when it was decided (the journal
+        // records it); only what the pane shows follows the file.
+        for (idx, (_, preview)) in indices.into_iter().zip(placed) {
+            self.hunks[idx].preview = preview;
+        }
     }
 
     /// Place the open hunks of a file again after it changed.
     fn replace_pending(&mut self, path: &str) {
+        self.refresh_rejected(path);
         let indices = self.open_hunks_of(path);
-        indices.iter().for_each(|&i| self.mark(i));
         let placed = self.place_all(path, &indices);
         let missing = Source::Missing;
         let source = self.files.get(path).unwrap_or(&missing).clone();
@@ -554,6 +518,29 @@ impl Review {
     }
 }
 
+/// The lines of the file a placed edit matched (its located lines, or the whole file for edits
+/// that replace or delete all of it): what must still be there, unchanged, after someone else
+/// changes the file. `None` when it is not placed.
+fn anchor_of(
+    edit: &Edit,
+    report: &EditReport,
+    source: &Source,
+    lines: &[&str],
+) -> Option<Vec<String>> {
+    if report.status != Status::Applied {
+        return None;
+    }
+    let owned = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    Some(match (source, &edit.change, report.lines) {
+        (Source::Text(_), Change::Modify { .. }, Some((a, b))) => {
+            let start = a.saturating_sub(1).min(lines.len());
+            owned(&lines[start..b.min(lines.len()).max(start)])
+        }
+        (Source::Text(_), _, _) => owned(lines),
+        _ => Vec::new(),
+    })
+}
+
 fn empty_report() -> EditReport {
     EditReport {
         path: String::new(),
@@ -569,49 +556,57 @@ fn empty_report() -> EditReport {
     }
 }
 
-/// A stable identity for a hunk: its path and its old and new text.
-pub fn hunk_id(path: &str, edit: &Edit) -> HunkId {
-    let mut h = Fnv::default();
-    path.hash(&mut h);
-    match &edit.change {
-        Change::Modify { hunk } => {
-            hunk.old_text().hash(&mut h);
-            hunk.new_text().hash(&mut h);
-        }
-        Change::Create { content } | Change::Replace { content } => content.hash(&mut h),
-        Change::Delete => "delete".hash(&mut h),
-    }
-    h.finish()
-}
-
-/// FNV-1a: a hash that is the same in every build, so ids can be recorded and replayed.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
+/// A file's lines as the preview counts them.
+fn source_lines(source: &Source) -> Vec<&str> {
+    match source {
+        Source::Text(t) => t.lines().collect(),
+        Source::Missing | Source::Unusable(_) => Vec::new(),
     }
 }
 
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+/// What a placed hunk would change in `source` (whose lines are `old`), given the file's state
+/// after it.
+fn preview_of(source: &Source, old: &[&str], after: Option<After>) -> Preview {
+    match (source, after) {
+        (_, None) => Preview::default(),
+        (Source::Text(_) | Source::Missing, Some(After::Text(after))) => {
+            preview(old, &after.lines().collect::<Vec<_>>())
         }
+        (Source::Text(_), Some(After::Deleted)) => Preview {
+            start: 0,
+            old: old.iter().map(|s| s.to_string()).collect(),
+            new: Vec::new(),
+            deletes: true,
+        },
+        _ => Preview::default(),
+    }
+}
+
+/// The lines that differ between a text's lines and new lines, as one region.
+fn preview(old: &[&str], new: &[&str]) -> Preview {
+    let ops = capture_diff_slices(Algorithm::Myers, old, new);
+    let changed: Vec<&DiffOp> =
+        ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })).collect();
+    let (Some(first), Some(last)) = (changed.first(), changed.last()) else {
+        return Preview::default();
+    };
+    let (o1, n1) = (first.old_range().start, first.new_range().start);
+    let (o2, n2) = (last.old_range().end, last.new_range().end);
+    Preview {
+        start: o1,
+        old: old[o1..o2].iter().map(|s| s.to_string()).collect(),
+        new: new[n1..n2].iter().map(|s| s.to_string()).collect(),
+        deletes: false,
     }
 }
 
 mod conflict;
 mod edit;
-mod placing;
-mod track;
+mod numbers;
+mod writes;
 pub use conflict::{ConflictView, conflict_document};
 pub use edit::split_hunk;
-use placing::{anchor_of, preview, source_lines};
+pub use numbers::hunk_id;
 
 #[cfg(test)]
 mod tests;

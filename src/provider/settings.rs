@@ -181,6 +181,10 @@ pub enum SettingsError {
     NoModel { provider: &'static str, config: String },
     #[error(transparent)]
     BadUrl(#[from] UrlError),
+    #[error(
+        "the base URL {url} ends with /chat/completions, which redline adds itself: use {base}"
+    )]
+    EndpointInUrl { url: String, base: String },
     #[error("--max-reply-bytes must be at least 1, not {0}")]
     BadReplyCap(u64),
     #[error("{what} must be a positive number of seconds, not {value}")]
@@ -250,6 +254,13 @@ pub fn resolve(
         .map(|u| normalize_url(kind, &u))
         .unwrap_or_else(|| kind.default_base_url().to_string());
     let official = base_url == kind.default_base_url();
+    // A URL copied from a server's docs often names the endpoint; joined, it would be doubled.
+    if let Some(base) = base_url.trim_end_matches('/').strip_suffix("/chat/completions") {
+        return Err(SettingsError::EndpointInUrl {
+            url: crate::core::session::sanitize_url(&base_url),
+            base: crate::core::session::sanitize_url(base),
+        });
+    }
     let base_url = BaseUrl::parse(&base_url)?;
     let api_key = kind
         .key_var()
@@ -338,6 +349,20 @@ mod tests {
         c: &ConfigFile,
     ) -> Result<ProviderSettings, SettingsError> {
         resolve(flags, &env(e), c, "config.toml")
+    }
+
+    #[test]
+    fn a_base_url_naming_the_endpoint_gets_a_hint() {
+        let flags = Flags {
+            provider: Some(ProviderKind::OpenAi),
+            base_url: Some("http://127.0.0.1:9/v1/chat/completions".into()),
+            model: Some("m".into()),
+            ..Flags::default()
+        };
+        let env: BTreeMap<String, String> =
+            [("OPENAI_API_KEY".to_string(), "k".to_string())].into_iter().collect();
+        let err = resolve(&flags, &env, &ConfigFile::default(), "config.toml").unwrap_err();
+        assert!(err.to_string().contains("use http://127.0.0.1:9/v1"), "{err}");
     }
 
     #[test]

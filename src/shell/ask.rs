@@ -460,7 +460,8 @@ impl<'w> State<'w> {
 
     /// Place one reply's edits on the current texts.
     fn run(&mut self, reply: &str) -> Vec<EditReport> {
-        let plan = plan::plan(reply, FormatChoice::Auto, &self.project);
+        let root = self.workspace.root().to_string_lossy().into_owned();
+        let plan = plan::plan_rooted(reply, FormatChoice::Auto, &self.project, &[root]);
         for path in plan.paths_to_read() {
             if !self.current.contains_key(&path) {
                 let source = self.workspace.read_source(&path);

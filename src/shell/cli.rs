@@ -22,6 +22,7 @@ use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
 use crate::shell::ask::{self, AskArgs};
 use crate::shell::parse_cmd::{self, ParseArgs};
 use crate::shell::replay_cmd::{self, ReplayArgs};
+use crate::shell::resume_cmd::{self, ResumeArgs};
 use crate::shell::review_cmd::{self, DemoArgs, ReviewArgs};
 use crate::shell::sessions_cmd::{self, SessionsArgs};
 use crate::shell::watch_cmd::{self, WatchArgs};
@@ -79,6 +80,9 @@ pub enum Command {
     /// Exit status with --headless --check: 0 when every recorded outcome is reproduced, 1 when
     /// one is not, 2 on a usage or I/O error.
     Replay(ReplayArgs),
+    /// Reopen a session whose hunks were left undecided (the last one by default): they come
+    /// back pending, the files changed since are read again, and the session's journal goes on.
+    Resume(ResumeArgs),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -181,7 +185,14 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Demo(args)) => review_cmd::demo(&args),
         Some(Command::Watch(args)) => watch_cmd::watch(&args),
         Some(Command::Sessions(args)) => sessions_cmd::sessions(&args),
+        Some(Command::Replay(args)) if args.resume => resume_cmd::resume(&ResumeArgs {
+            session: args.session,
+            root: args.root,
+            theme: args.theme,
+            session_dir: args.session_dir,
+        }),
         Some(Command::Replay(args)) => replay_cmd::replay(&args),
+        Some(Command::Resume(args)) => resume_cmd::resume(&args),
         None if cli.review.is_empty() && !review_cmd::provider_configured(&cli.review) => {
             review_cmd::demo(&DemoArgs {
                 theme: cli.review.theme.clone(),
@@ -208,7 +219,8 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
     let reply = read_reply(args.reply.as_deref())?;
     let workspace = Workspace::open(&args.root)?;
     let files = workspace.list_files();
-    let plan = plan::plan(&reply, args.format.into(), &files);
+    let plan =
+        plan::plan_rooted(&reply, args.format.into(), &files, &root_forms(&args.root, &workspace));
     let sources: BTreeMap<String, Source> =
         plan.paths_to_read().into_iter().map(|p| (p.clone(), workspace.read_source(&p))).collect();
     let outcome = plan::execute(&plan, &sources);
@@ -244,6 +256,19 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
     } else {
         Exit::Applied
     })
+}
+
+/// The project root's absolute forms, as given and canonical, for replies that name files by
+/// absolute paths.
+fn root_forms(given: &std::path::Path, workspace: &Workspace) -> Vec<String> {
+    let mut forms = vec![workspace.root().to_string_lossy().into_owned()];
+    if let Ok(abs) = std::path::absolute(given) {
+        let abs = abs.to_string_lossy().into_owned();
+        if !forms.contains(&abs) {
+            forms.push(abs);
+        }
+    }
+    forms
 }
 
 /// The reply's text, from a file or standard input.
@@ -290,11 +315,19 @@ fn print_json(reports: &[EditReport], dry_run: bool) -> Result<()> {
 
 fn print_human(reports: &[EditReport], dry_run: bool) {
     for report in reports {
-        eprintln!("{}", human_line(report));
+        let line = human_line(report);
+        // Nothing was written: say what would be.
+        match line.strip_prefix("applied  ").filter(|_| dry_run) {
+            Some(rest) => eprintln!("would apply  {rest}"),
+            None => eprintln!("{line}"),
+        }
     }
     let (applied, refused) = counts(reports);
-    let note = if dry_run { " (dry run: nothing written)" } else { "" };
-    eprintln!("{applied} applied, {refused} refused{note}");
+    if dry_run {
+        eprintln!("{applied} would apply, {refused} refused (dry run: nothing written)");
+    } else {
+        eprintln!("{applied} applied, {refused} refused");
+    }
 }
 
 /// `applied  src/app.py  fuzzy 93%  lines 12-19` or `refused  src/app.py  <reason>`.

@@ -20,7 +20,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 
-use crate::core::session::{self, Header, Record, Summary};
+use crate::core::session::{self, Blobs, Header, Record, Summary};
 
 /// The folder sessions are journaled in.
 pub fn sessions_dir(flag: Option<&Path>) -> Result<PathBuf> {
@@ -55,6 +55,8 @@ pub struct Journal {
     failed: bool,
     /// The header is written: a session took place.
     begun: bool,
+    /// Each text once, and none over the limit (`core::session::Blobs`).
+    blobs: Blobs,
 }
 
 impl Drop for Journal {
@@ -67,8 +69,14 @@ impl Drop for Journal {
 }
 
 impl Journal {
-    /// Create the journal file of a session in `dir` (created if needed).
-    pub fn create(dir: &Path, header: Header, files: Vec<Record>) -> Result<Journal> {
+    /// Create the journal file of a session in `dir` (created if needed); texts longer than
+    /// `max_text_bytes` are not journaled (see `core::session::Blobs`).
+    pub fn create(
+        dir: &Path,
+        header: Header,
+        files: Vec<Record>,
+        max_text_bytes: u64,
+    ) -> Result<Journal> {
         fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the sessions folder {}", dir.display()))?;
         let stamp: String = session::utc_timestamp(header.started_ms)
@@ -89,7 +97,28 @@ impl Journal {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(Journal { file, path, opening: files, header, failed: false, begun: false })
+        let blobs = Blobs::new(max_text_bytes);
+        Ok(Journal { file, path, opening: files, header, failed: false, begun: false, blobs })
+    }
+
+    /// An existing journal, reopened to append what a resumed session does (`redline resume`):
+    /// its header and files are there already.
+    pub fn reopen(path: &Path, header: Header) -> Result<Journal> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot reopen the journal {}", path.display()))?;
+        Ok(Journal {
+            file,
+            path: path.to_path_buf(),
+            opening: Vec::new(),
+            header,
+            failed: false,
+            begun: true,
+            // Texts journaled before the reopening are written again once if needed: a reader
+            // takes either copy.
+            blobs: Blobs::new(session::DEFAULT_MAX_TEXT_BYTES),
+        })
     }
 
     /// [`Journal::create`] in the sessions folder `flag` names (or the default one); the
@@ -98,8 +127,10 @@ impl Journal {
         flag: Option<&Path>,
         header: Header,
         files: Vec<Record>,
+        max_text_bytes: u64,
     ) -> (Option<Journal>, Option<String>) {
-        let created = sessions_dir(flag).and_then(|dir| Journal::create(&dir, header, files));
+        let created =
+            sessions_dir(flag).and_then(|dir| Journal::create(&dir, header, files, max_text_bytes));
         match created {
             Ok(j) => (Some(j), None),
             Err(e) => (None, Some(format!("this session is not recorded: {e:#}"))),
@@ -116,6 +147,10 @@ impl Journal {
 
     /// Write the header (with the terminal's size) and the files as sent.
     pub fn begin(&mut self, width: u16, height: u16) -> Option<String> {
+        if self.begun {
+            // Reopened: the header is written already.
+            return None;
+        }
         self.begun = true;
         self.header.width = width;
         self.header.height = height;
@@ -130,7 +165,8 @@ impl Journal {
         if self.failed || records.is_empty() {
             return None;
         }
-        let text: String = records.iter().map(Record::to_line).collect();
+        let text: String =
+            records.iter().flat_map(|r| self.blobs.externalize(r)).map(|r| r.to_line()).collect();
         let mut result = self.file.write_all(text.as_bytes());
         if result.is_ok() && records.iter().any(Record::needs_sync) {
             result = self.file.sync_data();
@@ -222,7 +258,7 @@ mod tests {
     use super::*;
     use crate::core::session::VERSION;
 
-    fn header(id: &str, started_ms: u64) -> Header {
+    pub(super) fn header(id: &str, started_ms: u64) -> Header {
         Header {
             version: VERSION,
             id: id.into(),
@@ -246,7 +282,13 @@ mod tests {
     }
 
     fn journal(dir: &Path, id: &str, started_ms: u64) -> PathBuf {
-        let mut j = Journal::create(dir, header(id, started_ms), Vec::new()).expect("created");
+        let mut j = Journal::create(
+            dir,
+            header(id, started_ms),
+            Vec::new(),
+            session::DEFAULT_MAX_TEXT_BYTES,
+        )
+        .expect("created");
         assert_eq!(j.begin(100, 30), None);
         assert_eq!(j.append(&[Record::Chunk { t: 5, text: "x".into() }]), None);
         j.path().to_path_buf()
@@ -283,7 +325,7 @@ mod tests {
     #[test]
     fn a_journal_whose_session_never_began_is_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let j = Journal::create(dir.path(), header("gone", 0), Vec::new()).unwrap();
+        let j = Journal::create(dir.path(), header("gone", 0), Vec::new(), 1).unwrap();
         let path = j.path().to_path_buf();
         assert!(path.exists());
         drop(j);
@@ -295,12 +337,50 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let blocked = dir.path().join("a-file");
         std::fs::write(&blocked, "not a folder").unwrap();
-        let (journal, warning) = Journal::create_in(Some(&blocked), header("x", 0), Vec::new());
+        let (journal, warning) = Journal::create_in(Some(&blocked), header("x", 0), Vec::new(), 1);
         assert!(journal.is_none());
         let warning = warning.expect("a warning");
         assert!(
             warning.starts_with("this session is not recorded: cannot create the sessions folder"),
             "{warning}"
         );
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+    use crate::core::plan::Source;
+    use crate::core::session::{FileRecord, MessageRecord, RequestRecord, Why};
+
+    /// A big file sent, sent again inside every request and found changed back to the same
+    /// text: the journal holds it once; over the limit, not at all.
+    #[test]
+    fn a_big_file_is_journaled_once_or_not_at_all() {
+        let big = "let value = 12345; // padding padding padding\n".repeat(40_000);
+        let sent = |t| FileRecord::new(t, "big.rs", &Source::Text(big.clone()));
+        let prompt = format!("big.rs\n```\n{big}```\nfix it");
+        let records = |round: usize| {
+            let messages =
+                vec![MessageRecord::new("system", "be brief"), MessageRecord::new("user", &prompt)];
+            vec![
+                Record::Request(RequestRecord { t: 1, round, why: Why::Initial, messages }),
+                Record::FileChanged(sent(Some(2))),
+            ]
+        };
+        for (limit, most) in [(8 << 20, 2 * big.len() + 256 * 1024), (1 << 20, 64 * 1024)] {
+            let dir = tempfile::tempdir().unwrap();
+            let header = tests::header("big", 0);
+            let mut j =
+                Journal::create(dir.path(), header, vec![Record::File(sent(None))], limit).unwrap();
+            assert_eq!(j.begin(80, 24), None);
+            assert_eq!(j.append(&records(0)), None);
+            assert_eq!(j.append(&records(1)), None);
+            let size = fs::metadata(j.path()).unwrap().len() as usize;
+            assert!(size <= most, "limit {limit}: {size} bytes for a {} byte file", big.len());
+            let read = load(j.path()).unwrap();
+            let lacks = read.lacking();
+            assert_eq!(lacks.is_empty(), limit > 2 * big.len() as u64, "{lacks:?}");
+        }
     }
 }

@@ -10,6 +10,7 @@ pub mod journal;
 pub mod parse_cmd;
 pub mod prompts;
 pub mod replay_cmd;
+pub mod resume_cmd;
 pub mod review_cmd;
 pub mod sessions_cmd;
 pub mod terminal;

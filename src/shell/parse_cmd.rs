@@ -215,7 +215,7 @@ fn edit_line(edit: &Edit) -> EditLine<'_> {
         Change::Modify { hunk } => ("modify", Some(hunk.old_text()), Some(hunk.new_text())),
         Change::Create { content } => ("create", None, Some(content.clone())),
         Change::Replace { content } => ("replace", None, Some(content.clone())),
-        Change::Delete => ("delete", None, None),
+        Change::Delete { old } => ("delete", old.clone(), None),
     };
     EditLine {
         path: &edit.path,

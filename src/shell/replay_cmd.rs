@@ -55,6 +55,9 @@ pub struct ReplayArgs {
     /// Where sessions are journaled (and looked for).
     #[arg(long, value_name = "DIR")]
     pub session_dir: Option<PathBuf>,
+    /// Reopen the session on its project with its undecided hunks pending, as `redline resume`.
+    #[arg(long, conflicts_with_all = ["headless", "instant"])]
+    pub resume: bool,
 }
 
 /// How to play a script in the review screen.
@@ -93,6 +96,9 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
             d.line,
             d.reason
         );
+    }
+    for lack in journal.lacking() {
+        eprintln!("redline: {}: {lack}", path.display());
     }
     if args.headless {
         let report = replay::check(&journal)
@@ -201,7 +207,12 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
         ..script.header.clone()
     };
     let sent = script.files.iter().map(|(p, s)| sent_file(p, s)).collect();
-    let (journal, warning) = Journal::create_in(play.session_dir.as_deref(), header, sent);
+    let (journal, warning) = Journal::create_in(
+        play.session_dir.as_deref(),
+        header,
+        sent,
+        crate::core::session::DEFAULT_MAX_TEXT_BYTES,
+    );
     app.notice = warning.clone();
     let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
     let session = Session {
@@ -218,8 +229,10 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
             reenact: play.reenact,
             show_recorded: play.show_recorded,
         }),
+        resume: None,
     };
     let ending = runtime::run(&mut app, session)?;
+    review_cmd::resume_hint(&app, recorded.as_ref().map(|r| r.0.as_str()));
     review_cmd::recorded_where(recorded, warning);
     Ok((app, ending))
 }

@@ -35,7 +35,7 @@ use crate::ui::theme::{ColorMode, Theme, default_theme_name};
 pub struct ReviewArgs {
     #[command(flatten)]
     pub model: ModelArgs,
-    /// The edit format to ask for.
+    /// The edit format to ask for (default: search-replace).
     #[arg(long, value_enum)]
     pub format: Option<EditFormatArg>,
     /// The project folder.
@@ -51,6 +51,10 @@ pub struct ReviewArgs {
     /// `sessions/`).
     #[arg(long, value_name = "DIR")]
     pub session_dir: Option<PathBuf>,
+    /// Journal at most this many bytes of each file or message text (larger ones are named,
+    /// not stored; a replay says what it lacks).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::core::session::DEFAULT_MAX_TEXT_BYTES)]
+    pub journal_max_file_bytes: u64,
     /// The project files the request is about.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -212,7 +216,8 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         ..live_header(&settings, &workspace, &project, format, &label, keymap_text)
     };
     let sent = files.iter().map(|(p, t)| sent_file(p, &Source::Text(t.clone()))).collect();
-    let (journal, warning) = Journal::create_in(args.session_dir.as_deref(), header, sent);
+    let (journal, warning) =
+        Journal::create_in(args.session_dir.as_deref(), header, sent, args.journal_max_file_bytes);
     let mut app = App::new(AppConfig {
         review: Review::new(project.clone(), sources),
         known_paths: project,
@@ -221,7 +226,8 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         prompts,
         conversation,
         request: Some(RequestSpec { format, files }),
-    });
+    })
+    .with_request_line(args.prompt.clone());
     app.notice = warning.clone();
     let live = Live { workspace, watch: Watch::Files, settings, max_tokens: args.model.max_tokens };
     run_live(&mut app, live, theme, journal, warning)
@@ -287,9 +293,11 @@ pub fn run_live(
         theme,
         journal,
         replay: None,
+        resume: None,
     };
     let ending = runtime::run(app, session)?;
     summary(app);
+    resume_hint(app, recorded.as_ref().map(|r| r.0.as_str()));
     recorded_where(recorded, warning);
     ending.into_result()
 }
@@ -368,6 +376,15 @@ pub fn summary(app: &App) {
         c.rejected,
         c.pending + c.failed + c.conflict
     );
+}
+
+/// Undecided hunks are kept in the journal: say how to take them up again.
+pub fn resume_hint(app: &App, id: Option<&str>) {
+    let c = app.review.counts();
+    let open = c.pending + c.failed + c.conflict;
+    if let (true, Some(id)) = (open > 0, id) {
+        eprintln!("redline: `redline resume {id}` reopens the {open} undecided hunk(s)");
+    }
 }
 
 fn role(r: crate::core::prompt::Role) -> Role {

@@ -92,7 +92,7 @@ pub fn table(sessions: &[&Summary]) -> String {
             s.accepted.to_string(),
             s.rejected.to_string(),
             s.failed.to_string(),
-            shorten(s.prompt.as_deref().unwrap_or("(typed in the screen)"), 48),
+            shorten(&what_asked(s), 48),
         ]);
     }
     let mut widths = [0usize; 8];
@@ -115,6 +115,15 @@ pub fn table(sessions: &[&Summary]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The PROMPT column: the request, or what kind of session asked.
+fn what_asked(s: &Summary) -> String {
+    match (&s.prompt, s.watch) {
+        (_, true) => format!("(watch mode: {} request(s) from AI comments)", s.requests),
+        (Some(prompt), false) => prompt.clone(),
+        (None, false) => "(typed in the screen)".into(),
+    }
 }
 
 /// At most `max` characters, on one line, cut with `…`.
@@ -160,6 +169,7 @@ mod tests {
             ended: true,
             duration_ms: 5000,
             truncated: false,
+            watch: false,
         };
         let text = table(&[&s]);
         let lines: Vec<&str> = text.lines().collect();
@@ -170,5 +180,8 @@ mod tests {
             "{text}"
         );
         assert!(lines[1].ends_with('…'), "{text}");
+        let watch = Summary { prompt: None, watch: true, requests: 2, ..s };
+        let text = table(&[&watch]);
+        assert!(text.contains("(watch mode: 2 request(s) from AI comments)"), "{text}");
     }
 }

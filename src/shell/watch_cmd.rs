@@ -40,6 +40,10 @@ pub struct WatchArgs {
     /// `sessions/`).
     #[arg(long, value_name = "DIR")]
     pub session_dir: Option<PathBuf>,
+    /// Journal at most this many bytes of each file or message text (larger ones are named,
+    /// not stored; a replay says what it lacks).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::core::session::DEFAULT_MAX_TEXT_BYTES)]
+    pub journal_max_file_bytes: u64,
     /// The project folder to watch.
     #[arg(value_name = "DIR", default_value = ".")]
     pub dir: PathBuf,
@@ -75,7 +79,12 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
         ..live_header(&settings, &workspace, &project, format, &label, keymap_text)
     };
     // Files are journaled as they are saved and read, not up front.
-    let (journal, warning) = Journal::create_in(args.session_dir.as_deref(), header, Vec::new());
+    let (journal, warning) = Journal::create_in(
+        args.session_dir.as_deref(),
+        header,
+        Vec::new(),
+        args.journal_max_file_bytes,
+    );
     let mut app = App::new(AppConfig {
         review: Review::new(project.clone(), BTreeMap::new()),
         known_paths: project,

@@ -202,7 +202,7 @@ impl Filter {
         if parts.iter().any(|p| p.eq_ignore_ascii_case(".git")) {
             return None;
         }
-        if name.starts_with(".redline-") && name.ends_with(".tmp") {
+        if crate::shell::workspace::is_temp_name(name) {
             return None;
         }
         let is_dir = path.is_dir();

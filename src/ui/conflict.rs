@@ -1,11 +1,16 @@
 //! A conflict drawn three ways: what the model saw, what the file holds in that place now, and
-//! what the model proposes. Stacked in the unified view, three columns side by side.
+//! what the model proposes. Stacked in the unified view, three columns side by side; long lines
+//! wrap (or are cut and scrolled sideways) as in the diff.
+//!
+//! Not for: finding the sides (`core::review::conflict`).
 
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 
 use crate::core::review::ConflictView;
+use crate::ui::diff_view::CONTINUED;
 use crate::ui::theme::Theme;
+use crate::ui::wrap::{self, Overflow};
 
 /// One of the three sides: its title, its first line number (if it has one), its lines, colour.
 struct Side<'a> {
@@ -43,65 +48,95 @@ fn sides<'a>(view: &'a ConflictView, theme: &Theme) -> [Side<'a>; 3] {
     ]
 }
 
-fn numbered(side: &Side, k: usize) -> String {
-    match side.first {
-        Some(f) => format!("{:>5} {}", f + k, side.lines[k]),
-        None => format!("      {}", side.lines[k]),
-    }
+/// Line `k` of a side as rows `width` wide: its number (if the side has them) before the first
+/// row, `↪` before continuations, wrapped or cut as `overflow` says.
+fn side_rows(side: &Side, k: usize, width: usize, overflow: Overflow) -> Vec<Vec<Span<'static>>> {
+    let number = match side.first {
+        Some(f) => format!("{:>5} ", f + k),
+        None => "      ".to_string(),
+    };
+    let first = [Span::styled(number, side.style)];
+    let cont = [Span::styled(format!("    {CONTINUED}"), side.style)];
+    let body = [Span::styled(side.lines[k].as_str(), side.style)];
+    wrap::rows(&first, &cont, &body, width, overflow, Style::default(), false)
 }
 
-/// The lines of the view, `scroll` rows down, at most `height`, `width` columns wide.
-pub fn three_way<'a>(
+/// Every row of the view, `width` columns wide, long lines wrapped or cut as `overflow` says
+/// (the caller shows the rows its pane is scrolled to).
+pub fn three_way(
     view: &ConflictView,
     theme: &Theme,
     side_by_side: bool,
-    scroll: usize,
-    height: usize,
+    overflow: Overflow,
     width: usize,
-) -> Vec<Line<'a>> {
+) -> Vec<Vec<Span<'static>>> {
     let sides = sides(view, theme);
-    let heading = |s: &Side| Span::styled(format!("── {} ──", s.title), theme.fg(theme.accent));
-    let mut rows: Vec<Line<'a>> = Vec::new();
     if side_by_side && width >= 30 {
-        let col = width.saturating_sub(2) / 3;
-        let cell = |text: String, style: Style| {
-            let mut t: String = text.chars().take(col).collect();
-            let pad = col - t.chars().count();
-            t.push_str(&" ".repeat(pad));
-            Span::styled(t, style)
-        };
-        let bar = || Span::styled("│", theme.fg(theme.border));
-        let mut head = Vec::new();
-        for (i, s) in sides.iter().enumerate() {
-            if i > 0 {
-                head.push(bar());
-            }
-            head.push(cell(format!("── {} ", s.title), theme.fg(theme.accent)));
-        }
-        rows.push(Line::from(head));
-        let n = sides.iter().map(|s| s.lines.len()).max().unwrap_or(0);
-        for k in 0..n {
-            let mut spans = Vec::new();
-            for (i, s) in sides.iter().enumerate() {
-                if i > 0 {
-                    spans.push(bar());
-                }
-                let text = if k < s.lines.len() { numbered(s, k) } else { String::new() };
-                spans.push(cell(text, s.style));
-            }
-            rows.push(Line::from(spans));
-        }
+        columns(&sides, theme, overflow, width)
     } else {
-        for (i, s) in sides.iter().enumerate() {
-            if i > 0 {
-                rows.push(Line::raw(""));
-            }
-            rows.push(Line::from(heading(s)));
-            for k in 0..s.lines.len() {
-                let text: String = numbered(s, k).chars().take(width).collect();
-                rows.push(Line::styled(text, s.style));
-            }
+        stacked(&sides, theme, overflow, width)
+    }
+}
+
+/// The three sides one above the other, each under its heading.
+fn stacked(
+    sides: &[Side],
+    theme: &Theme,
+    overflow: Overflow,
+    width: usize,
+) -> Vec<Vec<Span<'static>>> {
+    let mut rows = Vec::new();
+    for (i, s) in sides.iter().enumerate() {
+        if i > 0 {
+            rows.push(Vec::new());
+        }
+        let heading = Span::styled(format!("── {} ──", s.title), theme.fg(theme.accent));
+        rows.push(wrap::fit(&[heading], width));
+        for k in 0..s.lines.len() {
+            rows.extend(side_rows(s, k, width, overflow));
         }
     }
-    rows.into_iter().skip(scroll).take(height).collect()
+    rows
+}
+
+/// The three sides in columns, line by line; a wrapped line's neighbours wait for it.
+fn columns(
+    sides: &[Side],
+    theme: &Theme,
+    overflow: Overflow,
+    width: usize,
+) -> Vec<Vec<Span<'static>>> {
+    let col = width.saturating_sub(2) / 3;
+    let bar = || Span::styled("│", theme.fg(theme.border));
+    let mut rows = Vec::new();
+    let mut head = Vec::new();
+    for (i, s) in sides.iter().enumerate() {
+        if i > 0 {
+            head.push(bar());
+        }
+        head.extend(wrap::fit(
+            &[Span::styled(format!("── {} ", s.title), theme.fg(theme.accent))],
+            col,
+        ));
+    }
+    rows.push(head);
+    let n = sides.iter().map(|s| s.lines.len()).max().unwrap_or(0);
+    for k in 0..n {
+        let cells: Vec<Vec<Vec<Span<'static>>>> = sides
+            .iter()
+            .map(|s| if k < s.lines.len() { side_rows(s, k, col, overflow) } else { Vec::new() })
+            .collect();
+        let tall = cells.iter().map(Vec::len).max().unwrap_or(0);
+        for r in 0..tall {
+            let mut row = Vec::new();
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    row.push(bar());
+                }
+                row.extend(c.get(r).cloned().unwrap_or_else(|| vec![Span::raw(" ".repeat(col))]));
+            }
+            rows.push(row);
+        }
+    }
+    rows
 }

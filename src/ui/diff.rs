@@ -82,6 +82,11 @@ impl DiffModel {
         DiffModel { old, new, blocks, first_line: Some(before_from + 1) }
     }
 
+    /// Added and removed lines: what the pane draws as `+` and `-`.
+    pub fn counts(&self) -> (usize, usize) {
+        count_blocks(&self.blocks)
+    }
+
     /// Rows in the unified layout.
     pub fn unified_len(&self) -> usize {
         self.blocks
@@ -92,6 +97,36 @@ impl DiffModel {
             })
             .sum()
     }
+}
+
+/// A hunk's added and removed lines, as its [`DiffModel`] draws them, without reading the file
+/// around it (the hunk list shows them for every hunk).
+pub fn counts(hunk: &ReviewHunk) -> (usize, usize) {
+    let p = &hunk.preview;
+    if p.old.is_empty() && p.new.is_empty() && !p.deletes {
+        return unplaced(hunk).counts();
+    }
+    let old: Vec<String> = p.old.iter().map(|s| expand(s)).collect();
+    let new: Vec<String> = p.new.iter().map(|s| expand(s)).collect();
+    count_blocks(&diff_blocks(&old, &new, 0, 0))
+}
+
+fn count_blocks(blocks: &[Block]) -> (usize, usize) {
+    blocks.iter().fold((0, 0), |(a, d), b| match b {
+        Block::Same(_) => (a, d),
+        Block::Change(o, n) => (a + n.len(), d + o.len()),
+    })
+}
+
+/// The definition a placed hunk's first changed line is in (`def handler_200(request)`), in the
+/// file as it is now.
+pub fn scope(hunk: &ReviewHunk, source: Option<&Source>) -> Option<String> {
+    let p = &hunk.preview;
+    let Some(Source::Text(text)) = source else { return None };
+    if p.old.is_empty() && p.new.is_empty() {
+        return None;
+    }
+    crate::core::scope::enclosing(text, p.start, crate::core::scope::Lang::of(&hunk.path))
 }
 
 /// A hunk that has no place in its file: its own text, unnumbered.
@@ -131,7 +166,7 @@ fn unplaced(hunk: &ReviewHunk) -> DiffModel {
                 (0..new.len()).map(|index| Cell { index, emph: vec![] }).collect(),
             ));
         }
-        Change::Delete => {}
+        Change::Delete { .. } => {}
     }
     DiffModel { old, new, blocks, first_line: None }
 }
@@ -275,6 +310,27 @@ fn floor_char(s: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_the_lines_the_diff_draws() {
+        use crate::core::review::Review;
+        use std::collections::BTreeMap;
+        // One region from the first change to the last, with unchanged lines between: the
+        // region is 5 lines on each side, the diff 1 added and 1 removed line each time.
+        let text = "a\nb\nc\nd\ne\n";
+        let mut sources = BTreeMap::new();
+        sources.insert("f.txt".to_string(), Source::Text(text.into()));
+        let mut r = Review::new(vec!["f.txt".into()], sources);
+        let reply = "f.txt\n```diff\n@@ -1,5 +1,5 @@\n-a\n+A\n b\n c\n d\n-e\n+E\n```\n";
+        for e in crate::core::parse::parse_reply(reply, Default::default()) {
+            r.add_event(e);
+        }
+        let h = &r.hunks()[0];
+        assert_eq!(h.preview.old.len(), 5);
+        let model = DiffModel::of(h, r.source("f.txt"));
+        assert_eq!(model.counts(), (2, 2));
+        assert_eq!(counts(h), model.counts());
+    }
 
     #[test]
     fn changed_words_are_emphasised() {

@@ -8,7 +8,7 @@
 //! quit = ["q", "ctrl-c"]
 //! ```
 //!
-//! Not for: deciding what an action does (`app`), or drawing the overlay (`ui::render`).
+//! Not for: deciding what an action does (`app`), or drawing the overlay (`ui::overlay`).
 
 use std::collections::BTreeMap;
 
@@ -30,21 +30,27 @@ pub enum Action {
     Split,
     Edit,
     ToggleView,
+    ToggleWrap,
+    ScrollLeft,
+    ScrollRight,
     Focus,
     PageUp,
     PageDown,
+    Top,
+    Bottom,
     Search,
     Retry,
     FollowUp,
     Cancel,
+    Log,
     Help,
     Quit,
 }
 
 /// Name, description and default keys of every action, in help order.
 const TABLE: &[(Action, &str, &str, &[&str])] = &[
-    (Action::Next, "next", "next hunk", &["j", "down"]),
-    (Action::Prev, "prev", "previous hunk", &["k", "up"]),
+    (Action::Next, "next", "next hunk; in the diff or reply: scroll down a line", &["j", "down"]),
+    (Action::Prev, "prev", "previous hunk; in the diff or reply: scroll up a line", &["k", "up"]),
     (Action::NextFile, "next_file", "next file", &["J"]),
     (Action::PrevFile, "prev_file", "previous file", &["K"]),
     (Action::Accept, "accept", "accept the hunk (writes it at once)", &["y"]),
@@ -56,9 +62,19 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
     (Action::Split, "split", "split the hunk into its changes", &["s"]),
     (Action::Edit, "edit", "edit the new text in $EDITOR, then accept", &["e"]),
     (Action::ToggleView, "toggle_view", "unified / side-by-side diff", &["v"]),
+    (
+        Action::ToggleWrap,
+        "toggle_wrap",
+        "wrap long lines / one row each, scrolled sideways",
+        &["w"],
+    ),
+    (Action::ScrollLeft, "scroll_left", "scroll long lines left (turns wrapping off)", &["<"]),
+    (Action::ScrollRight, "scroll_right", "scroll long lines right (turns wrapping off)", &[">"]),
     (Action::Focus, "focus", "move the focus between panes", &["tab"]),
     (Action::PageUp, "page_up", "scroll up a page", &["pageup"]),
     (Action::PageDown, "page_down", "scroll down a page", &["pagedown"]),
+    (Action::Top, "top", "first hunk; in the diff or reply: the top", &["g", "home"]),
+    (Action::Bottom, "bottom", "last hunk; in the diff or reply: the end", &["G", "end"]),
     (Action::Search, "search", "show hunks whose path or text holds a query", &["/"]),
     (Action::Retry, "retry", "send failed edits and conflicts back to the model", &["r"]),
     (
@@ -68,9 +84,45 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
         &["m"],
     ),
     (Action::Cancel, "cancel", "stop the stream / clear the search", &["esc"]),
+    (Action::Log, "log", "the messages so far", &["L"]),
     (Action::Help, "help", "this help", &["?"]),
     (Action::Quit, "quit", "quit (asks first if decisions are pending)", &["q", "ctrl-c"]),
 ];
+
+/// The hint bar's short label of each action, and where it applies (hunk list, diff, reply),
+/// in the order the bar shows them: what a pane is for first.
+const HINTS: &[(Action, &str, [bool; 3])] = &[
+    (Action::Next, "next", [true, false, false]),
+    (Action::Prev, "prev", [true, false, false]),
+    (Action::Next, "down", [false, true, true]),
+    (Action::Prev, "up", [false, true, true]),
+    (Action::Accept, "accept", [true, true, false]),
+    (Action::Reject, "reject", [true, true, false]),
+    (Action::Undo, "undo", [true, true, false]),
+    (Action::AcceptFile, "accept file", [true, false, false]),
+    (Action::AcceptAll, "accept all", [true, false, false]),
+    (Action::Edit, "edit", [true, true, false]),
+    (Action::Split, "split", [true, true, false]),
+    (Action::ToggleView, "view", [false, true, false]),
+    (Action::ToggleWrap, "wrap", [false, true, false]),
+    (Action::Top, "top", [false, true, true]),
+    (Action::Bottom, "end", [false, true, true]),
+    (Action::FollowUp, "follow up", [true, false, true]),
+    (Action::Retry, "retry", [true, false, true]),
+    (Action::Search, "search", [true, false, false]),
+    (Action::Focus, "pane", [true, true, true]),
+    (Action::Log, "log", [true, true, true]),
+    (Action::Help, "help", [true, true, true]),
+    (Action::Quit, "quit", [true, true, true]),
+];
+
+/// The panes the hint bar knows, in [`HINTS`]' column order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HintPane {
+    Hunks = 0,
+    Diff = 1,
+    Reply = 2,
+}
 
 impl Action {
     /// The action's name in `keymap.toml` (`accept`, `reject_file`, ...).
@@ -243,6 +295,19 @@ impl Keymap {
             .map_or_else(|| "-".to_string(), KeySpec::label)
     }
 
+    /// The hint bar of a pane: each action that applies there, as (its first key, a short
+    /// label). An action with no key is left out.
+    pub fn hints(&self, pane: HintPane) -> Vec<(String, &'static str)> {
+        HINTS
+            .iter()
+            .filter(|(_, _, panes)| panes[pane as usize])
+            .filter_map(|(action, label, _)| {
+                let key = self.bindings.iter().find(|b| b.action == *action)?.keys.first()?;
+                Some((key.label(), *label))
+            })
+            .collect()
+    }
+
     /// The help overlay's lines: keys, then what they do.
     pub fn help_lines(&self) -> Vec<(String, &'static str)> {
         self.bindings
@@ -291,6 +356,19 @@ mod tests {
     fn help_is_built_from_the_table() {
         let lines = Keymap::default().help_lines();
         assert_eq!(lines.len(), TABLE.len());
-        assert_eq!(lines[0], ("j ↓".to_string(), "next hunk"));
+        assert_eq!(lines[0].0, "j ↓");
+    }
+
+    #[test]
+    fn hints_follow_the_keymap_and_the_pane() {
+        let map = Keymap::with_overrides("accept = [\"enter\"]\n").unwrap();
+        let hunks = map.hints(HintPane::Hunks);
+        assert_eq!(hunks[0], ("j".to_string(), "next"));
+        assert!(hunks.contains(&("Enter".to_string(), "accept")), "{hunks:?}");
+        let reply = map.hints(HintPane::Reply);
+        assert!(reply.contains(&("j".to_string(), "down")), "{reply:?}");
+        assert!(!reply.iter().any(|(_, l)| *l == "accept"), "{reply:?}");
+        let map = Keymap::with_overrides("split = []\n").unwrap();
+        assert!(!map.hints(HintPane::Diff).iter().any(|(_, l)| *l == "split"));
     }
 }

@@ -3,13 +3,22 @@
 //! rendered into a `TestBackend` and snapshotted.
 //!
 //! `theme` and `keymap` are data; `highlight` caches syntax colour per hunk; `diff` builds a
-//! hunk's diff and paints its lines; `conflict` draws a conflict three ways; `render` lays out the panes.
+//! hunk's diff and paints its lines; `diff_view` draws the diff pane, `reply` the reply pane,
+//! `conflict` a conflict three ways; `wrap` fits long lines (wrapped, or cut and scrolled
+//! sideways); `render` draws the panes in the places `layout` gives them, `status` the bars
+//! around them and `overlay` the dialogs.
 
 pub mod conflict;
 pub mod diff;
+pub mod diff_view;
 pub mod highlight;
 pub mod keymap;
+pub mod layout;
+pub mod overlay;
 pub mod render;
+pub mod reply;
+pub mod status;
 pub mod theme;
+pub mod wrap;
 
 pub use render::draw;

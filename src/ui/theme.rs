@@ -156,6 +156,110 @@ impl Theme {
         t
     }
 
+    /// No colours and no syntax theme, built without reading a theme file: what the panes
+    /// measure their rows with (the rows' widths do not depend on colour).
+    pub fn bare() -> Theme {
+        Theme {
+            mode: ColorMode::None,
+            syntax_theme: String::new(),
+            text: None,
+            dim: None,
+            accent: None,
+            border: None,
+            border_focus: None,
+            selection_bg: None,
+            added: None,
+            removed: None,
+            added_bg: None,
+            removed_bg: None,
+            added_emph_bg: None,
+            removed_emph_bg: None,
+            line_number: None,
+            pending: None,
+            accepted: None,
+            applied: None,
+            rejected: None,
+            failed: None,
+            conflict: None,
+            tail: None,
+            code: None,
+            status_fg: None,
+            status_bg: None,
+        }
+    }
+
+    /// Every palette entry by its name in the theme file.
+    pub fn palette(&self) -> [(&'static str, Option<Color>); 23] {
+        [
+            ("text", self.text),
+            ("dim", self.dim),
+            ("accent", self.accent),
+            ("border", self.border),
+            ("border_focus", self.border_focus),
+            ("selection_bg", self.selection_bg),
+            ("added", self.added),
+            ("removed", self.removed),
+            ("added_bg", self.added_bg),
+            ("removed_bg", self.removed_bg),
+            ("added_emph_bg", self.added_emph_bg),
+            ("removed_emph_bg", self.removed_emph_bg),
+            ("line_number", self.line_number),
+            ("pending", self.pending),
+            ("accepted", self.accepted),
+            ("applied", self.applied),
+            ("rejected", self.rejected),
+            ("failed", self.failed),
+            ("conflict", self.conflict),
+            ("tail", self.tail),
+            ("code", self.code),
+            ("status_fg", self.status_fg),
+            ("status_bg", self.status_bg),
+        ]
+    }
+
+    /// A theme whose every palette entry is a colour of its own (indexed 1, 2, ...), so that
+    /// [`Theme::color_name`] names the entry a drawn cell used: the snapshot tests write style
+    /// names into their text with it, as jj's `--color=debug` does.
+    pub fn debug() -> Theme {
+        let mut t = Theme::plain();
+        t.mode = ColorMode::Ansi256;
+        let names: Vec<&str> = t.palette().iter().map(|(n, _)| *n).collect();
+        for (i, name) in names.into_iter().enumerate() {
+            let c = Some(Color::Indexed(i as u8 + 1));
+            match name {
+                "text" => t.text = c,
+                "dim" => t.dim = c,
+                "accent" => t.accent = c,
+                "border" => t.border = c,
+                "border_focus" => t.border_focus = c,
+                "selection_bg" => t.selection_bg = c,
+                "added" => t.added = c,
+                "removed" => t.removed = c,
+                "added_bg" => t.added_bg = c,
+                "removed_bg" => t.removed_bg = c,
+                "added_emph_bg" => t.added_emph_bg = c,
+                "removed_emph_bg" => t.removed_emph_bg = c,
+                "line_number" => t.line_number = c,
+                "pending" => t.pending = c,
+                "accepted" => t.accepted = c,
+                "applied" => t.applied = c,
+                "rejected" => t.rejected = c,
+                "failed" => t.failed = c,
+                "conflict" => t.conflict = c,
+                "tail" => t.tail = c,
+                "code" => t.code = c,
+                "status_fg" => t.status_fg = c,
+                _ => t.status_bg = c,
+            }
+        }
+        t
+    }
+
+    /// The name of the palette entry that is this colour (the first, when two share it).
+    pub fn color_name(&self, c: Color) -> Option<&'static str> {
+        self.palette().into_iter().find(|(_, v)| *v == Some(c)).map(|(n, _)| n)
+    }
+
     fn from_file(f: ThemeFile, mode: ColorMode) -> Result<Theme, String> {
         let c = |key: &str, v: &str| -> Result<Option<Color>, String> {
             let rgb = parse_hex(v)
@@ -308,6 +412,14 @@ mod tests {
         assert_eq!(default_theme_name(&env(&[("COLORFGBG", "0;15")])), "light");
         assert_eq!(default_theme_name(&env(&[("COLORFGBG", "15;0")])), "dark");
         assert_eq!(default_theme_name(&env(&[])), "dark");
+    }
+
+    #[test]
+    fn the_debug_theme_names_every_entry() {
+        let t = Theme::debug();
+        for (name, c) in t.palette() {
+            assert_eq!(t.color_name(c.unwrap()), Some(name));
+        }
     }
 
     #[test]

@@ -107,6 +107,12 @@ fn installed_aimock() -> PathBuf {
 
 /// aimock serving `fixtures` (the `{"fixtures": [...]}` document), with extra environment.
 pub fn aimock(fixtures: &Value, env: &[(&str, &str)]) -> Server {
+    aimock_on(fixtures, env, 0)
+}
+
+/// aimock on a given loopback port (0: one of its own choosing), for a test that starts the
+/// server after the client has already tried it.
+pub fn aimock_on(fixtures: &Value, env: &[(&str, &str)], port: u16) -> Server {
     let node = node();
     let cli = installed_aimock();
     let dir = tempfile::tempdir().expect("temporary folder");
@@ -116,7 +122,7 @@ pub fn aimock(fixtures: &Value, env: &[(&str, &str)]) -> Server {
     // Port 0: aimock binds a port of its own and says which, so no other server can take it.
     let mut cmd = Command::new(node);
     cmd.arg(&cli)
-        .args(["-h", "127.0.0.1", "-p", "0", "-f"])
+        .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-f"])
         .arg(&file)
         .args(["--log-level", "info"])
         .stdin(Stdio::null())

@@ -71,7 +71,7 @@ impl Synth {
             t: 0,
             round: 0,
             why: Why::Initial,
-            messages: vec![MessageRecord { role: "user".into(), content: prompt.into() }],
+            messages: vec![MessageRecord::new("user", prompt)],
         }));
         Synth { records, hold: false, t: 0, round: 0, rng: fastrand::Rng::with_seed(seed) }
     }

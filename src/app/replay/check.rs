@@ -118,7 +118,7 @@ pub fn check(journal: &Journal) -> Result<Report, String> {
         recorded: counts(&rec_hunks),
         now: counts(&now_hunks),
         differences,
-        notes: driver.notes,
+        notes: driver.notes.into_iter().chain(journal.lacking()).collect(),
         dropped: journal.dropped.as_ref().map(|d| format!("line {}: {}", d.line, d.reason)),
     })
 }

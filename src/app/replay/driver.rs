@@ -155,6 +155,13 @@ impl Driver {
         while self.step().is_some() {}
     }
 
+    /// The app as the recording left it, the recorder that knows what was recorded of it, the
+    /// files as the recording left them, and the recorded time reached: what resuming a
+    /// session goes on from.
+    pub fn into_resume(self) -> (App, Recorder, BTreeMap<String, Source>, u64) {
+        (self.app, self.recorder, self.files, self.t)
+    }
+
     /// The session's end, recorded as a live session records it.
     pub fn end(&mut self) {
         let end = self.recorder.end(&self.app, self.t);

@@ -143,6 +143,7 @@ impl Script {
                 Record::Key { .. }
                 | Record::Resize { .. }
                 | Record::Scroll { .. }
+                | Record::Click { .. }
                 | Record::Editor { .. }
                 | Record::FileChanged(_)
                 | Record::GitBusy { .. }
@@ -151,7 +152,9 @@ impl Script {
                     Some(msg) => EventKind::Input(msg),
                     None => continue,
                 },
-                Record::Session(_) | Record::Hunk(_) | Record::End(_) => continue,
+                Record::Session(_) | Record::Hunk(_) | Record::End(_) | Record::Blob { .. } => {
+                    continue;
+                }
             };
             script.events.push(Event { t, kind });
         }
@@ -166,7 +169,7 @@ impl Script {
 
     /// A fresh app as the recording's started (before its terminal size and first request).
     pub fn new_app(&self, config: AppConfig) -> App {
-        let app = App::new(config);
+        let app = App::new(config).with_request_line(self.header.prompt.clone());
         match self.watch_mode() {
             Some(mode) => app.with_watch(mode),
             None => app,

@@ -33,7 +33,7 @@ fn request(t: u64, round: usize) -> Record {
         t,
         round,
         why: if round == 0 { Why::Initial } else { Why::Retry },
-        messages: vec![MessageRecord { role: "user".into(), content: "p".into() }],
+        messages: vec![MessageRecord::new("user", "p")],
     })
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{After, Working, after_of, applied_report, apply_edit, in_place_already};
-use super::{placement_doubt, working};
+use super::{guarded, placement_doubt, working};
 use crate::core::apply::{apply_hunk_styled, is_closer};
 use crate::core::edit::{Change, Edit};
 use crate::core::indent::{FileStyle, file_style};
@@ -95,7 +95,7 @@ impl PreparedFile {
             dirty: false,
             moves: Vec::new(),
         };
-        let report = apply_edit(edit, path, &mut w, &[], prepared);
+        let report = guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, &[], prepared));
         (report, after_of(w).map(Placed::File))
     }
 }

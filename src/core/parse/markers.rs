@@ -1,13 +1,18 @@
 //! Recognising the marker lines of each format: fences, SEARCH/REPLACE markers, diff headers.
 
 /// A fence line: ```` ``` ```` or `~~~` (3 or more), at most 3 spaces of indentation, and its
-/// info string.
+/// info string; or aider's `<source lang>` / `</source>` pair, which works the same way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FenceLine {
     pub ch: char,
     pub len: usize,
     pub info: String,
+    /// Only closes a fence (`</source>`): never opens one.
+    pub closer: bool,
 }
+
+/// The character standing for `<source>` fences in [`FenceLine::ch`].
+const SOURCE_TAG: char = '<';
 
 pub fn fence_line(line: &str) -> Option<FenceLine> {
     let indent = line.len() - line.trim_start_matches(' ').len();
@@ -15,6 +20,9 @@ pub fn fence_line(line: &str) -> Option<FenceLine> {
         return None;
     }
     let rest = &line[indent..];
+    if rest.starts_with('<') {
+        return source_tag(rest.trim_end());
+    }
     let ch = rest.chars().next()?;
     if ch != '`' && ch != '~' {
         return None;
@@ -27,13 +35,35 @@ pub fn fence_line(line: &str) -> Option<FenceLine> {
     if ch == '`' && info.contains('`') {
         return None;
     }
-    Some(FenceLine { ch, len, info: info.to_string() })
+    Some(FenceLine { ch, len, info: info.to_string(), closer: false })
+}
+
+/// `<source>`, `<source python>` or `</source>` alone on a line.
+fn source_tag(tag: &str) -> Option<FenceLine> {
+    let fence =
+        |info: &str, closer| FenceLine { ch: SOURCE_TAG, len: 1, info: info.to_string(), closer };
+    if tag == "</source>" {
+        return Some(fence("", true));
+    }
+    let inner = tag.strip_prefix("<source")?.strip_suffix('>')?;
+    if !(inner.is_empty() || inner.starts_with(' ')) || inner.contains(['<', '>']) {
+        return None;
+    }
+    Some(fence(inner.trim(), false))
 }
 
 impl FenceLine {
     /// Whether this line closes a fence opened by `open`.
     pub fn closes(&self, open: &FenceLine) -> bool {
-        self.ch == open.ch && self.len >= open.len && self.info.is_empty()
+        self.ch == open.ch
+            && self.len >= open.len
+            && self.info.is_empty()
+            && (self.ch != SOURCE_TAG || self.closer)
+    }
+
+    /// Whether this line can open a fence.
+    pub fn opens(&self) -> bool {
+        !self.closer
     }
 
     /// A path named in the info string: ```` ```src/app.py ````, ```` ```python src/app.py ````,
@@ -119,6 +149,20 @@ pub fn hunk_header_hint(line: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
+/// The old and new line counts of an `@@ -a,b +c,d @@` header (a count left out is 1), when
+/// the header has both ranges.
+pub fn hunk_header_counts(line: &str) -> Option<(usize, usize)> {
+    let rest = line.strip_prefix("@@")?.trim_start();
+    let (old, rest) = rest.strip_prefix('-')?.split_once(' ')?;
+    let new = rest.trim_start().strip_prefix('+')?.split(' ').next()?;
+    let count = |range: &str| -> Option<usize> {
+        let mut parts = range.splitn(2, ',');
+        parts.next()?.parse::<usize>().ok()?;
+        parts.next().map_or(Some(1), |n| n.parse().ok())
+    };
+    Some((count(old)?, count(new)?))
+}
+
 pub fn is_hunk_header(line: &str) -> bool {
     line.starts_with("@@")
 }
@@ -139,6 +183,13 @@ mod tests {
         let open = fence_line("````").unwrap();
         assert!(!fence_line("```").unwrap().closes(&open));
         assert!(fence_line("`````").unwrap().closes(&open));
+        let source = fence_line("<source python>").unwrap();
+        assert_eq!(source.language(), "python");
+        assert!(fence_line("</source>").unwrap().closes(&source));
+        assert!(!fence_line("<source>").unwrap().closes(&source));
+        assert!(!fence_line("</source>").unwrap().opens());
+        assert!(fence_line("<sourced>").is_none());
+        assert!(fence_line("<source lang='x'> more").is_none());
     }
 
     #[test]
@@ -158,5 +209,9 @@ mod tests {
         assert_eq!(header_path("--- a/x.py\t2020-01-01", "--- ").as_deref(), Some("a/x.py"));
         assert_eq!(hunk_header_hint("@@ -12,7 +12,8 @@ def f():"), Some(12));
         assert_eq!(hunk_header_hint("@@ ... @@"), None);
+        assert_eq!(hunk_header_counts("@@ -12,7 +12,8 @@ def f():"), Some((7, 8)));
+        assert_eq!(hunk_header_counts("@@ -3 +3,0 @@"), Some((1, 0)));
+        assert_eq!(hunk_header_counts("@@ -3,x +3 @@"), None);
+        assert_eq!(hunk_header_counts("@@ ... @@"), None);
     }
 }

@@ -9,26 +9,31 @@
 //!
 //! | state            | line                                  | goes to                          |
 //! |------------------|---------------------------------------|----------------------------------|
-//! | prose            | fence opener                          | fence body                       |
+//! | prose            | fence opener (or `<source lang>`)     | fence body                       |
 //! | prose, body      | `<<<<<<< SEARCH` / `ORIGINAL`         | search/replace block             |
 //! | prose, body      | `diff --git`, `--- x` + `+++ y`       | unified diff                     |
 //! | body             | `@@` (first thing in the fence)       | unified diff (headerless)        |
-//! | body             | its closing fence                     | prose; whole-file edit if named  |
+//! | body             | its closing fence (or `</source>`)    | prose; whole-file edit if named  |
 //! | search/replace   | `>>>>>>> REPLACE` / `UPDATED`         | where it started (prose or body) |
 //! | unified diff     | closing fence / prose line (unfenced) | prose                            |
+//!
+//! A fence is a whole file only when the reply names it so: a path line before it, a path in its
+//! info string, or a prose line introducing it (`listing` says when prose does). A diff's hunks
+//! are checked against their `@@` counts where the reply stopped (`udiff`).
 //!
 //! What this module does not do: decide whether a path exists (that is `core::resolve`), or
 //! where an edit goes in its file (`core::locate`).
 
+mod listing;
 pub mod markers;
 mod udiff;
 
 use std::collections::{HashSet, VecDeque};
 
-use crate::core::edit::{Change, Edit, Format, Hunk, LineKind, PathSource, Problem};
+use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::paths::{clean_path_line, looks_like_path, prose_mentions};
 use markers::{FenceLine, SrMarker, fence_line, is_hunk_header, sr_marker};
-use udiff::DiffBlock;
+use udiff::{DiffBlock, HunkEnd};
 
 /// What the parser reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +79,12 @@ struct OpenFence {
     open: FenceLine,
     start: usize,
     path: Option<(String, PathSource)>,
+    /// The last path mentioned in prose since the previous block (a headerless diff's file).
     prose_path: Option<String>,
+    /// The file the line before the fence introduces it as ([`listing::introduced_path`]).
+    listing_path: Option<String>,
+    /// The line before presents a new version of that file (`listing::presents_new_version`).
+    presented: bool,
     body: Vec<String>,
     nested: Vec<FenceLine>,
     had_edits: bool,
@@ -113,21 +123,6 @@ pub struct Parser {
 }
 
 const RECENT: usize = 4;
-const SHELL_LANGUAGES: &[&str] = &[
-    "bash",
-    "sh",
-    "shell",
-    "console",
-    "cmd",
-    "batch",
-    "powershell",
-    "ps1",
-    "zsh",
-    "fish",
-    "terminal",
-    "text",
-];
-
 impl Parser {
     pub fn new(options: ParseOptions) -> Parser {
         let mut known = HashSet::new();
@@ -179,21 +174,8 @@ impl Parser {
                 self.problem(block.path.map(|p| p.0), Format::SearchReplace, reason, block.start);
             }
             Mode::Diff(mut block) => {
-                if block.fenced {
-                    // The fence never closed: the last hunk may be cut off, so it is not applied.
-                    if let Some(h) = block.hunk.take()
-                        && h.lines.iter().any(|l| l.kind != LineKind::Context)
-                    {
-                        let path = block.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
-                        self.problem(
-                            path,
-                            Format::Udiff,
-                            "the reply ended inside a fenced diff: its last hunk may be cut off",
-                            h.start,
-                        );
-                    }
-                }
-                self.finish_diff(&mut block);
+                let end = if block.fenced { HunkEnd::FencedEof } else { HunkEnd::Eof };
+                self.finish_diff(&mut block, end);
             }
         }
         if let Some(fence) = self.fence.take()
@@ -279,18 +261,24 @@ impl Parser {
     }
 
     fn prose_or_open(&mut self, line: &str) {
-        if let Some(f) = fence_line(line) {
+        if let Some(f) = fence_line(line)
+            && f.opens()
+        {
             let path = match f.info_path() {
                 Some(p) => Some((p, PathSource::FenceInfo)),
                 None => self.path_line_before_fence(),
             };
             let prose_path = self.prose_paths.last().cloned();
             self.prose_paths.clear();
+            let listing_path = self.line_before_fence().and_then(listing::introduced_path);
+            let presented = self.line_before_fence().is_some_and(listing::presents_new_version);
             self.fence = Some(OpenFence {
                 open: f.clone(),
                 start: self.line_no,
                 path,
                 prose_path,
+                listing_path,
+                presented,
                 body: Vec::new(),
                 nested: Vec::new(),
                 had_edits: false,
@@ -387,12 +375,15 @@ impl Parser {
         if fence.had_edits || !self.allows(Format::Whole) {
             return;
         }
+        let language = fence.open.language();
         let path = match fence.path {
             Some(p) => Some(p),
-            None if !SHELL_LANGUAGES.contains(&fence.open.language()) => {
-                fence.prose_path.map(|p| (p, PathSource::Prose))
-            }
-            None => None,
+            None => fence
+                .listing_path
+                .filter(|p| {
+                    listing::fits_language(language, p) || (language.is_empty() && fence.presented)
+                })
+                .map(|p| (p, PathSource::Prose)),
         };
         let Some((path, source)) = path else { return };
         let mut content = String::new();
@@ -412,6 +403,12 @@ impl Parser {
 
     /// A path written alone on the line just before a fence (one blank line allowed between).
     fn path_line_before_fence(&self) -> Option<(String, PathSource)> {
+        let cand = clean_path_line(self.line_before_fence()?);
+        self.is_path_candidate(&cand, false).then_some((cand, PathSource::PathLine))
+    }
+
+    /// The prose line just before a fence being opened (one blank line allowed between).
+    fn line_before_fence(&self) -> Option<&str> {
         let mut blanks = 0;
         for r in self.recent.iter().rev() {
             if r.fence.is_some() {
@@ -424,8 +421,7 @@ impl Parser {
                 }
                 continue;
             }
-            let cand = clean_path_line(&r.text);
-            return self.is_path_candidate(&cand, false).then_some((cand, PathSource::PathLine));
+            return Some(&r.text);
         }
         None
     }
@@ -497,6 +493,8 @@ impl Parser {
             return;
         };
         let (search, replace) = strip_quoted_wrapping(block.search, block.replace, &path);
+        let replace = strip_doubled_divider(&path, strip_bom(replace));
+        let search = strip_bom(search);
         if search.iter().all(|l| l.trim().is_empty()) {
             if replace.iter().all(|l| l.trim().is_empty()) {
                 self.problem(
@@ -528,6 +526,34 @@ impl Parser {
             self.line_no,
         );
     }
+}
+
+/// A BOM at the start of a block's text is the file's, which the file keeps on its own:
+/// written into the text it would be doubled.
+fn strip_bom(mut lines: Vec<String>) -> Vec<String> {
+    if let Some(first) = lines.first_mut()
+        && let Some(rest) = first.strip_prefix('\u{feff}')
+    {
+        *first = rest.to_string();
+    }
+    lines
+}
+
+/// Models sometimes write the divider again after the new text, right before `>>>>>>> REPLACE`:
+/// that line is a marker, not code. Only in a document (`.rst`, `.md`, ...) can it be a
+/// heading's underline: there it is kept when it underlines the line above it.
+fn strip_doubled_divider(path: &str, mut replace: Vec<String>) -> Vec<String> {
+    let Some(last) = replace.last() else { return replace };
+    if sr_marker(last) != Some(SrMarker::Divider) {
+        return replace;
+    }
+    let document = [".rst", ".md", ".markdown", ".txt", ".adoc"].iter().any(|e| path.ends_with(e));
+    let above = replace.len().checked_sub(2).map(|i| replace[i].trim());
+    let underlines = above.is_some_and(|t| !t.is_empty() && t.chars().count() <= last.trim().len());
+    if !(document && underlines) {
+        replace.pop();
+    }
+    replace
 }
 
 /// Models sometimes wrap SEARCH and REPLACE each in their own fence, or repeat the file name as

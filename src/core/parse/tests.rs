@@ -113,7 +113,7 @@ fn dev_null_creates_and_deletes() {
     assert_eq!(e.len(), 2);
     assert!(matches!(&e[0].change, Change::Create { content } if content == "one\ntwo\n"));
     assert_eq!(e[0].path, "new.txt");
-    assert_eq!(e[1].change, Change::Delete);
+    assert_eq!(e[1].change, Change::Delete { old: Some("gone\n".into()) });
     assert_eq!(e[1].path, "old.txt");
 }
 
@@ -180,4 +180,88 @@ fn splitting_lines_anywhere_gives_the_same_events() {
     got.extend(p.finish());
     assert_eq!(whole, got);
     assert_eq!(whole.len(), 2);
+}
+
+#[test]
+fn a_delete_carries_the_lines_it_shows() {
+    let r = "```diff\n--- a/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a = 1\n-b = 2\n```\n";
+    assert_eq!(edits(r)[0].change, Change::Delete { old: Some("a = 1\nb = 2\n".into()) });
+    let r = "```diff\n--- a/old.py\n+++ /dev/null\n```\n";
+    assert_eq!(edits(r)[0].change, Change::Delete { old: None });
+}
+
+#[test]
+fn prose_before_output_or_a_snippet_does_not_make_a_file() {
+    for r in [
+        "When you run `main.py` you will see:\n\n```\nHello\n```\n",
+        "When you run `main.py` you will see:\n\n```console\n$ python main.py\nHello\n```\n",
+        "Running `main.py` gives:\n```text\nHello\n```\n",
+        "Change `hello.py` like this:\n\n```python\ndef hello():\n    pass\n```\n",
+        "In `app.py` the loop is slow. Replace it:\n\n```python\nfor x in y:\n    pass\n```\n",
+    ] {
+        assert!(edits(r).is_empty(), "{r}");
+    }
+    // A sentence presenting a new version of the file names it even in a plain fence (aider's
+    // whole-file replies come so).
+    let plain = "Here is the updated `main.py`:\n\n```\nprint(1)\n```\n";
+    assert_eq!(edits(plain)[0].path, "main.py");
+    let r = "Here is the complete updated `src/main.py` file:\n\n```python\nprint(1)\n```\n";
+    assert_eq!(edits(r)[0].path, "src/main.py");
+}
+
+#[test]
+fn hunk_counts_say_when_an_unfenced_diff_was_cut_off() {
+    let cut = "--- a/x.py\n+++ b/x.py\n@@ -1,4 +1,4 @@\n a\n-b\n+c\n";
+    assert!(edits(cut).is_empty());
+    assert!(problems(cut)[0].reason.contains("cut off"), "{:?}", problems(cut));
+    let whole = "--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n d\n";
+    assert_eq!(edits(whole).len(), 1);
+    // Prose after an unfenced hunk that is short of its counts: lines were lost.
+    let lost = "--- a/x.py\n+++ b/x.py\n@@ -1,5 +1,5 @@\n a\n-b\n+c\nd\n e\n";
+    assert!(edits(lost).is_empty());
+    assert_eq!(problems(lost).len(), 1);
+    // A hunk the model finished (its fence closed, another header follows) is miscounted, not
+    // cut: the locator places it by its content.
+    let miscounted = "```diff\n--- a/x.py\n+++ b/x.py\n@@ -1,9 +1,9 @@\n a\n-b\n+c\n```\n";
+    assert_eq!(edits(miscounted).len(), 1);
+    let then_header =
+        "--- a/x.py\n+++ b/x.py\n@@ -1,9 +1,9 @@\n a\n-b\n+c\n@@ -20 +20 @@\n-d\n+e\n";
+    assert_eq!(edits(then_header).len(), 2);
+    // A new file cut off is not created with half its lines.
+    let new = "--- /dev/null\n+++ b/n.py\n@@ -0,0 +1,3 @@\n+one\n+two\n";
+    assert!(edits(new).is_empty());
+    assert_eq!(problems(new).len(), 1);
+}
+
+#[test]
+fn aider_source_fences_parse_like_backticks() {
+    let r = "src/app.py\n<source python>\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n</source>\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].path, "src/app.py");
+    assert_eq!(hunk(&e[0]).new_text(), "x = 2\n");
+    let r = "notes/a.txt\n<source>\nhello\n</source>\n\nDone.\n";
+    assert!(matches!(&edits(r)[0].change, Change::Replace { content } if content == "hello\n"));
+    assert!(edits("</source>\nsrc/a.py\n").is_empty());
+}
+
+#[test]
+fn route_group_paths_are_paths() {
+    let r = "app/[locale]/page.tsx\n```tsx\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n";
+    assert_eq!(edits(r)[0].path, "app/[locale]/page.tsx");
+    let r = "src/routes/(auth)/login.svelte\n```svelte\n<p>x</p>\n```\n";
+    assert_eq!(edits(r)[0].path, "src/routes/(auth)/login.svelte");
+}
+
+#[test]
+fn a_doubled_divider_and_a_bom_are_not_written() {
+    let r = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n=======\n>>>>>>> REPLACE\n";
+    assert_eq!(hunk(&edits(r)[0]).new_text(), "x = 2\n");
+    let r = "a.rst\n<<<<<<< SEARCH\nTitle\n=======\nTitle\n\nNew\n=======\n>>>>>>> REPLACE\n";
+    assert_eq!(hunk(&edits(r)[0]).new_text(), "Title\n\nNew\n=======\n", "an underline");
+    let r = "a.py\n<<<<<<< SEARCH\n\u{feff}x = 1\n=======\n\u{feff}x = 2\n>>>>>>> REPLACE\n";
+    assert_eq!(hunk(&edits(r)[0]).old_text(), "x = 1\n");
+    assert_eq!(hunk(&edits(r)[0]).new_text(), "x = 2\n");
+    let r = "```diff\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-\u{feff}x = 1\n+\u{feff}x = 2\n```\n";
+    assert_eq!(hunk(&edits(r)[0]).new_text(), "x = 2\n");
 }

@@ -1,8 +1,17 @@
 //! The unified-diff half of the parser: `diff --git`, `---`/`+++` headers, `@@` hunks, and
 //! where a diff ends (its fence closing, or prose after an unfenced one). A `--- x` line is held
 //! until the next line shows whether it is a header or a removed `-- x` line.
+//!
+//! A hunk is complete only when it is: the line counts of an `@@ -a,b +c,d @@` header are
+//! checked against the hunk's lines where the reply simply stopped (its end, or prose after an
+//! unfenced diff): any shortfall there means the hunk was cut off, and it is reported, never
+//! applied. Where the hunk clearly ended (another header, a new file, its fence closing), the
+//! model finished it: counts off by a line or two, or the counts of two hunks fused under one
+//! header, are miscounts, and the locator places the hunk by its content.
 
-use super::markers::{fence_line, header_path, hunk_header_hint, is_hunk_header};
+use super::markers::{
+    fence_line, header_path, hunk_header_counts, hunk_header_hint, is_hunk_header,
+};
 use super::{Mode, Parser};
 use crate::core::edit::{Change, Format, Hunk, HunkLine, LineKind, PathSource};
 use crate::core::paths::normalize_relative;
@@ -14,14 +23,51 @@ pub(super) struct DiffFile {
     pub(super) is_delete: bool,
     pub(super) start: usize,
     pub(super) created: Vec<String>,
+    /// The old lines a diff to `/dev/null` shows, and whether it had a hunk at all.
+    pub(super) removed: Vec<String>,
+    pub(super) had_hunk: bool,
+    /// One of its hunks was incomplete (and reported): the file is neither created nor deleted.
+    pub(super) broken: bool,
     /// Opened by `diff --git`, still waiting for its `---`/`+++` headers.
     pub(super) awaiting_headers: bool,
+}
+
+impl DiffFile {
+    fn new(path: Option<(String, PathSource)>, start: usize) -> DiffFile {
+        DiffFile {
+            path,
+            is_new: false,
+            is_delete: false,
+            start,
+            created: Vec::new(),
+            removed: Vec::new(),
+            had_hunk: false,
+            broken: false,
+            awaiting_headers: false,
+        }
+    }
+}
+
+/// How a hunk came to an end, which decides how strictly its header's counts are held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum HunkEnd {
+    /// Another `@@` header, a new file's headers, or the diff's fence closing: the model
+    /// finished it, so a count that does not fit is only a miscount.
+    Clear,
+    /// Prose after an unfenced diff: the hunk may have lost lines (a marker dropped).
+    Prose,
+    /// The reply ended after an unfenced diff.
+    Eof,
+    /// The reply ended inside the diff's fence: its last hunk may be cut off whatever it says.
+    FencedEof,
 }
 
 #[derive(Debug)]
 pub(super) struct HunkAcc {
     pub(super) lines: Vec<HunkLine>,
     pub(super) hint: Option<usize>,
+    /// The old and new line counts its `@@` header gives, when it gives both.
+    pub(super) counts: Option<(usize, usize)>,
     pub(super) start: usize,
     /// Trailing lines that were empty in the reply (not even a space): dropped if the hunk ends.
     pub(super) trailing_empty: usize,
@@ -75,7 +121,7 @@ impl Parser {
             && let Some(f) = fence_line(line)
             && self.fence.as_ref().is_some_and(|open| f.closes(&open.open))
         {
-            self.finish_diff(b);
+            self.finish_diff(b, HunkEnd::Clear);
             b.end();
             self.fence = None;
             self.remember(line, Some(f));
@@ -85,7 +131,7 @@ impl Parser {
             if line.starts_with("+++ ") {
                 // The headers of a `diff --git` section belong to it; any other ends the file.
                 if !(b.file.as_ref().is_some_and(|f| f.awaiting_headers) && b.hunk.is_none()) {
-                    self.finish_file(b);
+                    self.finish_file(b, HunkEnd::Clear);
                 }
                 self.diff_header_in(b, &minus, line);
                 return false;
@@ -93,17 +139,12 @@ impl Parser {
             self.hunk_line(b, &minus);
         }
         if let Some(rest) = line.strip_prefix("diff --git ") {
-            self.finish_file(b);
+            self.finish_file(b, HunkEnd::Clear);
             let path =
                 rest.split(" b/").last().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-            b.file = Some(DiffFile {
-                path: path.map(|p| (p, PathSource::DiffHeader)),
-                is_new: false,
-                is_delete: false,
-                start: self.line_no,
-                created: Vec::new(),
-                awaiting_headers: true,
-            });
+            let mut file = DiffFile::new(path.map(|p| (p, PathSource::DiffHeader)), self.line_no);
+            file.awaiting_headers = true;
+            b.file = Some(file);
             return false;
         }
         if line.starts_with("--- ") {
@@ -119,10 +160,11 @@ impl Parser {
         }
         if is_hunk_header(line) {
             self.flush_held(b);
-            self.finish_hunk(b);
+            self.finish_hunk(b, HunkEnd::Clear, 0);
             b.hunk = Some(HunkAcc {
                 lines: Vec::new(),
                 hint: hunk_header_hint(line),
+                counts: hunk_header_counts(line),
                 start: self.line_no,
                 trailing_empty: 0,
             });
@@ -144,7 +186,7 @@ impl Parser {
         }
         let hunkish = matches!(line.as_bytes()[0], b' ' | b'-' | b'+');
         if !hunkish && !b.fenced {
-            self.finish_diff(b);
+            self.finish_diff(b, HunkEnd::Prose);
             b.end();
             return true;
         }
@@ -170,6 +212,7 @@ impl Parser {
             b.hunk = Some(HunkAcc {
                 lines: Vec::new(),
                 hint: None,
+                counts: None,
                 start: self.line_no,
                 trailing_empty: 0,
             });
@@ -213,25 +256,33 @@ impl Parser {
         let start = b.file.as_ref().map_or(self.line_no - 1, |f| f.start);
         let (was_new, was_delete) =
             b.file.as_ref().map_or((false, false), |f| (f.is_new, f.is_delete));
-        b.file = Some(DiffFile {
-            path: path.map(|p| (p, PathSource::DiffHeader)),
-            is_new: is_new || was_new,
-            is_delete: is_delete || was_delete,
-            start,
-            created: Vec::new(),
-            awaiting_headers: false,
-        });
+        let mut file = DiffFile::new(path.map(|p| (p, PathSource::DiffHeader)), start);
+        file.is_new = is_new || was_new;
+        file.is_delete = is_delete || was_delete;
+        b.file = Some(file);
     }
 
-    pub(super) fn finish_hunk(&mut self, b: &mut DiffBlock) {
+    /// End the open hunk: check it is complete, then emit it (or add it to the file being
+    /// created or deleted). `held` empty lines were read after it and not yet given to it.
+    pub(super) fn finish_hunk(&mut self, b: &mut DiffBlock, end: HunkEnd, held: usize) {
         let Some(mut h) = b.hunk.take() else { return };
+        let changes = h.lines.iter().any(|l| l.kind != LineKind::Context);
+        if changes && let Some(reason) = incomplete(&h, end, held) {
+            let path = b.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
+            if let Some(file) = b.file.as_mut() {
+                file.broken = true;
+            }
+            self.problem(path, Format::Udiff, &reason, h.start);
+            return;
+        }
         for _ in 0..h.trailing_empty {
             h.lines.pop();
         }
-        if !h.lines.iter().any(|l| l.kind != LineKind::Context) {
+        if !changes {
             return;
         }
         if let Some(file) = b.file.as_mut() {
+            file.had_hunk = true;
             // A "new file" whose hunk has old lines is a mislabelled change to an existing file.
             if file.is_new
                 && h.lines.iter().any(|l| {
@@ -248,6 +299,20 @@ impl Parser {
                 return;
             }
             if file.is_delete {
+                // What the diff says the file holds: checked against the file before deleting.
+                file.removed.extend(
+                    h.lines.iter().filter(|l| l.kind != LineKind::Add).map(|l| l.text.clone()),
+                );
+                if h.lines.iter().any(|l| l.kind == LineKind::Add && !l.text.trim().is_empty()) {
+                    file.broken = true;
+                    let path = file.path.clone().map(|p| p.0);
+                    self.problem(
+                        path,
+                        Format::Udiff,
+                        "a diff to /dev/null that adds lines: neither a deletion nor an edit",
+                        h.start,
+                    );
+                }
                 return;
             }
         }
@@ -272,30 +337,75 @@ impl Parser {
             return;
         };
         let end = self.line_no.saturating_sub(1).max(h.start);
+        strip_first_boms(&mut h.lines);
         let hunk = Hunk { lines: h.lines, old_start_hint: h.hint, marked: true };
         self.emit(path, source, Format::Udiff, Change::Modify { hunk }, h.start, end);
     }
 
-    pub(super) fn finish_file(&mut self, b: &mut DiffBlock) {
-        self.finish_hunk(b);
+    pub(super) fn finish_file(&mut self, b: &mut DiffBlock, end: HunkEnd) {
+        let held = if end == HunkEnd::Clear { 0 } else { b.held_empty };
+        self.finish_hunk(b, end, held);
         let Some(file) = b.file.take() else { return };
         let Some((path, source)) = file.path else { return };
+        if file.broken {
+            return;
+        }
         let end = self.line_no.saturating_sub(1).max(file.start);
         if file.is_delete {
-            self.emit(path, source, Format::Udiff, Change::Delete, file.start, end);
+            let old =
+                file.had_hunk.then(|| file.removed.iter().map(|l| format!("{l}\n")).collect());
+            self.emit(path, source, Format::Udiff, Change::Delete { old }, file.start, end);
         } else if file.is_new {
             let content = file.created.iter().map(|l| format!("{l}\n")).collect();
             self.emit(path, source, Format::Udiff, Change::Create { content }, file.start, end);
         }
     }
 
-    pub(super) fn finish_diff(&mut self, b: &mut DiffBlock) {
+    pub(super) fn finish_diff(&mut self, b: &mut DiffBlock, end: HunkEnd) {
         if let Some(minus) = b.pending_minus.take() {
             self.hunk_line(b, &minus);
         }
+        self.finish_file(b, end);
         b.held_empty = 0;
-        self.finish_file(b);
     }
+}
+
+/// A BOM at the start of a hunk's first old or first new line is the file's, which the file
+/// keeps on its own: written into the new text it would be doubled.
+fn strip_first_boms(lines: &mut [HunkLine]) {
+    for side in [LineKind::Add, LineKind::Remove] {
+        if let Some(first) = lines.iter_mut().find(|l| l.kind != side)
+            && let Some(rest) = first.text.strip_prefix('\u{feff}')
+        {
+            first.text = rest.to_string();
+        }
+    }
+}
+
+/// Why a hunk that ended this way is not complete, if it is not.
+fn incomplete(h: &HunkAcc, end: HunkEnd, held: usize) -> Option<String> {
+    if end == HunkEnd::FencedEof {
+        return Some("the reply ended inside a fenced diff: its last hunk may be cut off".into());
+    }
+    if end == HunkEnd::Clear {
+        return None;
+    }
+    let (want_old, want_new) = h.counts?;
+    let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count() + held;
+    let new = h.lines.iter().filter(|l| l.kind != LineKind::Remove).count() + held;
+    if want_old <= old && want_new <= new {
+        return None;
+    }
+    let counted = format!(
+        "its `@@` header counts {want_old} old and {want_new} new lines, the hunk has {old} and {new}"
+    );
+    Some(if end == HunkEnd::Eof {
+        format!("cut off: the reply ends inside this hunk ({counted})")
+    } else {
+        format!(
+            "cut off: the diff stops before this hunk is complete ({counted}; a line may have lost its ` `, `-` or `+`)"
+        )
+    })
 }
 
 impl DiffBlock {

@@ -9,7 +9,7 @@ impl Review {
     /// Split a pending diff or SEARCH/REPLACE hunk into one hunk per group of changes, each with
     /// up to three unchanged lines around it. Returns whether it was split.
     pub fn split(&mut self, id: HunkId) -> bool {
-        let Some(idx) = self.position(id) else { return false };
+        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
         let h = &self.hunks[idx];
         if h.state != HunkState::Pending {
             return false;
@@ -19,26 +19,24 @@ impl Review {
         if parts.len() < 2 {
             return false;
         }
-        let original = &self.hunks[idx];
-        let new: Vec<_> = parts
-            .into_iter()
-            .map(|part| {
-                let edit = Edit { change: Change::Modify { hunk: part }, ..original.edit.clone() };
-                let id = hunk_id(&original.path, &edit);
-                self.new_hunk(id, original.path.clone(), edit)
-            })
-            .collect();
-        self.splice_tracked(idx, new);
+        let original = self.hunks.remove(idx);
+        for (k, part) in parts.into_iter().enumerate() {
+            let edit = Edit { change: Change::Modify { hunk: part }, ..original.edit.clone() };
+            let id = hunk_id(&original.path, &edit);
+            let mut hunk = self.new_hunk(id, original.path.clone(), edit);
+            hunk.origin = original.origin;
+            self.hunks.insert(idx + k, hunk);
+        }
         true
     }
 
     /// Replace a pending hunk's new text (edited by the user before accepting).
     pub fn edit_new_text(&mut self, id: HunkId, new_text: &str) -> bool {
-        let Some(idx) = self.position(id) else { return false };
+        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
         if !self.hunks[idx].state.is_open() {
             return false;
         }
-        let edit = &mut self.hunk_at_mut(idx).edit;
+        let edit = &mut self.hunks[idx].edit;
         let new_lines: Vec<String> = new_text.lines().map(String::from).collect();
         match &mut edit.change {
             Change::Modify { hunk } => {
@@ -50,7 +48,7 @@ impl Review {
             Change::Create { content } | Change::Replace { content } => {
                 *content = new_text.to_string()
             }
-            Change::Delete => return false,
+            Change::Delete { .. } => return false,
         }
         let mut h = self.hunks[idx].clone();
         self.place(&mut h);

@@ -91,6 +91,7 @@ fn undo_is_refused_when_the_new_text_is_gone() {
     r.file_changed("app.py", Source::Text("something else entirely\n".into()));
     assert!(r.undo().is_err());
     assert_eq!(r.hunk(a).unwrap().state, HunkState::Applied);
+    assert_eq!(r.hunk(a).unwrap().disk, Some(DiskNote::Edited), "it says so");
 }
 
 #[test]
@@ -155,4 +156,86 @@ fn ids_are_stable() {
     let b = review_with(TWO);
     assert_eq!(a.hunks()[0].id, b.hunks()[0].id);
     assert_ne!(a.hunks()[0].id, a.hunks()[1].id);
+}
+
+/// A hunk that adds lines above another: accepting it moves the other's lines down.
+const GROW: &str = "app.py\n```\n<<<<<<< SEARCH\ndef a():\n    return 1\n=======\ndef a():\n    x = 1\n    y = 2\n    return 1\n>>>>>>> REPLACE\n```\n\napp.py\n```\n<<<<<<< SEARCH\n    return 2\n=======\n    return 20\n>>>>>>> REPLACE\n```\n";
+
+fn accept_done(r: &mut Review, id: HunkId) {
+    let (id, path, text) = write_of(r.accept(id).unwrap());
+    r.write_done(id, &path, After::Text(text));
+}
+
+fn text_of(r: &Review) -> String {
+    match r.source("app.py") {
+        Some(Source::Text(t)) => t.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_applied_hunk_follows_its_lines_when_a_hunk_above_is_applied() {
+    let mut r = review_with(GROW);
+    let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
+    accept_done(&mut r, b);
+    assert_eq!(r.hunk(b).unwrap().preview.start, 5);
+    accept_done(&mut r, a);
+    let text = text_of(&r);
+    let lines: Vec<&str> = text.lines().collect();
+    let p = &r.hunk(b).unwrap().preview;
+    assert_eq!(p.start, 7, "moved down by the two lines written above it");
+    assert_eq!(lines[p.start..p.start + p.new.len()], ["    return 20"]);
+}
+
+#[test]
+fn an_applied_hunk_taken_out_on_disk_is_pending_again() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    accept_done(&mut r, a);
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Applied);
+    // `git checkout app.py`: the file is as it was.
+    r.file_changed("app.py", Source::Text(APP.to_string()));
+    let h = r.hunk(a).unwrap();
+    assert_eq!(h.state, HunkState::Pending);
+    assert_eq!(h.disk, Some(DiskNote::Reverted));
+    assert_eq!(h.preview.old, ["    return 1"], "placed against the file as it is now");
+    assert_eq!(r.undo(), Ok(None), "nothing of it is left to undo");
+    // It can be accepted again.
+    accept_done(&mut r, a);
+    assert_eq!(r.hunk(a).unwrap().disk, None);
+    // An unrelated change elsewhere leaves an applied hunk applied.
+    let edited = text_of(&r).replace("def b():", "def b():  # hi");
+    r.file_changed("app.py", Source::Text(edited));
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Applied);
+}
+
+#[test]
+fn a_conflict_resolved_by_hand_shows_what_was_written() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    r.file_changed("app.py", Source::Text(APP.replace("return 1", "return 1.0")));
+    assert!(r.hunk(a).unwrap().state.is_conflict());
+    let (id, path, text) = write_of(r.resolve_conflict(a, "    return 11\n").unwrap());
+    r.write_done(id, &path, After::Text(text));
+    let p = &r.hunk(a).unwrap().preview;
+    assert_eq!(p.new, ["    return 11"], "what was written, not the model's `return 10`");
+    assert_eq!(p.old, ["    return 1.0"]);
+}
+
+#[test]
+fn rejected_hunks_are_placed_against_the_file_now() {
+    let mut r = review_with(GROW);
+    let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
+    assert!(r.reject(b));
+    accept_done(&mut r, a);
+    assert_eq!(r.hunk(b).unwrap().preview.start, 7);
+}
+
+#[test]
+fn numbers_are_per_file_and_parts_share_theirs() {
+    let three = "app.py\n```diff\n@@ -1,6 +1,6 @@\n def a():\n-    return 1\n+    return 10\n \n \n def b():\n-    return 2\n+    return 20\n```\n";
+    let mut r = review_with(&format!("{TWO}\n{three}"));
+    assert_eq!(r.labels(), ["1", "2", "3"]);
+    assert!(r.split(r.hunks()[2].id));
+    assert_eq!(r.labels(), ["1", "2", "3a", "3b"]);
 }

@@ -19,6 +19,7 @@
 //! Not for: reading or writing files (`shell::journal`), turning messages into records and back
 //! (`app::record`), replaying (`app::replay`). This module is plain data and pure functions.
 
+mod blobs;
 mod reader;
 mod summary;
 
@@ -31,6 +32,7 @@ use sha2::{Digest, Sha256};
 use crate::core::plan::Source;
 use crate::core::trigger::TriggerId;
 
+pub use blobs::{Blobs, DEFAULT_MAX_TEXT_BYTES};
 pub use reader::{Dropped, Journal, read};
 pub use summary::{Summary, summarize};
 
@@ -71,9 +73,17 @@ pub enum Record {
         width: u16,
         height: u16,
     },
+    /// The wheel turned; where the pointer was (older journals have none).
     Scroll {
         t: u64,
         down: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<[u16; 2]>,
+    },
+    /// A mouse click (left button) at a column and row.
+    Click {
+        t: u64,
+        at: [u16; 2],
     },
     /// The editor closed: the text saved for the hunk, or why there is none.
     Editor {
@@ -106,6 +116,12 @@ pub enum Record {
         reason: String,
     },
     End(EndRecord),
+    /// A text (a file's content, a message's) that other records refer to by its hash: written
+    /// once per journal, before the first record that refers to it (see `blobs`).
+    Blob {
+        hash: String,
+        text: String,
+    },
 }
 
 /// What a record is for, when replaying.
@@ -122,7 +138,7 @@ pub enum Role {
 impl Record {
     pub fn role(&self) -> Role {
         match self {
-            Record::Session(_) => Role::Setup,
+            Record::Session(_) | Record::Blob { .. } => Role::Setup,
             Record::File(f) if f.t.is_none() => Role::Setup,
             Record::File(_) | Record::Write(_) => Role::EffectResult,
             Record::Request(_) => Role::Request,
@@ -132,6 +148,7 @@ impl Record {
             | Record::Key { .. }
             | Record::Resize { .. }
             | Record::Scroll { .. }
+            | Record::Click { .. }
             | Record::Editor { .. }
             | Record::FileChanged(_)
             | Record::GitBusy { .. }
@@ -144,7 +161,7 @@ impl Record {
     /// When it happened (ms since the start); set-up records have none.
     pub fn t(&self) -> Option<u64> {
         match self {
-            Record::Session(_) => None,
+            Record::Session(_) | Record::Blob { .. } => None,
             Record::File(f) | Record::FileChanged(f) => f.t,
             Record::Request(r) => Some(r.t),
             Record::Chunk { t, .. }
@@ -153,6 +170,7 @@ impl Record {
             | Record::Key { t, .. }
             | Record::Resize { t, .. }
             | Record::Scroll { t, .. }
+            | Record::Click { t, .. }
             | Record::Editor { t, .. }
             | Record::GitBusy { t, .. }
             | Record::WatchReady { t, .. }
@@ -249,9 +267,13 @@ pub struct FileRecord {
     /// Why the file cannot be edited (binary, unreadable, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unusable: Option<String>,
-    /// [`hash`] of the content; `None` when there is none.
+    /// [`hash`] of the content; `None` when there is none. With no `content` and no
+    /// `unusable`, the content is the `blob` of this hash, or not journaled (`omitted`).
     #[serde(default)]
     pub hash: Option<String>,
+    /// The content's length in bytes, when it was over the journal's limit and not journaled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<u64>,
 }
 
 impl FileRecord {
@@ -262,10 +284,14 @@ impl FileRecord {
             Source::Unusable(why) => (None, Some(why.clone())),
         };
         let hash = content.as_deref().map(hash);
-        FileRecord { t, path: path.to_string(), content, unusable, hash }
+        FileRecord { t, path: path.to_string(), content, unusable, hash, omitted: None }
     }
 
+    /// What the file held; a content the journal lacks reads as unusable, saying so.
     pub fn source(&self) -> Source {
+        if let Some(why) = self.lacks() {
+            return Source::Unusable(why);
+        }
         match (&self.content, &self.unusable) {
             (Some(text), _) => Source::Text(text.clone()),
             (None, Some(why)) => Source::Unusable(why.clone()),
@@ -317,7 +343,21 @@ pub struct RequestRecord {
 pub struct MessageRecord {
     /// `system`, `user` or `assistant`.
     pub role: String,
+    /// The text; in the journal, empty when `blob` names it.
+    #[serde(default)]
     pub content: String,
+    /// [`hash`] of the text, which is the `blob` of that hash (or not journaled: `omitted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
+    /// The text's length in bytes, when it was over the journal's limit and not journaled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omitted: Option<u64>,
+}
+
+impl MessageRecord {
+    pub fn new(role: &str, content: &str) -> MessageRecord {
+        MessageRecord { role: role.into(), content: content.into(), blob: None, omitted: None }
+    }
 }
 
 /// An edit as the review holds it: where it is, how it was placed, its state.

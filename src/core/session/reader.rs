@@ -61,9 +61,12 @@ pub fn read(bytes: &[u8]) -> Journal {
         }
         offset += end + 1;
     }
-    Journal { records, dropped: None }
+    Journal { records: super::blobs::resolve(records), dropped: None }
 }
 
 fn dropped(records: Vec<Record>, line: usize, offset: usize, bytes: usize, why: &str) -> Journal {
-    Journal { records, dropped: Some(Dropped { line, offset, bytes, reason: why.to_string() }) }
+    Journal {
+        records: super::blobs::resolve(records),
+        dropped: Some(Dropped { line, offset, bytes, reason: why.to_string() }),
+    }
 }

@@ -32,6 +32,8 @@ pub struct Summary {
     pub duration_ms: u64,
     /// Whether an unreadable tail was left out.
     pub truncated: bool,
+    /// A watch-mode session (`redline watch`): its requests came from comments.
+    pub watch: bool,
 }
 
 /// The summary of a journal; `None` when it has no header.
@@ -68,5 +70,6 @@ pub fn summarize(journal: &Journal) -> Option<Summary> {
         ended,
         duration_ms,
         truncated: journal.dropped.is_some(),
+        watch: header.watch.is_some(),
     })
 }

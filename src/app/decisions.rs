@@ -1,0 +1,178 @@
+//! Decisions on hunks: accepting (one at a time per file, the others queued behind its write),
+//! selecting what arrives, and undo, of one decision or of a whole batch (`a`, `d`, `A`).
+//!
+//! Not for: where a hunk goes or what undo writes (`core::review`), keys (`keys`).
+
+use super::*;
+
+impl App {
+    /// Hunks from index `before` on are new: note their round, select, and (watch mode with
+    /// `--apply all`) accept them.
+    pub(super) fn hunks_added(&mut self, before: usize) -> Vec<AppEffect> {
+        let new: Vec<HunkId> = self.review.hunks()[before..].iter().map(|h| h.id).collect();
+        for id in &new {
+            self.hunk_round.insert(*id, self.round);
+        }
+        self.select_first_if_none();
+        self.select_new_if_decided(before);
+        self.auto_accept(&new)
+    }
+
+    /// When the selected hunk is decided and new hunks arrived, the first new one is the next
+    /// thing to look at.
+    pub(super) fn select_new_if_decided(&mut self, before: usize) {
+        let decided = self.selected_hunk().is_none_or(|h| !h.state.is_open());
+        if decided && self.filter.is_empty() && self.review.hunks().len() > before {
+            self.select(Some(self.review.hunks()[before].id));
+        }
+    }
+
+    pub(super) fn select_first_if_none(&mut self) {
+        if self.selected.is_none() {
+            self.select(self.order().first().map(|&i| self.review.hunks()[i].id));
+        }
+    }
+
+    pub(super) fn open_ids(&self, pred: impl Fn(&ReviewHunk) -> bool) -> Vec<HunkId> {
+        self.order()
+            .into_iter()
+            .map(|i| &self.review.hunks()[i])
+            .filter(|h| h.state == HunkState::Pending && pred(h))
+            .map(|h| h.id)
+            .collect()
+    }
+
+    /// Accept one hunk, or queue it behind a write to the same file.
+    pub(super) fn accept_id(&mut self, id: HunkId) -> Vec<AppEffect> {
+        let Some(h) = self.review.hunk(id) else { return Vec::new() };
+        let path = h.path.clone();
+        if h.state.is_conflict() {
+            let key = |a| self.keymap.first_key(a);
+            self.notice = Some(format!(
+                "not applied: {path} changed where this hunk applies; `{}` resolves it by hand, \
+                 `{}` sends it back to the model, `{}` drops it",
+                key(Action::Edit),
+                key(Action::Retry),
+                key(Action::Reject)
+            ));
+            return Vec::new();
+        }
+        if !matches!(h.state, HunkState::Pending | HunkState::Failed) {
+            self.notice =
+                Some(format!("the hunk is {}; only an open hunk is accepted", h.state.name()));
+            return Vec::new();
+        }
+        if self.in_flight.contains(&path) {
+            if !self.queued.contains(&id) {
+                self.queued.push(id);
+            }
+            return Vec::new();
+        }
+        let triggers = self.triggers_answered_by(id);
+        let tidy = |text: &str| watch::without_triggers(text, &triggers);
+        match self.review.accept_and(id, tidy) {
+            Some(effect) => {
+                self.in_flight.insert(path);
+                vec![AppEffect::Write { effect, undo: false }]
+            }
+            None => {
+                let why = self.review.hunk(id).and_then(|h| h.report.reason.clone());
+                self.notice = Some(format!(
+                    "cannot place the hunk in {path}: {}",
+                    why.unwrap_or_else(|| "no change".into())
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn next_queued(&mut self, path: &str) -> Vec<AppEffect> {
+        let pos =
+            self.queued.iter().position(|id| self.review.hunk(*id).is_some_and(|h| h.path == path));
+        match pos {
+            Some(p) => {
+                let id = self.queued.remove(p);
+                self.accept_id(id)
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Undo the last decision, or, right after a batch (`a`, `d`, `A`), the whole batch.
+    pub(super) fn undo(&mut self) -> Vec<AppEffect> {
+        if !self.in_flight.is_empty() {
+            self.notice = Some("a write is on its way; undo after it".into());
+            return Vec::new();
+        }
+        let batch = self.last_batch.take();
+        if let Some(batch) = batch
+            && self.review.last_decision().is_some_and(|id| batch.contains(&id))
+        {
+            self.undoing = Some(batch);
+            return self.undo_batch_step();
+        }
+        match self.review.undo() {
+            Ok(Some(effect)) => self.undo_write(effect),
+            Ok(None) => {
+                self.notice = Some("undone".into());
+                Vec::new()
+            }
+            Err(why) => {
+                self.notice = Some(format!("cannot undo: {why}"));
+                Vec::new()
+            }
+        }
+    }
+
+    /// Take back the batch's decisions from the last one on, until one needs a write (its
+    /// `WriteDone` comes back here) or none of the batch is left.
+    pub(super) fn undo_batch_step(&mut self) -> Vec<AppEffect> {
+        let Some(batch) = self.undoing.clone() else { return Vec::new() };
+        while self.review.last_decision().is_some_and(|id| batch.contains(&id)) {
+            match self.review.undo() {
+                Ok(Some(effect)) => return self.undo_write(effect),
+                Ok(None) => {}
+                Err(why) => {
+                    self.undoing = None;
+                    self.notice = Some(format!("cannot undo the rest of the batch: {why}"));
+                    return Vec::new();
+                }
+            }
+        }
+        self.undoing = None;
+        self.notice = Some(format!("undone: the batch of {} hunk(s)", batch.len()));
+        Vec::new()
+    }
+
+    fn undo_write(&mut self, effect: Effect) -> Vec<AppEffect> {
+        let path = match &effect {
+            Effect::Write { path, .. } | Effect::Delete { path, .. } => path.clone(),
+            Effect::Read { path } => path.clone(),
+        };
+        self.in_flight.insert(path);
+        vec![AppEffect::Write { effect, undo: true }]
+    }
+
+    /// A decision on several hunks at once (`a`, `d`, `A`): `u` right after it takes them all
+    /// back.
+    pub(super) fn batch(&mut self, ids: Vec<HunkId>, accept: bool) -> Vec<AppEffect> {
+        self.last_batch = (!ids.is_empty()).then(|| ids.clone());
+        if accept {
+            return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+        }
+        for id in ids {
+            self.review.reject(id);
+        }
+        Vec::new()
+    }
+
+    pub(super) fn split(&mut self) {
+        let Some(id) = self.selected else { return };
+        let Some(idx) = self.review.hunks().iter().position(|h| h.id == id) else { return };
+        if self.review.split(id) {
+            self.select(Some(self.review.hunks()[idx].id));
+        } else {
+            self.notice = Some("only a pending hunk with several changes can be split".into());
+        }
+    }
+}

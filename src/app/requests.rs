@@ -1,0 +1,138 @@
+//! Requests to the model: starting a stream, its end, its failure, sending a failed request
+//! again, sending the failed edits back (`r`), and follow-ups (`m`).
+//!
+//! Not for: the network (`provider`, `runtime`), watch mode's triggers (`watch`).
+
+use super::*;
+
+impl App {
+    pub(super) fn begin_stream(&mut self, now: Instant) {
+        self.request_failed = None;
+        self.round += 1;
+        self.streaming = true;
+        self.stats = StreamStats { started: Some(now), ..StreamStats::default() };
+        self.parser =
+            StreamParser::new(ParseOptions { only: None, known_paths: self.known_paths.clone() });
+        self.round_start = self.stream_text.len();
+    }
+
+    pub(super) fn stream_end(&mut self, done: StreamDone, now: Instant) -> Vec<AppEffect> {
+        let events = self.parser.finish();
+        let mut effects = self.add_events(events);
+        self.streaming = false;
+        self.stats.ended = Some(now);
+        self.stats.output_tokens = done.output_tokens;
+        self.notice = done.note;
+        effects.extend(self.next_trigger(now));
+        effects
+    }
+
+    /// A stream ended in error. A cancel is the user's; anything else is a failed request,
+    /// shown as failed with its whole reason, which `r` sends again (in watch mode, saving the
+    /// file again asks again too).
+    pub(super) fn stream_error(&mut self, reason: String, now: Instant) -> Vec<AppEffect> {
+        self.streaming = false;
+        self.stats.ended = Some(now);
+        if reason == "cancelled" {
+            self.notice =
+                Some("stream cancelled; the edits finished before it stay under review".into());
+        } else {
+            let key = self.keymap.first_key(Action::Retry);
+            self.notice = Some(format!(
+                "request failed: {reason} — `{key}` sends it again; the edits finished before \
+                 it stay under review"
+            ));
+            self.request_failed = Some(reason);
+            self.forget_failed_trigger();
+        }
+        self.next_trigger(now)
+    }
+
+    /// Send the failed request again, as it was.
+    fn retry_request(&mut self, now: Instant) -> Vec<AppEffect> {
+        let answering = self.watch.as_ref().and_then(|w| w.answering(self.round)).cloned();
+        self.stream_text.push_str("\n\n── the request failed; sending it again ──\n\n");
+        self.begin_stream(now);
+        if let Some(request) = answering {
+            self.answer_again(request);
+        }
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Retry }]
+    }
+
+    pub(super) fn retry(&mut self, now: Instant) -> Vec<AppEffect> {
+        if self.streaming {
+            self.notice = Some("the model is still writing; retry when it is done".into());
+            return Vec::new();
+        }
+        if self.request_failed.is_some() && !self.conversation.is_empty() {
+            return self.retry_request(now);
+        }
+        // Failed hunks and conflicts go back to the model, conflicts with the file's text now.
+        let failed: Vec<&ReviewHunk> = self
+            .review
+            .hunks()
+            .iter()
+            .filter(|h| h.state == HunkState::Failed || h.state.is_conflict())
+            .collect();
+        if failed.is_empty() {
+            self.notice = Some("no failed or conflicting edits to send back".into());
+            return Vec::new();
+        }
+        let failed_edits: Vec<FailedEdit> = failed
+            .iter()
+            .map(|h| {
+                self.review
+                    .conflict_failed_edit(h.id)
+                    .unwrap_or_else(|| FailedEdit::from_report(&h.report))
+            })
+            .collect();
+        let ids: Vec<HunkId> = failed.iter().map(|h| h.id).collect();
+        let applied: Vec<String> = self
+            .review
+            .hunks()
+            .iter()
+            .filter(|h| h.state == HunkState::Applied)
+            .map(|h| match h.report.lines {
+                Some((a, b)) => format!("{} (lines {a}-{b})", h.path),
+                None => h.path.clone(),
+            })
+            .collect();
+        let reply = self.stream_text[self.round_start..].to_string();
+        self.conversation.push(ChatMessage::new(Role::Assistant, reply));
+        self.conversation
+            .push(ChatMessage::new(Role::User, self.prompts.build_retry(&failed_edits, &applied)));
+        for id in &ids {
+            self.review.reject(*id);
+        }
+        let asking = format!("asking again about {} failed edit(s)", ids.len());
+        self.stream_text.push_str(&format!("\n\n── {asking} ──\n\n"));
+        self.request_line = Some(asking);
+        self.begin_stream(now);
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Retry }]
+    }
+
+    /// Send a follow-up request in the same conversation, telling the model which of its hunks
+    /// were rejected so it does not send them again unasked.
+    pub(super) fn follow_up(&mut self, request: &str, now: Instant) -> Vec<AppEffect> {
+        let rejected: Vec<String> = self
+            .review
+            .hunks()
+            .iter()
+            .filter(|h| h.state == HunkState::Rejected)
+            .map(|h| {
+                format!(
+                    "{} (lines {}-{} of your reply)",
+                    h.path, h.edit.reply_lines.0, h.edit.reply_lines.1
+                )
+            })
+            .collect();
+        let reply = self.stream_text[self.round_start..].to_string();
+        self.conversation.push(ChatMessage::new(Role::Assistant, reply));
+        self.conversation
+            .push(ChatMessage::new(Role::User, prompt::build_follow_up(request, &rejected)));
+        self.stream_text.push_str(&format!("\n\n── follow-up: {} ──\n\n", request.trim()));
+        self.request_line = Some(request.trim().to_string());
+        self.begin_stream(now);
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::FollowUp }]
+    }
+}

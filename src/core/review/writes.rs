@@ -1,0 +1,264 @@
+//! Writes and what is on disk: the shell's answers to a hunk's write or an undo, undo itself,
+//! and following applied hunks through later changes of their file, so what the diff pane
+//! shows of an applied hunk is always where its lines are now.
+//!
+//! An applied hunk whose written lines are no longer in the file while the lines they replaced
+//! are back (`git checkout` took it out, an undo in the editor) is pending again, marked
+//! [`DiskNote::Reverted`], placed against the file as it is now; its decision leaves the undo
+//! history (there is nothing of it left to undo). One whose lines were edited into something
+//! else stays applied, marked [`DiskNote::Edited`] (undo refuses to take someone's edit out).
+//!
+//! Not for: placing open hunks (`review`), conflicts (`conflict`).
+
+use super::conflict::{self, LineMap};
+use super::{DiskNote, Effect, HunkId, HunkState, Review, preview_of, source_lines};
+use crate::core::execute::After;
+use crate::core::plan::Source;
+
+impl Review {
+    /// The shell wrote what [`Review::accept`] asked for. The hunk's preview becomes what was
+    /// written (a conflict resolved by hand, a tidied trigger comment: not the model's text),
+    /// and the other applied hunks of the file follow their lines to where they are now.
+    pub fn write_done(&mut self, id: HunkId, path: &str, after: After) {
+        let before = self.set_file(path, &after);
+        let written = self
+            .decisions
+            .iter()
+            .rev()
+            .find(|d| d.hunk == id && d.written.is_some())
+            .and_then(|d| d.written.as_ref().map(|(b, _)| b.clone()));
+        if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id)
+            && h.state == HunkState::Accepted
+        {
+            h.state = HunkState::Applied;
+            h.disk = None;
+            if let Some(source) = written {
+                h.preview = preview_of(&source, &source_lines(&source), Some(after));
+            }
+        }
+        self.follow_applied(path, &before, Some(id));
+        self.replace_pending(path);
+    }
+
+    /// The write failed (the file changed on disk, the disk is full): the hunk goes back to
+    /// where it was, with the reason.
+    pub fn write_failed(&mut self, id: HunkId, reason: &str) {
+        if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
+        {
+            let d = self.decisions.remove(pos);
+            if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id) {
+                h.state = d.before_state;
+                h.report.reason = Some(reason.to_string());
+            }
+        }
+    }
+
+    /// The hunk the last decision was on: the one [`Review::undo`] takes back next.
+    pub fn last_decision(&self) -> Option<HunkId> {
+        self.decisions.last().map(|d| d.hunk)
+    }
+
+    /// Undo the last decision. A rejected hunk is pending again; an applied one is taken out of
+    /// its file: by restoring the text from before it when the file is unchanged since, else by
+    /// reversing the hunk by content. `Err` says why it cannot be undone.
+    pub fn undo(&mut self) -> Result<Option<Effect>, String> {
+        let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
+        let idx = self.hunks.iter().position(|h| h.id == d.hunk).ok_or("the hunk is gone")?;
+        let Some((before, after)) = d.written.clone() else {
+            self.decisions.pop();
+            self.hunks[idx].state = d.before_state;
+            return Ok(None);
+        };
+        if self.hunks[idx].state == HunkState::Accepted {
+            return Err("its write has not finished yet".into());
+        }
+        let path = self.hunks[idx].path.clone();
+        let now = self.files.get(&path).cloned().unwrap_or(Source::Missing);
+        let unchanged = match (&now, &after) {
+            (Source::Text(n), After::Text(a)) => n == a,
+            (Source::Missing, After::Deleted) => true,
+            _ => false,
+        };
+        let restore = if unchanged {
+            match before {
+                Source::Text(t) => After::Text(t),
+                Source::Missing => After::Deleted,
+                Source::Unusable(why) => return Err(why),
+            }
+        } else {
+            // Someone changed the file since: take out exactly the lines this hunk wrote,
+            // where they are now, or refuse.
+            match (&before, &after, &now) {
+                (Source::Text(b), After::Text(a), Source::Text(n)) => {
+                    After::Text(conflict::take_out(b, a, n)?)
+                }
+                (Source::Missing, _, Source::Text(_)) => {
+                    return Err(
+                        "the file it created was edited since; nothing is deleted (remove \
+                                it yourself if you want it gone)"
+                            .into(),
+                    );
+                }
+                (_, After::Deleted, _) => {
+                    return Err(
+                        "the file it deleted was created again since; it is left as it is".into()
+                    );
+                }
+                (_, _, Source::Missing) => {
+                    return Err(
+                        "the file was deleted or renamed since; nothing is recreated".into()
+                    );
+                }
+                _ => return Err("the file cannot be read now".into()),
+            }
+        };
+        self.decisions.pop();
+        self.hunks[idx].state = d.before_state;
+        let expected = match &now {
+            Source::Text(t) => Some(t.clone()),
+            _ => None,
+        };
+        let id = d.hunk;
+        Ok(Some(match restore {
+            After::Text(text) => Effect::Write { hunk: id, path, expected, text },
+            After::Deleted => {
+                Effect::Delete { hunk: id, path, expected: expected.unwrap_or_default() }
+            }
+        }))
+    }
+
+    /// The shell carried out an undo's write.
+    pub fn undo_done(&mut self, path: &str, after: After) {
+        let before = self.set_file(path, &after);
+        self.follow_applied(path, &before, None);
+        self.replace_pending(path);
+    }
+
+    /// Store a file's text after a write; what it held before.
+    fn set_file(&mut self, path: &str, after: &After) -> Source {
+        let now = match after {
+            After::Text(t) => Source::Text(t.clone()),
+            After::Deleted => Source::Missing,
+        };
+        self.files.insert(path.to_string(), now).unwrap_or(Source::Missing)
+    }
+
+    /// The file changed from `before` to what the review holds now: each applied hunk of it
+    /// (but `except`) finds its written lines again, where the change moved them or, failing
+    /// that, the nearest place that holds them; one whose lines are gone is pending again.
+    pub(super) fn follow_applied(&mut self, path: &str, before: &Source, except: Option<HunkId>) {
+        let text = |s: Option<&Source>| match s {
+            Some(Source::Text(t)) => Some(t.clone()),
+            _ => None,
+        };
+        let now = text(self.files.get(path));
+        let old = text(Some(before)).unwrap_or_default();
+        let lines: Vec<&str> = now.as_deref().map_or_else(Vec::new, |t| t.lines().collect());
+        let mut map: Option<LineMap> = None;
+        let mut reverted = Vec::new();
+        for h in self.hunks.iter_mut() {
+            if h.path != path || h.state != HunkState::Applied || Some(h.id) == except {
+                continue;
+            }
+            let p = &h.preview;
+            if p.deletes {
+                if now.is_some() {
+                    reverted.push(h.id);
+                }
+                continue;
+            }
+            if p.old.is_empty() && p.new.is_empty() {
+                continue;
+            }
+            let map = map
+                .get_or_insert_with(|| LineMap::between(&old, now.as_deref().unwrap_or_default()));
+            let (moved, _) = map.range((p.start, p.start + p.new.len()));
+            match written_at(&lines, moved, &p.old, &p.new) {
+                Written::At(start) => {
+                    h.preview.start = start;
+                    h.disk = None;
+                }
+                Written::Reverted => reverted.push(h.id),
+                Written::Edited => h.disk = Some(DiskNote::Edited),
+            }
+        }
+        for id in reverted {
+            self.reverted(id);
+        }
+    }
+
+    /// An applied hunk's lines are gone from its file: it is pending again.
+    fn reverted(&mut self, id: HunkId) {
+        if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
+        {
+            self.decisions.remove(pos);
+        }
+        if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id) {
+            h.state = HunkState::Pending;
+            h.disk = Some(DiskNote::Reverted);
+            h.anchor = None;
+        }
+    }
+}
+
+/// Where an applied hunk's lines are in its file now.
+#[derive(Debug, PartialEq, Eq)]
+enum Written {
+    /// They start at this line.
+    At(usize),
+    /// They are gone and the lines they replaced are back: the hunk was taken out.
+    Reverted,
+    /// They are gone and what they replaced is not back: someone edited them.
+    Edited,
+}
+
+/// Where the lines `new` (written in place of `old`) stand in `lines`: at `hint` if they are
+/// there, else at the nearest place that holds them. A pure deletion is taken out when its old
+/// lines are back at its place.
+fn written_at(lines: &[&str], hint: usize, old: &[String], new: &[String]) -> Written {
+    let at = |s: usize, want: &[String]| {
+        lines.get(s..s + want.len()).is_some_and(|here| here.iter().zip(want).all(|(a, b)| a == b))
+    };
+    let nearest = |want: &[String]| {
+        (0..(lines.len() + 1).saturating_sub(want.len()))
+            .filter(|&s| at(s, want))
+            .min_by_key(|&s| s.abs_diff(hint))
+    };
+    if new.is_empty() {
+        return if !old.is_empty() && at(hint, old) {
+            Written::Reverted
+        } else {
+            Written::At(hint.min(lines.len()))
+        };
+    }
+    if at(hint, new) {
+        return Written::At(hint);
+    }
+    match nearest(new) {
+        Some(s) => Written::At(s),
+        None if old.is_empty() || nearest(old).is_some() => Written::Reverted,
+        None => Written::Edited,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(lines: &[&str]) -> Vec<String> {
+        lines.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn written_lines_are_found_where_they_went() {
+        let file = ["a", "X", "Y", "b", "X", "Y"];
+        let at = |hint, old: &[&str], new: &[&str]| written_at(&file, hint, &v(old), &v(new));
+        assert_eq!(at(1, &["x"], &["X", "Y"]), Written::At(1));
+        assert_eq!(at(3, &["x"], &["X", "Y"]), Written::At(4), "the nearest");
+        assert_eq!(at(1, &["b"], &["Z"]), Written::Reverted, "gone, and what it replaced is back");
+        assert_eq!(at(1, &["q"], &["Z"]), Written::Edited, "gone, and nothing is back");
+        // A deletion: taken out when its old lines are back.
+        assert_eq!(at(1, &["X"], &[]), Written::Reverted);
+        assert_eq!(at(1, &["q"], &[]), Written::At(1));
+    }
+}

@@ -1,0 +1,137 @@
+//! `redline resume [SESSION]` (and `redline replay --resume SESSION`): take up a session whose
+//! hunks were left undecided. The journal is replayed headless with the current engine
+//! (`app::replay::Driver`) to rebuild the review as it ended; the files that changed on disk
+//! since are read into it (their hunks are placed again, or become conflicts); then the review
+//! screen opens on the project with those hunks pending, and what happens is appended to the
+//! same journal, so replaying it plays the session and its resumption as one.
+//!
+//! Not for: replaying (`replay_cmd`), the loop (`runtime`).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+
+use crate::app::Msg;
+use crate::app::replay::{Driver, Script};
+use crate::runtime::{self, Replies, Resume, Session, Watch};
+use crate::shell::ask::{self, AskArgs, ModelArgs, ProviderArg};
+use crate::shell::cli::Exit;
+use crate::shell::journal::{self, Journal};
+use crate::shell::review_cmd;
+use crate::shell::workspace::Workspace;
+
+/// `redline resume`'s options.
+#[derive(Debug, Clone, Args, Default)]
+pub struct ResumeArgs {
+    /// The session: a journal file, a session id (or a unique prefix of one), or `last`.
+    #[arg(value_name = "SESSION", default_value = "last")]
+    pub session: String,
+    /// The project folder (default: the one the session was recorded in).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// `dark` or `light`.
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Where sessions are journaled (and looked for).
+    #[arg(long, value_name = "DIR")]
+    pub session_dir: Option<PathBuf>,
+}
+
+/// `redline resume`.
+pub fn resume(args: &ResumeArgs) -> Exit {
+    review_cmd::report(try_resume(args))
+}
+
+fn try_resume(args: &ResumeArgs) -> Result<()> {
+    let dir = journal::sessions_dir(args.session_dir.as_deref())?;
+    let path = journal::resolve(&dir, &args.session)?;
+    let loaded = journal::load(&path)?;
+    if let Some(d) = &loaded.dropped {
+        bail!(
+            "{} is cut at line {} ({}); it cannot be continued (`redline replay` shows it)",
+            path.display(),
+            d.line,
+            d.reason
+        );
+    }
+    let script = Script::from_journal(&loaded)
+        .map_err(|e| anyhow::anyhow!("{} cannot be resumed: {e}", path.display()))?;
+    let mut driver = Driver::new(&script, true);
+    driver.run();
+    let (mut app, recorder, files, t) = driver.into_resume();
+    let c = app.review.counts();
+    let open = c.pending + c.failed + c.conflict;
+    if open == 0 {
+        eprintln!("redline: session {} has no undecided hunks", script.header.id);
+        return Ok(());
+    }
+    let root = args.root.clone().unwrap_or_else(|| PathBuf::from(&script.header.root));
+    let workspace = Workspace::open(&root)
+        .with_context(|| format!("cannot open the session's project {}", root.display()))?;
+    let mut since: Vec<Msg> = files
+        .iter()
+        .filter_map(|(path, was)| {
+            let now = workspace.read_source(path);
+            (now != *was).then(|| Msg::FileChanged { path: path.clone(), source: now })
+        })
+        .collect();
+    if app.streaming {
+        since.push(Msg::StreamError("the session ended before the reply did".into()));
+    }
+    let (theme, _, _) = review_cmd::look(args.theme.as_deref())?;
+    app.notice = Some(format!(
+        "resumed session {}: {open} hunk(s) undecided; decisions are added to its journal",
+        script.header.id
+    ));
+    let journal = Journal::reopen(&path, script.header.clone())?;
+    let session = Session {
+        workspace,
+        watch: if script.header.watch.is_some() { Watch::Project } else { Watch::Files },
+        replies: replies(&script),
+        syntax_theme: review_cmd::syntax_theme(&theme),
+        theme,
+        journal: Some(journal),
+        replay: None,
+        resume: Some(Resume { recorder, t, since }),
+    };
+    let ending = runtime::run(&mut app, session)?;
+    review_cmd::summary(&app);
+    review_cmd::resume_hint(&app, Some(&script.header.id));
+    review_cmd::recorded_where(Some((script.header.id.clone(), path)), None);
+    ending.into_result()
+}
+
+/// The model the session used, as configured now (its key from the environment or the config
+/// file); without one, requests fail and say why.
+fn replies(script: &Script) -> Replies {
+    let provider = match script.header.provider.as_str() {
+        "openai" => ProviderArg::Openai,
+        "anthropic" => ProviderArg::Anthropic,
+        "ollama" => ProviderArg::Ollama,
+        other => {
+            return Replies::Unavailable(format!(
+                "the session's replies were {other}; there is no model to ask"
+            ));
+        }
+    };
+    let args = AskArgs {
+        model: ModelArgs {
+            provider: Some(provider),
+            base_url: script.header.base_url.clone(),
+            model: Some(script.header.model.clone()),
+            ..ModelArgs::default()
+        },
+        format: ask::EditFormatArg::SearchReplace,
+        root: PathBuf::from("."),
+        apply: ask::ApplyMode::None,
+        retries: 0,
+        http_retries: None,
+        prompt: String::new(),
+        files: Vec::new(),
+    };
+    match ask::settings_for(&args) {
+        Ok(settings) => Replies::Provider { settings: Box::new(settings), max_tokens: None },
+        Err(e) => Replies::Unavailable(format!("no model to ask: {e:#}")),
+    }
+}

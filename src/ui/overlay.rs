@@ -1,0 +1,198 @@
+//! The dialogs over the review screen: the help (built from the keymap; in two columns, or
+//! scrolled, when the terminal is too short for one), the quit question,
+//! the input lines (the request, a follow-up) and the log of messages (`L`).
+//!
+//! Not for: what their keys do (`app::keys`), the panes (`render`).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::app::{App, Modal};
+use crate::ui::layout::wrap;
+use crate::ui::render::pane;
+use crate::ui::theme::Theme;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+/// The open dialog, if any.
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    match &app.modal {
+        Some(Modal::Help(top)) => draw_help(frame, area, app, *top, theme),
+        Some(Modal::ConfirmQuit) => draw_confirm(frame, area, app, theme),
+        Some(Modal::Prompt(text)) => draw_prompt(
+            frame,
+            area,
+            text,
+            " what should the model change? (Enter sends, Esc quits) ",
+            theme,
+        ),
+        Some(Modal::FollowUp(text)) => {
+            draw_prompt(frame, area, text, " follow-up request (Enter sends, Esc closes) ", theme)
+        }
+        Some(Modal::Log(back)) => draw_log(frame, area, app, *back, theme),
+        Some(Modal::Search(_)) | None => {}
+    }
+}
+
+/// Every message so far, newest at the bottom, each whole; `back` messages from the newest
+/// are scrolled out below.
+fn draw_log(frame: &mut Frame, area: Rect, app: &App, back: usize, theme: &Theme) {
+    let rect = centered(area, area.width.saturating_sub(4).max(20), area.height.saturating_sub(2));
+    frame.render_widget(Clear, rect);
+    let title = format!(" messages ({}; ↑↓ scroll, any other key closes) ", app.log.len());
+    let block = pane(title, true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let width = inner.width.saturating_sub(2) as usize;
+    let end = app.log.len().saturating_sub(back);
+    let mut lines: Vec<Line> = Vec::new();
+    for (n, message) in app.log[..end].iter().enumerate() {
+        for (k, row) in wrap(message, width).into_iter().enumerate() {
+            let mark = if k == 0 { format!("{:>3} ", n + 1) } else { "    ".into() };
+            lines.push(Line::from(vec![
+                Span::styled(mark, theme.fg(theme.dim)),
+                Span::styled(row, theme.fg(theme.text)),
+            ]));
+        }
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled("no messages yet", theme.fg(theme.dim)));
+    }
+    let skip = lines.len().saturating_sub(inner.height as usize);
+    frame.render_widget(Paragraph::new(lines.split_off(skip)), inner);
+}
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// Where the help goes in `area` and how: its rectangle, its columns (one, or two when one is
+/// too tall and two fit), and how far it scrolls when neither shows every entry.
+struct HelpLayout {
+    rect: Rect,
+    columns: usize,
+    /// Entry rows shown (per column).
+    shown: usize,
+    /// The furthest it scrolls: 0 when everything shows.
+    max_top: usize,
+}
+
+/// A help entry's columns: ` keys  description `.
+fn help_widths(entries: &[(String, &str)]) -> (usize, usize) {
+    let keys = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(4);
+    let text = entries.iter().map(|(_, d)| d.width()).max().unwrap_or(0);
+    (keys, 1 + keys + 2 + text + 1)
+}
+
+fn help_layout(area: Rect, entries: &[(String, &str)]) -> HelpLayout {
+    let n = entries.len();
+    let (_, column) = help_widths(entries);
+    let (width, height) = (area.width as usize, area.height as usize);
+    // Two columns only when one is too tall and two fit whole; else one, scrolled if need be.
+    let two = n + 2 > height && 2 * column + 3 <= width && n.div_ceil(2) + 2 <= height;
+    let (columns, rows) = if two { (2, n.div_ceil(2)) } else { (1, n) };
+    let shown = rows.min(height.saturating_sub(2));
+    let rect_w = (columns * column + columns - 1 + 2) as u16;
+    let rect = centered(area, rect_w, (shown + 2) as u16);
+    HelpLayout { rect, columns, shown, max_top: rows - shown }
+}
+
+/// The furthest the help scrolls in a terminal of `area`: 0 when it shows whole.
+pub fn help_max_top(area: Rect, app: &App) -> usize {
+    help_layout(area, &app.keymap.help_lines()).max_top
+}
+
+/// The keys, from the keymap; `top` entries scrolled out above when they do not all fit.
+fn draw_help(frame: &mut Frame, area: Rect, app: &App, top: usize, theme: &Theme) {
+    let entries = app.keymap.help_lines();
+    let (keys_w, column) = help_widths(&entries);
+    let layout = help_layout(area, &entries);
+    let top = top.min(layout.max_top);
+    let title = if layout.max_top > 0 {
+        let last = (top + layout.shown).min(entries.len());
+        format!(" keys {}-{last}/{} (↑↓ scroll, any other key closes) ", top + 1, entries.len())
+    } else {
+        " keys (any key closes) ".to_string()
+    };
+    frame.render_widget(Clear, layout.rect);
+    let block = pane(title, true, theme);
+    let inner = block.inner(layout.rect);
+    frame.render_widget(block, layout.rect);
+    let entry = |(k, d): &(String, &'static str)| {
+        vec![
+            Span::styled(
+                format!(" {k:<keys_w$}  "),
+                theme.fg(theme.accent).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(format!("{d:<w$}", w = column - keys_w - 3), theme.fg(theme.text)),
+        ]
+    };
+    let lines: Vec<Line> = (top..top + layout.shown)
+        .map(|row| {
+            let mut spans = entries.get(row).map(entry).unwrap_or_default();
+            if layout.columns == 2
+                && let Some(right) = entries.get(row + layout.shown)
+            {
+                spans.push(Span::styled("│", theme.fg(theme.border)));
+                spans.extend(entry(right));
+            }
+            Line::from(spans)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let c = app.review.counts();
+    let open = c.pending + c.failed + c.conflict;
+    let mut text = vec![Line::raw(format!(" {open} hunk(s) still undecided."))];
+    if app.streaming {
+        text.push(Line::raw(" The model is still writing."));
+    }
+    if open > 0 {
+        // Nothing is lost: the journal holds them, and resuming reopens them pending.
+        text.push(Line::styled(" They are kept: `redline resume`", theme.fg(theme.dim)));
+        text.push(Line::styled(" reopens them pending.", theme.fg(theme.dim)));
+    }
+    text.push(Line::styled(
+        " Quit anyway? y / n",
+        theme.fg(theme.accent).add_modifier(Modifier::BOLD),
+    ));
+    let rect = centered(area, 40, text.len() as u16 + 2);
+    frame.render_widget(Clear, rect);
+    let block = pane(" quit ".into(), true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    frame.render_widget(Paragraph::new(text), inner);
+}
+
+fn draw_prompt(frame: &mut Frame, area: Rect, text: &str, title: &str, theme: &Theme) {
+    let rect = centered(area, area.width.saturating_sub(4).max(20), 4);
+    frame.render_widget(Clear, rect);
+    let block = pane(title.into(), true, theme);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    // The end of the text, as many whole clusters as fit before the cursor.
+    let room = (inner.width as usize).saturating_sub(2);
+    let mut used = 0;
+    let start = text
+        .grapheme_indices(true)
+        .rev()
+        .take_while(|(_, g)| {
+            used += g.width();
+            used <= room
+        })
+        .last()
+        .map_or(text.len(), |(at, _)| at);
+    frame.render_widget(Paragraph::new(Line::raw(format!("{}▏", &text[start..]))), inner);
+}

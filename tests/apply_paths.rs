@@ -1,0 +1,212 @@
+//! End-to-end tests of `redline apply` on replies whose form decides which file an edit touches,
+//! whether it is an edit at all, and whether it is complete: deletes and creates that must name
+//! their file exactly, prose that introduces output rather than a file, diffs cut off mid-hunk,
+//! aider's `<source>` fences, route-group, Windows and absolute paths, SEARCH/REPLACE slips.
+//!
+//! Each test checks the files on disk after the run (what was written, what was left alone)
+//! and the exit status: 0 applied, 1 refused.
+#![cfg(unix)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tempfile::TempDir;
+
+/// A scratch project in a temporary folder, and the reply file beside it.
+struct Project {
+    dir: TempDir,
+}
+
+impl Project {
+    fn new(files: &[(&str, &str)]) -> Project {
+        let dir = TempDir::new().expect("temp dir");
+        let p = Project { dir };
+        for (rel, text) in files {
+            let path = p.root().join(rel);
+            fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            fs::write(path, text).expect("write");
+        }
+        p
+    }
+
+    fn root(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    /// Run `redline apply --root <project> <reply>`: the exit status.
+    fn apply(&self, reply: &str) -> i32 {
+        fs::create_dir_all(self.root()).expect("root");
+        let reply_path = self.dir.path().join("reply.md");
+        fs::write(&reply_path, reply).expect("write reply");
+        let out = Command::new(env!("CARGO_BIN_EXE_redline"))
+            .arg("apply")
+            .arg("--root")
+            .arg(self.root())
+            .arg(&reply_path)
+            .output()
+            .expect("run redline");
+        out.status.code().expect("exit code")
+    }
+
+    fn text(&self, rel: &str) -> Option<String> {
+        fs::read_to_string(self.root().join(rel)).ok()
+    }
+
+    /// Every file of the project, relative, sorted.
+    fn files(&self) -> Vec<String> {
+        fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
+            for entry in fs::read_dir(dir).expect("read_dir").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, base, out);
+                } else {
+                    let rel = path.strip_prefix(base).expect("under base");
+                    out.push(rel.to_string_lossy().into_owned());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.root(), &self.root(), &mut out);
+        out.sort();
+        out
+    }
+}
+
+const UTIL: &str = "def clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n";
+
+#[test]
+fn a_delete_of_a_missing_file_never_deletes_its_namesake() {
+    let p = Project::new(&[("src/util.py", UTIL)]);
+    let reply = format!(
+        "The legacy helper is unused:\n\n```diff\n--- a/legacy/util.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n{}```\n",
+        UTIL.lines().map(|l| format!("-{l}\n")).collect::<String>()
+    );
+    assert_eq!(p.apply(&reply), 1);
+    assert_eq!(p.text("src/util.py").as_deref(), Some(UTIL));
+}
+
+#[test]
+fn a_delete_must_show_the_files_content() {
+    let p = Project::new(&[("old.py", UTIL)]);
+    let wrong =
+        "```diff\n--- a/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-def other():\n-    pass\n```\n";
+    assert_eq!(p.apply(wrong), 1);
+    assert_eq!(p.text("old.py").as_deref(), Some(UTIL));
+    let bare = "Remove it:\n\n```diff\n--- a/old.py\n+++ /dev/null\n```\n";
+    assert_eq!(p.apply(bare), 1);
+    assert_eq!(p.text("old.py").as_deref(), Some(UTIL));
+    // Trailing spaces and CRLF aside, the right lines delete it.
+    let right = "```diff\n--- a/old.py\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-def clamp(x, lo, hi):  \r\n-    return max(lo, min(x, hi))\n```\n";
+    assert_eq!(p.apply(right), 0);
+    assert_eq!(p.text("old.py"), None);
+}
+
+#[test]
+fn a_new_init_file_is_created_where_it_is_named() {
+    let p = Project::new(&[("pkg/__init__.py", "from .core import run\n")]);
+    let reply = "plugins/__init__.py\n```python\n\"\"\"Plugins.\"\"\"\n```\n";
+    assert_eq!(p.apply(reply), 0);
+    assert_eq!(p.text("pkg/__init__.py").as_deref(), Some("from .core import run\n"));
+    assert_eq!(p.text("plugins/__init__.py").as_deref(), Some("\"\"\"Plugins.\"\"\"\n"));
+}
+
+#[test]
+fn program_output_after_a_mention_is_not_a_file() {
+    let main = "def main():\n    print('Hello')\n\n\nif __name__ == '__main__':\n    main()\n";
+    let p = Project::new(&[("main.py", main)]);
+    let reply =
+        "Nothing needs to change. When you run `main.py` you will see:\n\n```\nHello\n```\n";
+    assert_eq!(p.apply(reply), 1, "no edit in the reply");
+    assert_eq!(p.text("main.py").as_deref(), Some(main));
+    let snippet = "Change `main.py` like this:\n\n```python\n    print('Hi')\n```\n";
+    assert_eq!(p.apply(snippet), 1);
+    assert_eq!(p.text("main.py").as_deref(), Some(main));
+}
+
+#[test]
+fn a_quote_of_the_file_before_the_edit_is_not_written() {
+    let p = Project::new(&[("app/views.py", UTIL)]);
+    let reply = format!(
+        "Let me check its content first:\n\napp/view.py\n```python\n{UTIL}```\n\nNow the fix:\n\napp/views.py\n```python\n<<<<<<< SEARCH\n{UTIL}=======\ndef clamp(x, lo, hi):\n    return min(max(x, lo), hi)\n>>>>>>> REPLACE\n```\n"
+    );
+    assert_eq!(p.apply(&reply), 0);
+    assert_eq!(p.files(), ["app/views.py"]);
+    assert!(p.text("app/views.py").expect("kept").contains("min(max(x, lo), hi)"));
+}
+
+#[test]
+fn an_unfenced_diff_cut_off_mid_hunk_is_refused() {
+    let text = "a = 1\nb = 2\nc = 3\nd = 4\n";
+    let p = Project::new(&[("x.py", text)]);
+    let reply = "Here is the diff:\n\n--- a/x.py\n+++ b/x.py\n@@ -1,4 +1,4 @@\n a = 1\n-b = 2\n";
+    assert_eq!(p.apply(reply), 1);
+    assert_eq!(p.text("x.py").as_deref(), Some(text));
+    let complete =
+        "--- a/x.py\n+++ b/x.py\n@@ -1,4 +1,4 @@\n a = 1\n-b = 2\n+b = 20\n c = 3\n d = 4\n";
+    assert_eq!(p.apply(complete), 0);
+    assert_eq!(p.text("x.py").as_deref(), Some("a = 1\nb = 20\nc = 3\nd = 4\n"));
+}
+
+#[test]
+fn aider_source_fences_apply() {
+    let p = Project::new(&[("src/app.py", "x = 1\n")]);
+    let reply = "src/app.py\n<source python>\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n</source>\n";
+    assert_eq!(p.apply(reply), 0);
+    assert_eq!(p.text("src/app.py").as_deref(), Some("x = 2\n"));
+}
+
+#[test]
+fn route_group_paths_are_edited() {
+    let page = "export default function Page() {\n  return null;\n}\n";
+    let p = Project::new(&[
+        ("app/[locale]/page.tsx", page),
+        ("src/routes/(auth)/login.svelte", "<p>in</p>\n"),
+    ]);
+    let reply = "app/[locale]/page.tsx\n```tsx\n<<<<<<< SEARCH\n  return null;\n=======\n  return <main />;\n>>>>>>> REPLACE\n```\n\nsrc/routes/(auth)/login.svelte\n```svelte\n<<<<<<< SEARCH\n<p>in</p>\n=======\n<p>Log in</p>\n>>>>>>> REPLACE\n```\n";
+    assert_eq!(p.apply(reply), 0);
+    assert!(p.text("app/[locale]/page.tsx").expect("page").contains("<main />"));
+    assert_eq!(p.text("src/routes/(auth)/login.svelte").as_deref(), Some("<p>Log in</p>\n"));
+    // A new file in a route group is named by a path line the project cannot know yet.
+    let layout = "app/[locale]/layout.tsx\n```tsx\nexport default function Layout() {}\n```\n";
+    assert_eq!(p.apply(layout), 0);
+    assert!(p.text("app/[locale]/layout.tsx").is_some());
+}
+
+#[test]
+fn windows_paths_never_make_backslash_names() {
+    let p = Project::new(&[(
+        "Repositories/IProductRepository.cs",
+        "interface IProductRepository {}\n",
+    )]);
+    let reply = "Repositories\\ProductRepository.cs\n```csharp\nclass ProductRepository : IProductRepository {}\n```\n\nServices\\Cart.cs\n```csharp\n<<<<<<< SEARCH\n=======\nclass Cart {}\n>>>>>>> REPLACE\n```\n";
+    assert_eq!(p.apply(reply), 0);
+    assert_eq!(
+        p.files(),
+        [
+            "Repositories/IProductRepository.cs",
+            "Repositories/ProductRepository.cs",
+            "Services/Cart.cs"
+        ]
+    );
+}
+
+#[test]
+fn absolute_paths_inside_the_root_are_project_paths() {
+    let p = Project::new(&[("src/a.py", "x = 1\n")]);
+    let root = fs::canonicalize(p.root()).expect("canonical root");
+    let reply = format!(
+        "{}/src/a.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n",
+        root.display()
+    );
+    assert_eq!(p.apply(&reply), 0);
+    assert_eq!(p.text("src/a.py").as_deref(), Some("x = 2\n"));
+}
+
+#[test]
+fn a_doubled_divider_and_a_bom_are_not_written() {
+    let p = Project::new(&[("a.py", "\u{feff}x = 1\ny = 2\n")]);
+    let reply = "a.py\n```python\n<<<<<<< SEARCH\n\u{feff}x = 1\n=======\n\u{feff}x = 3\n=======\n>>>>>>> REPLACE\n```\n";
+    assert_eq!(p.apply(reply), 0);
+    assert_eq!(p.text("a.py").as_deref(), Some("\u{feff}x = 3\ny = 2\n"));
+}

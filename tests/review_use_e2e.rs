@@ -1,0 +1,140 @@
+//! End to end, as a user works: the real binary's review screen in tmux.
+//!
+//! - the server is down: the request is shown failed with its whole error, and once the server
+//!   is up `r` sends it again and the edits arrive (aimock on loopback, started by the test);
+//! - at 80x24 the status line keeps the counts and `? help`;
+//! - `u` after `A` takes the whole batch back out of the files;
+//! - quitting with undecided hunks, then `redline resume`, shows them pending again.
+//!
+//! Needs tmux (and Node.js for aimock); without tmux it checks nothing and says so, except
+//! under CI.
+
+use std::path::Path;
+
+mod tmux_support;
+use tmux_support::{Tmux, have_tmux};
+
+mod provider_support;
+
+const DEMO_DONE: &str = "4 pending 0 applied 0 rejected 1 failed";
+
+/// `redline demo DIR --speed 20` in a `width`x`height` pane, journaled in `scratch`.
+fn demo(name: &str, scratch: &Path, width: u16, height: u16) -> Tmux {
+    let tmux = Tmux::start(name, width, height);
+    tmux.run(&format!(
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        scratch.join("config").display(),
+        scratch.join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+        scratch.join("project").display()
+    ));
+    tmux.wait_for("the stream to finish", DEMO_DONE);
+    tmux
+}
+
+#[test]
+fn a_failed_request_is_shown_failed_and_r_retries_it_once_the_server_is_up() {
+    if !have_tmux("the failed request test") {
+        return;
+    }
+    use provider_support::{APP_PY, REPLY, SECRET, aimock_on, fixtures, free_port, project};
+    let port = free_port();
+    let dir = project();
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux::start("e2e-down", 100, 30);
+    tmux.run(&format!(
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} OPENAI_API_KEY={SECRET} TERM=xterm-256color {} --provider openai --base-url http://127.0.0.1:{port}/v1 --model mock --timeout 5 -m 'please fix-tui' app.py; echo EXIT=$?",
+        dir.path().display(),
+        config.path().display(),
+        config.path().join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+    ));
+    let screen = tmux.wait_for("the request to fail", "✗ request failed");
+    assert!(!screen.contains('✓'), "a failed request is not shown as done:\n{screen}");
+    assert!(screen.contains("request failed:"), "the message says why:\n{screen}");
+    let fixture = provider_support::reply_fixture("fix-tui", REPLY, serde_json::json!({}));
+    let _server = aimock_on(&fixtures(vec![fixture]), &[], port);
+    tmux.keys("r");
+    let screen = tmux.wait_for("the request sent again", "2 pending 0 applied");
+    assert!(screen.contains("✓ openai · mock"), "{screen}");
+    tmux.keys("A");
+    tmux.wait_for("both hunks written", "0 pending 2 applied");
+    tmux.keys("q");
+    tmux.wait_for("redline to exit", "EXIT=0");
+    let app = std::fs::read_to_string(dir.path().join("app.py")).unwrap();
+    assert_ne!(app, APP_PY, "the retried request's edits were written");
+}
+
+#[test]
+fn at_80x24_the_counts_and_help_stay_on_the_status_line() {
+    if !have_tmux("the 80x24 status line test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = demo("e2e-narrow", scratch.path(), 80, 24);
+    tmux.keys("s");
+    let screen = tmux.screen();
+    let status = screen.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
+    assert!(status.contains(DEMO_DONE), "the counts on the status line: {status:?}\n{screen}");
+    assert!(status.contains("? help"), "`? help` on the status line: {status:?}\n{screen}");
+    assert!(screen.contains(" j next "), "the hint bar:\n{screen}");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+}
+
+#[test]
+fn u_after_accept_all_takes_the_whole_batch_back() {
+    if !have_tmux("the batch undo test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = demo("e2e-batch", scratch.path(), 110, 32);
+    let read = |name: &str| std::fs::read_to_string(scratch.path().join("project").join(name));
+    let before = (read("inventory.py").unwrap(), read("report.py").unwrap());
+    tmux.keys("A");
+    tmux.wait_for("every hunk written", "0 pending 4 applied");
+    assert_ne!(read("inventory.py").unwrap(), before.0);
+    tmux.keys("u");
+    tmux.wait_for("the batch undone", DEMO_DONE);
+    assert_eq!((read("inventory.py").unwrap(), read("report.py").unwrap()), before);
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+}
+
+#[test]
+fn undecided_hunks_come_back_pending_with_redline_resume() {
+    if !have_tmux("the resume test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = demo("e2e-resume", scratch.path(), 110, 32);
+    tmux.keys("y");
+    tmux.wait_for("the first hunk written", "3 pending 1 applied");
+    tmux.keys("q");
+    let screen = tmux.wait_for("the quit question", "Quit anyway?");
+    assert!(screen.contains("redline resume"), "the question offers to keep them:\n{screen}");
+    tmux.keys("y");
+    let screen = tmux.wait_for("redline to exit", "EXIT=0");
+    assert!(screen.contains("`redline resume "), "the way back is printed:\n{screen}");
+    tmux.run("clear");
+    tmux.run(&format!(
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} resume; echo EXIT=$?",
+        scratch.path().join("config").display(),
+        scratch.path().join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+    ));
+    let screen = tmux.wait_for("the resumed review", "3 pending 1 applied");
+    assert!(screen.contains("resumed session"), "{screen}");
+    tmux.keys("y");
+    tmux.wait_for("a decision after resuming", "2 pending 2 applied");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+    let inventory = std::fs::read_to_string(scratch.path().join("project/inventory.py")).unwrap();
+    assert!(inventory.contains("raise ValueError"), "the resumed decision was written");
+}
