@@ -421,6 +421,9 @@ async fn run_loop(
             }
         };
         let is_key = matches!(msg, Msg::Key(_) | Msg::Resize(..));
+        // A tick changes what is shown only while the status line's clock runs: an idle screen
+        // is not drawn again (idle CPU ~0).
+        let mut changed = !matches!(msg, Msg::Tick) || stepper.app.clock_running();
         if let Some(p) = &mut player
             && p.reenacting()
             && matches!(msg, Msg::Key(_) | Msg::Scroll { .. } | Msg::Click { .. })
@@ -446,8 +449,9 @@ async fn run_loop(
             let t = clock_t(stepper, replay);
             pending.extend(stepper.update(m, t));
             n += 1;
+            changed = true;
         }
-        dirty = true;
+        dirty |= changed || !pending.is_empty();
         if is_key {
             last_draw = None;
         }

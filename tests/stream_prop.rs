@@ -132,3 +132,105 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+/// A large multi-file diff as `git diff` writes it between two tags: modified, new, deleted,
+/// renamed and binary files; CRLF files; `\ No newline at end of file`; multi-byte characters;
+/// context lines that quote fences, SEARCH markers and diff headers; several hunks per file.
+fn git_diff(files: usize, seed: u64) -> String {
+    let mut rng = seed;
+    let mut next = move |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let bodies = [
+        "let x = 1;",
+        "```rust",
+        "<<<<<<< SEARCH",
+        "=======",
+        "--- a/elsewhere.rs",
+        "+++ b/elsewhere.rs",
+        "@@ not a header",
+        "ünïcödé — € ✓",
+        "",
+        "    indented()",
+        "diff --git a/x b/x",
+        "} else {",
+    ];
+    let mut out = String::new();
+    for f in 0..files {
+        let path = format!("src/dir_{}/file_{f}.rs", f % 7);
+        let eol = if next(5) == 0 { "\r\n" } else { "\n" };
+        let line = |k: u64| bodies[k as usize % bodies.len()];
+        match next(10) {
+            0 => {
+                out.push_str(&format!(
+                    "diff --git a/{path} b/{path}\nnew file mode 100644\nindex 0000000..1111111\n\
+                     --- /dev/null\n+++ b/{path}\n@@ -0,0 +1,3 @@\n"
+                ));
+                for k in 0..3 {
+                    out.push_str(&format!("+{}{eol}", line(next(12) + k)));
+                }
+            }
+            1 => {
+                out.push_str(&format!(
+                    "diff --git a/{path} b/{path}\ndeleted file mode 100644\nindex 1111111..0000000\n\
+                     --- a/{path}\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-{}{eol}-{}{eol}",
+                    line(next(12)),
+                    line(next(12))
+                ));
+            }
+            2 => out.push_str(&format!(
+                "diff --git a/{path}.png b/{path}.png\nindex 1111111..2222222 100644\n\
+                 Binary files a/{path}.png and b/{path}.png differ\n"
+            )),
+            3 => out.push_str(&format!(
+                "diff --git a/{path} b/{path}.old\nsimilarity index 100%\nrename from {path}\n\
+                 rename to {path}.old\n"
+            )),
+            _ => {
+                out.push_str(&format!(
+                    "diff --git a/{path} b/{path}\nindex 1111111..2222222 100644\n--- a/{path}\n\
+                     +++ b/{path}\n"
+                ));
+                for h in 0..=next(3) {
+                    let at = 10 + h * 40;
+                    out.push_str(&format!("@@ -{at},4 +{at},4 @@ fn context_{h}()\n"));
+                    out.push_str(&format!(" {}{eol}", line(next(12))));
+                    out.push_str(&format!("-{}{eol}", line(next(12))));
+                    out.push_str(&format!("+{}{eol}", line(next(12))));
+                    out.push_str(&format!(" {}{eol} {}{eol}", line(next(12)), line(next(12))));
+                    if next(6) == 0 {
+                        out.push_str("\\ No newline at end of file\n");
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Issue 14: a large diff streamed in 20-character chunks (as the review screen receives a
+/// reply) must give the same edits as parsing it whole, fenced or not.
+#[test]
+fn a_large_git_diff_parses_the_same_in_20_character_chunks() {
+    for seed in [1, 7, 1414] {
+        let diff = git_diff(1_500, seed);
+        for reply in [diff.clone(), format!("Here it is:\n\n```diff\n{diff}```\nDone.\n")] {
+            let whole = parse_reply(&reply, ParseOptions::default());
+            assert!(edits_in(&whole) > 1_000, "{}", edits_in(&whole));
+            let chars: Vec<char> = reply.chars().collect();
+            for size in [20, 7, 4096] {
+                let mut parser = StreamParser::new(ParseOptions::default());
+                let mut got = Vec::new();
+                for piece in chars.chunks(size) {
+                    got.extend(parser.push_str(&piece.iter().collect::<String>()));
+                }
+                got.extend(parser.finish());
+                assert_eq!(edits_in(&got), edits_in(&whole), "seed {seed}, chunks of {size}");
+                assert!(got == whole, "seed {seed}, chunks of {size}: the events differ");
+            }
+        }
+    }
+}

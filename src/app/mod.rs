@@ -339,6 +339,12 @@ impl App {
         vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Initial }]
     }
 
+    /// Whether the status line shows a running clock (a stream started and not ended): the
+    /// only thing a tick changes on screen, so the runtime redraws on a tick only then.
+    pub fn clock_running(&self) -> bool {
+        self.stats.started.is_some() && self.stats.ended.is_none()
+    }
+
     /// The unfinished last line of the stream (shown, never applied).
     pub fn tail(&self) -> &str {
         if self.streaming { self.parser.tail() } else { "" }

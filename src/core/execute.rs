@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::apply::{apply_hunk_styled, is_closer};
+use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit, Hunk, LineKind};
-use crate::core::indent::{FileStyle, file_style};
+use crate::core::indent::file_style;
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
 use crate::core::locate::{
@@ -89,133 +89,9 @@ pub fn apply_single(edit: &Edit, path: &str, before: &Source) -> (EditReport, Op
     (report, after_of(w))
 }
 
-/// A file's state after one edit, as [`apply_each`] gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Placed {
-    /// The file's lines `start..end` become `lines`; every other line, and every line ending,
-    /// is unchanged. Only given for a file without a BOM, whose lines are then exactly
-    /// `str::lines` of its text.
-    Lines { start: usize, end: usize, lines: Vec<String> },
-    /// The whole file.
-    File(After),
-}
-
-/// Apply each edit alone to the same file as it is now: for each, the report [`apply_single`]
-/// gives and the same resulting file, with the file parsed, indexed and its indentation read
-/// once for all of them (the pending hunks of a file that changed on disk are placed again this
-/// way). A hunk located in one piece is applied to a copy of only the lines it touches.
-pub fn apply_each(
-    edits: &[&Edit],
-    path: &str,
-    before: &Source,
-) -> Vec<(EditReport, Option<Placed>)> {
-    let base = working(Some(before));
-    let prepared = base.text.as_ref().map(Prepared::new);
-    edits
-        .iter()
-        .map(|edit| {
-            if let (Some(text), Some(p)) = (&base.text, &prepared)
-                && let Some(placed) = modify_lines(edit, path, text, p)
-            {
-                return placed;
-            }
-            let mut w = Working {
-                existed: base.existed,
-                text: base.text.clone(),
-                unusable: base.unusable.clone(),
-                dirty: false,
-                moves: Vec::new(),
-            };
-            let report =
-                guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, &[], prepared.as_ref()));
-            (report, after_of(w).map(Placed::File))
-        })
-        .collect()
-}
-
-/// A modify edit located in one piece, applied to a copy of only the lines it can touch: from
-/// its first line to the first line after it that is not a closer (`}`, `end`: `apply_hunk`
-/// may move new lines past those), or the file's end. `None` for anything else (a refusal, a
-/// hunk in parts, a file with a BOM), which takes the whole-file path.
-fn modify_lines(
-    edit: &Edit,
-    path: &str,
-    text: &TextFile,
-    p: &Prepared,
-) -> Option<(EditReport, Option<Placed>)> {
-    let Change::Modify { hunk } = &edit.change else { return None };
-    if text.bom {
-        return None;
-    }
-    // A fresh file has no earlier hunks to shift the header's line number.
-    let parts = locate_parts_indexed(hunk, &p.infos, &p.index, 0).ok()?;
-    let [(h, loc)] = parts.as_slice() else { return None };
-    let n = text.lines.len();
-    let lo = loc.start;
-    let hi = (loc.end..n).find(|&i| !is_closer(&text.lines[i])).map_or(n, |i| i + 1);
-    if placement_doubt(&parts, &text.lines).is_some()
-        || in_place_already(&parts, &text.lines).is_some()
-    {
-        return None;
-    }
-    let local = shifted(loc, lo, hi)?;
-    let mut window = TextFile {
-        bom: false,
-        lines: text.lines[lo..hi].to_vec(),
-        eols: text.eols[lo..hi].to_vec(),
-        dominant: text.dominant,
-    };
-    apply_hunk_styled(&mut window, h, &local, p.style);
-    if verify::check_window(&text.lines, (lo, hi), &window.lines, hunk).is_err() {
-        return None;
-    }
-    let report = applied_report(edit, path, &parts);
-    Some((report, Some(Placed::Lines { start: lo, end: hi, lines: window.lines })))
-}
-
-/// A located hunk's lines counted from `lo`, if they all fall in `lo..hi` (and `lo < hi`: an
-/// empty window cannot keep the file's final-newline state).
-fn shifted(loc: &Located, lo: usize, hi: usize) -> Option<Located> {
-    if lo >= hi || loc.end > hi {
-        return None;
-    }
-    let at = |f: usize| (lo..hi).contains(&f).then(|| f - lo);
-    let slots = loc
-        .slots
-        .iter()
-        .map(|s| {
-            Some(match *s {
-                HunkSlot::Kept(f, l) => HunkSlot::Kept(at(f)?, l),
-                HunkSlot::Removed(f, l) => HunkSlot::Removed(at(f)?, l),
-                HunkSlot::Elided(s, e) if s >= lo && s <= e && e <= hi => {
-                    HunkSlot::Elided(s - lo, e - lo)
-                }
-                HunkSlot::Elided(..) => return None,
-                HunkSlot::Add => HunkSlot::Add,
-                HunkSlot::ForgottenAdd => HunkSlot::ForgottenAdd,
-                HunkSlot::Ignored => HunkSlot::Ignored,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(Located { slots, start: 0, end: loc.end - lo, ..loc.clone() })
-}
-
-/// What locating and applying hunks in one text needs, built once for many hunks: each line's
-/// locator form, where each line occurs, and how the file indents.
-struct Prepared<'a> {
-    infos: Vec<LineInfo<'a>>,
-    index: FileIndex,
-    style: FileStyle,
-}
-
-impl<'a> Prepared<'a> {
-    fn new(text: &'a TextFile) -> Prepared<'a> {
-        let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
-        let index = FileIndex::new(&infos);
-        let style = file_style(text.lines.iter().map(|s| s.as_str()));
-        Prepared { infos, index, style }
-    }
-}
+mod prepared;
+use prepared::Prepared;
+pub use prepared::{Placed, PreparedFile, apply_each};
 
 fn after_of(w: Working) -> Option<After> {
     match (w.dirty, w.text) {

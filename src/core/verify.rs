@@ -202,16 +202,18 @@ fn same_text(a: &str, b: &str) -> bool {
 
 /// Check that turning `before` into `after` is what `hunk` asks for.
 pub fn check_hunk(before: &[String], after: &[String], hunk: &Hunk) -> Result<(), Unexplained> {
-    check_window(before, (0, before.len()), after, hunk)
+    check_window(before, (0, before.len()), after, hunk, None)
 }
 
 /// [`check_hunk`] for a change confined to `file[lo..hi]`, which becomes `new`: the rest of
-/// the file is only read to know which lines it holds.
+/// the file is only read to know which lines it holds, or not at all when `held` (how many
+/// times the file holds each line, trimmed, counted once per file version) is given.
 pub fn check_window(
     file: &[String],
     (lo, hi): (usize, usize),
     new: &[String],
     hunk: &Hunk,
+    held: Option<&HashMap<&str, u32>>,
 ) -> Result<(), Unexplained> {
     let (before, after) = (&file[lo..hi], new);
     // The first line of each run of added and of removed lines in the hunk.
@@ -234,10 +236,10 @@ pub fn check_window(
     } else {
         HashSet::new()
     };
-    let file_has: HashSet<&str> = if quoted.is_empty() {
-        HashSet::new()
-    } else {
-        file.iter().map(|l| l.trim()).filter(|l| quoted.contains(l)).collect()
+    let file_has: HashSet<&str> = match held {
+        _ if quoted.is_empty() => HashSet::new(),
+        Some(held) => quoted.iter().copied().filter(|q| held.contains_key(q)).collect(),
+        None => file.iter().map(|l| l.trim()).filter(|l| quoted.contains(l)).collect(),
     };
     // Lines the edit removes, and lines it adds: its `+` lines and, in a diff, context lines the
     // file does not hold (a forgotten `+`). A context line the file holds was quoted from
@@ -303,11 +305,23 @@ pub fn check_window(
     }
     // Every telling line the edit adds must be in the result (the changed part of it, or the
     // unchanged lines around, where an equal line may have been kept by the diff).
-    let after_has: HashSet<&str> =
-        after.iter().chain(&file[..lo]).chain(&file[hi..]).map(|l| l.trim()).collect();
+    let after_has: HashSet<&str> = after.iter().map(|l| l.trim()).collect();
+    let outside: HashSet<&str> = match held {
+        Some(_) => HashSet::new(),
+        None => file[..lo].iter().chain(&file[hi..]).map(|l| l.trim()).collect(),
+    };
+    // Whether the file holds the line outside the window: with `held`, more often than inside.
+    let kept_outside = |t: &str| match held {
+        Some(held) => {
+            let inside = file[lo..hi].iter().filter(|l| l.trim() == t).count();
+            held.get(t).is_some_and(|&n| n as usize > inside)
+        }
+        None => outside.contains(t),
+    };
     if let Some(missing) = add_texts.iter().zip(&adds).find_map(|(t, k)| {
         let real = hunk.lines[*k].kind == LineKind::Add;
-        (real && !plain(t) && !after_has.contains(t.trim())).then_some(*t)
+        let t_in = t.trim();
+        (real && !plain(t) && !after_has.contains(t_in) && !kept_outside(t_in)).then_some(*t)
     }) && !added.iter().any(|a| like_added(a.text, missing))
     {
         return Err(Unexplained(format!(

@@ -6,6 +6,7 @@
 //! due) makes the whole lot git's. While the index is locked, or an operation is in progress,
 //! changes wait. Pure: the caller says what time it is and what git is doing.
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use super::{Batch, GitState};
@@ -18,6 +19,8 @@ pub const GRACE: Duration = Duration::from_millis(300);
 pub struct Gate {
     /// Paths waiting, in order of arrival, without repeats.
     waiting: Vec<String>,
+    /// The same paths, for telling a repeat in O(1): a checkout reports tens of thousands.
+    seen: HashSet<String>,
     /// When the first of them arrived, and the last.
     first: Option<Instant>,
     last: Option<Instant>,
@@ -43,7 +46,8 @@ impl Gate {
             return;
         }
         for p in batch.paths {
-            if !self.waiting.contains(&p) {
+            if !self.seen.contains(&p) {
+                self.seen.insert(p.clone());
                 self.waiting.push(p);
             }
         }
@@ -70,6 +74,7 @@ impl Gate {
         let by_git = self.git_seen.is_some_and(|g| g + GRACE >= first);
         self.first = None;
         self.last = None;
+        self.seen.clear();
         Some(Release { paths: std::mem::take(&mut self.waiting), by_git })
     }
 }
