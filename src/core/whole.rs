@@ -132,7 +132,9 @@ const STAND_IN_MIN: usize = 3;
 pub fn is_comment(line: &str) -> bool {
     let t = line.trim();
     let hash = t.starts_with('#')
-        && !["#!", "#[", "#include", "#define", "#if", "#end", "#pragma"].iter().any(|p| t.starts_with(p));
+        && !["#!", "#[", "#include", "#define", "#if", "#end", "#pragma"]
+            .iter()
+            .any(|p| t.starts_with(p));
     hash || ["//", "/*", "--", "<!--", ";", "%"].iter().any(|p| t.starts_with(p))
 }
 

@@ -130,14 +130,25 @@ fn a_merge_that_invents_or_loses_listing_lines_is_refused() {
 #[test]
 fn a_comment_standing_alone_where_code_was_is_a_placeholder() {
     // `# snip` is no phrase redline knows: it stands where three lines of code were.
-    let original = "import os\n\ndef a():\n    return 1\n\ndef b():\n    x = 2\n    y = 3\n    return x + y\n";
+    let original =
+        "import os\n\ndef a():\n    return 1\n\ndef b():\n    x = 2\n    y = 3\n    return x + y\n";
     let listing = "import os\n\ndef a():\n    return 10\n\n# snip\n";
     let t = crate::core::text::TextFile::parse(original);
     let m = crate::core::whole::merge(&t, listing).expect("merged");
     let got: Vec<&str> = m.lines.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(
         got,
-        ["import os", "", "def a():", "    return 10", "", "def b():", "    x = 2", "    y = 3", "    return x + y"]
+        [
+            "import os",
+            "",
+            "def a():",
+            "    return 10",
+            "",
+            "def b():",
+            "    x = 2",
+            "    y = 3",
+            "    return x + y"
+        ]
     );
     let after: Vec<String> = got.iter().map(|s| s.to_string()).collect();
     assert_eq!(check_whole(&t.lines, &after, listing), Ok(()));
