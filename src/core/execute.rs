@@ -143,9 +143,9 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
     }
 }
 
-/// Run one edit on a copy of the file's state, keeping the copy only if the edit finished: a
-/// bug that panics on one edit refuses that edit alone, and the others of the reply still
-/// apply.
+/// Run one edit on a copy of the file's state, keeping the copy only if the edit applied: a
+/// refused edit changes nothing (the edit's code need not undo its own work), and a bug that
+/// panics on one edit refuses that edit alone, so the others of the reply still apply.
 fn guarded(
     edit: &Edit,
     path: &str,
@@ -155,7 +155,9 @@ fn guarded(
     let mut trial = w.clone();
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&mut trial))) {
         Ok(report) => {
-            *w = trial;
+            if report.status == Status::Applied {
+                *w = trial;
+            }
             report
         }
         Err(_) => refused(
@@ -286,22 +288,20 @@ fn modify(
             Some("the file already holds this hunk's new text there; nothing changed".into());
         return r;
     }
-    let before = text.clone();
+    // A refusal below leaves the file as it was: `guarded` drops this copy of it.
+    let before = text.lines.clone();
     // Apply bottom-up so that earlier parts' line numbers stay valid.
     let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
     ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
-    let mut moves = Vec::new();
     for (h, loc) in ordered {
         // The style read before any part changed the text serves the first part only.
         let s = style.take().unwrap_or_else(|| file_style(text.lines.iter().map(|s| s.as_str())));
         let grew = apply_hunk_styled(text, h, loc, s);
-        moves.push((loc.start + 1, grew));
+        w.moves.push((loc.start + 1, grew));
     }
-    if let Err(why) = verify::check_hunk(&before.lines, &text.lines, hunk) {
-        *text = before;
+    if let Err(why) = verify::check_hunk(&before, &text.lines, hunk) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
-    w.moves.extend(moves);
     w.dirty = true;
     applied_report(edit, path, &parts)
 }

@@ -16,7 +16,7 @@ use crate::app::{App, Focus, ViewMode};
 use crate::core::plan::Status;
 use crate::core::review::{HunkState, ReviewHunk};
 use crate::ui::conflict::three_way;
-use crate::ui::diff::{Block, DiffModel, paint, scope};
+use crate::ui::diff::{Block, Cell, DiffModel, paint, scope};
 use crate::ui::highlight::{Highlighter, HunkColors, LineColors};
 use crate::ui::keymap::Action;
 use crate::ui::render::{how_located, pane};
@@ -312,24 +312,19 @@ fn side_by_side(ctx: &Ctx, width: usize) -> Vec<Row> {
                 }
             }
             Block::Change(olds, news) => {
+                // One side of a changed pair: its rows, or none where that side is shorter.
+                let side = |kind, c: Option<&Cell>| {
+                    c.map_or_else(Vec::new, |c| {
+                        let numbers = Gutter::One(first + c.index);
+                        diff_rows(
+                            ctx,
+                            DiffLine { kind, index: c.index, emph: &c.emph, numbers },
+                            half,
+                        )
+                    })
+                };
                 for k in 0..olds.len().max(news.len()) {
-                    let l = olds.get(k).map_or_else(Vec::new, |c| {
-                        let numbers = Gutter::One(first + c.index);
-                        diff_rows(
-                            ctx,
-                            DiffLine { kind: Kind::Old, index: c.index, emph: &c.emph, numbers },
-                            half,
-                        )
-                    });
-                    let r = news.get(k).map_or_else(Vec::new, |c| {
-                        let numbers = Gutter::One(first + c.index);
-                        diff_rows(
-                            ctx,
-                            DiffLine { kind: Kind::New, index: c.index, emph: &c.emph, numbers },
-                            half,
-                        )
-                    });
-                    pair(l, r);
+                    pair(side(Kind::Old, olds.get(k)), side(Kind::New, news.get(k)));
                 }
             }
         }
