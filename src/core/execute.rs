@@ -361,6 +361,13 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
                 left_out.trim()
             ));
         }
+        if to > from {
+            // Only blank lines left out: above or below them is as much a guess.
+            let new = hunk.lines[run].text.trim();
+            return Some(format!(
+                "the new line {new:?} goes between lines the file has apart (blank lines lie between them and are not in the hunk): include them as context so that the place is clear"
+            ));
+        }
     }
     None
 }
@@ -375,8 +382,12 @@ fn in_place_already(parts: &[(Hunk, Located)], lines: &[String]) -> Option<(usiz
             .lines
             .iter()
             .zip(&loc.slots)
+            // A blank context line the locator passed over is still part of the new text: once
+            // the edit is made, the file holds it.
             .filter(|(l, s)| {
-                l.kind != LineKind::Remove && !matches!(s, HunkSlot::Ignored | HunkSlot::Elided(..))
+                l.kind != LineKind::Remove
+                    && !matches!(s, HunkSlot::Elided(..))
+                    && (!matches!(s, HunkSlot::Ignored) || l.text.trim().is_empty())
             })
             .map(|(l, s)| (l.text.trim(), matches!(s, HunkSlot::Kept(..))))
             .collect();
