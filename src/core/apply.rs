@@ -70,6 +70,7 @@ pub fn apply_hunk_styled(
                     // (a docstring's closing quotes, a comment, an attribute) stay before them:
                     // the model wrote the new lines right before that next line. Blank lines it
                     // left out stay after them, as separators.
+                    let mut found_after = None;
                     let next = match next_anchor(&slots[run_end..]) {
                         Some(n) => n.max(pos),
                         // New lines ending the hunk: lines that close the construct they follow
@@ -80,21 +81,18 @@ pub fn apply_hunk_styled(
                                 .iter()
                                 .find(|l| !l.trim().is_empty())
                                 .map(|l| columns(&indent.apply(l)));
-                            let mut n = pos;
-                            while let (Some(d), Some(line)) = (depth, file.lines.get(n))
-                                && is_closer(line)
-                                && columns(line) >= d
-                            {
-                                n += 1;
-                            }
-                            end = end.max(n);
-                            n
+                            let tail = tail_place(&file.lines, hunk, slots, k, pos, depth);
+                            found_after = tail.found;
+                            end = end.max(tail.at);
+                            tail.at
                         }
                     };
-                    let split = (pos..next)
-                        .rev()
-                        .find(|&f| !file.lines[f].trim().is_empty())
-                        .map_or(pos, |f| f + 1);
+                    let split = found_after.unwrap_or_else(|| {
+                        (pos..next)
+                            .rev()
+                            .find(|&f| !file.lines[f].trim().is_empty())
+                            .map_or(pos, |f| f + 1)
+                    });
                     keep(&mut out, pos, split, file);
                     for l in &added {
                         out.push(NewLine::added(indent.apply(l)));
@@ -135,6 +133,113 @@ pub fn apply_hunk_styled(
     grew
 }
 
+/// Where new lines that end a hunk go, after the hunk's last found line (`pos`).
+struct Tail {
+    /// The file line they go before (the closers of the construct they follow skipped).
+    at: usize,
+    /// Set when the context the locator passed over right before them was found after that
+    /// line: they go right after it, as the hunk has them.
+    found: Option<usize>,
+    /// A non-blank line of that context not found: where they go is a guess.
+    lost: Option<usize>,
+}
+
+/// Place new lines ending a hunk (they start at hunk line `k`; the hunk's last found line ends
+/// at file line `pos`). Lines that close the construct the last found line is in (`}` of its
+/// function) come first when the new lines are no deeper than them, or the new code would land
+/// inside it. Context the locator passed over right before the new lines (a blank line, the
+/// `}` of a function whose body the model left out) is looked for after those closers, or after
+/// the body of the block the last found line opens.
+fn tail_place(
+    lines: &[String],
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    k: usize,
+    pos: usize,
+    depth: Option<usize>,
+) -> Tail {
+    let mut n = pos;
+    while let (Some(d), Some(line)) = (depth, lines.get(n))
+        && is_closer(line)
+        && columns(line) >= d
+    {
+        n += 1;
+    }
+    let mut passed: Vec<usize> =
+        (0..k).rev().take_while(|&j| slots[j] == HunkSlot::Ignored).collect();
+    passed.reverse();
+    let text = |j: usize| hunk.lines[j].text.trim();
+    let found_at = |at: usize| {
+        passed
+            .iter()
+            .enumerate()
+            .all(|(i, &j)| lines.get(at + i).is_some_and(|l| l.trim() == text(j)))
+    };
+    let at = |a: usize| Tail { at: a, found: Some(a), lost: None };
+    if passed.is_empty() {
+        return Tail { at: n, found: None, lost: None };
+    }
+    if n > pos && found_at(n) {
+        return at(n + passed.len());
+    }
+    let Some(lost) = passed.iter().copied().find(|&j| !text(j).is_empty()) else {
+        return Tail { at: n, found: None, lost: None };
+    };
+    // The block the last found line opens, its body left out of the hunk (`fn f() {` … `}`).
+    if pos > 0 {
+        let opener = columns(&lines[pos - 1]);
+        let body_end = (pos..lines.len())
+            .find(|&f| !lines[f].trim().is_empty() && columns(&lines[f]) <= opener)
+            .unwrap_or(lines.len());
+        if body_end > pos && found_at(body_end) {
+            return at(body_end + passed.len());
+        }
+    }
+    Tail { at: n, found: None, lost: Some(lost) }
+}
+
+/// Whether the hunk ends with new lines after context the locator passed over: where they go
+/// depends on lines beyond the hunk's place (see [`tail_place`]).
+pub(crate) fn places_past_its_lines(loc: &Located) -> bool {
+    let slots = &loc.slots;
+    let Some(run) = slots.iter().rposition(|s| is_added(*s)) else { return false };
+    let run = (0..=run).rev().take_while(|&j| is_added(slots[j])).last().unwrap_or(run);
+    run > 0 && slots[run - 1] == HunkSlot::Ignored
+}
+
+/// The first line of context right before new lines that end a hunk which is in neither place
+/// [`tail_place`] looks for it: the new lines' place would be a guess.
+pub(crate) fn lost_tail_context<'h>(
+    lines: &[String],
+    hunk: &'h Hunk,
+    loc: &Located,
+    style: FileStyle,
+) -> Option<&'h str> {
+    let slots = &loc.slots;
+    let k = slots.iter().rposition(|s| !is_added(*s) && *s != HunkSlot::Ignored)?;
+    let run = (k + 1..slots.len()).find(|&j| is_added(slots[j]))?;
+    if slots[k + 1..run].iter().any(|s| *s != HunkSlot::Ignored) {
+        return None;
+    }
+    let pos = match slots[k] {
+        HunkSlot::Kept(f, _) => f + 1,
+        _ => return None,
+    };
+    let pairs = hunk.lines.iter().zip(slots).filter_map(|(l, s)| match s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
+            Some((l.text.as_str(), lines[*f].as_str()))
+        }
+        _ => None,
+    });
+    let indent = IndentMap::learn(pairs, style);
+    let depth = hunk.lines[run..]
+        .iter()
+        .map(|l| l.text.as_str())
+        .find(|l| !l.trim().is_empty())
+        .map(|l| columns(&indent.apply(l)));
+    tail_place(lines, hunk, slots, run, pos, depth).lost.map(|j| hunk.lines[j].text.trim())
+}
+
 /// A line that only closes a construct: `}`, `});`, `end`, `)`.
 pub(crate) fn is_closer(line: &str) -> bool {
     let t = line.trim();
@@ -156,7 +261,13 @@ pub fn merge_line(model_old: &str, model_new: &str, file_line: &str) -> Option<S
     let body = file_line.trim_start();
     let indent = &file_line[..file_line.len() - body.len()];
     if !base.is_empty() && body.trim_end() != base && body.matches(base).count() == 1 {
-        return Some(file_line.replacen(base, theirs, 1));
+        // A fragment counts only when it does not cut a word: `= val` is not a quote of
+        // `= value` but a copy error in it.
+        if let Some(at) = body.find(base)
+            && whole_words(body, at, at + base.len())
+        {
+            return Some(file_line.replacen(base, theirs, 1));
+        }
     }
     let b: Vec<char> = base.chars().collect();
     let o: Vec<char> = body.trim_end().chars().collect();
@@ -165,9 +276,10 @@ pub fn merge_line(model_old: &str, model_new: &str, file_line: &str) -> Option<S
     let mine = char_edits(&b, &t);
     for (r1, _) in &ours {
         for (r2, _) in &mine {
-            let overlap = r1.start < r2.end && r2.start < r1.end;
-            let same_point = r1.start == r2.start && (r1.is_empty() || r2.is_empty());
-            if overlap || same_point {
+            // Touching counts: an insertion right at the edge of the other side's change
+            // (`val` → `raw_value` on a file's `value`) has no one right order.
+            let touch = r1.start <= r2.end && r2.start <= r1.end;
+            if touch {
                 return None;
             }
         }
@@ -188,6 +300,18 @@ pub fn merge_line(model_old: &str, model_new: &str, file_line: &str) -> Option<S
     }
     out.extend(&b[at..]);
     Some(out)
+}
+
+/// Whether `text[from..to]` starts and ends at word edges: no identifier character of the
+/// slice runs on into one just outside it.
+fn whole_words(text: &str, from: usize, to: usize) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let inside = &text[from..to];
+    let cut_before = text[..from].chars().next_back().is_some_and(word)
+        && inside.chars().next().is_some_and(word);
+    let cut_after =
+        text[to..].chars().next().is_some_and(word) && inside.chars().next_back().is_some_and(word);
+    !cut_before && !cut_after
 }
 
 /// The edits that turn `from` into `to`: ranges of `from` and what replaces them.
@@ -228,6 +352,9 @@ mod tests {
         assert_eq!(merge_line("x + 1", "x + 2", "    w = x + 1").as_deref(), Some("    w = x + 2"));
         // Overlapping differences are not guessed at.
         assert_eq!(merge_line("a = 1", "a = 2", "a = 3"), None);
+        // A quote that ends inside a word of the file's line is a copy error, not a fragment.
+        assert_eq!(merge_line("m[k] = val", "m[k] = raw_value", "m[k] = value"), None);
+        assert_eq!(merge_line("= val", "= raw", "x = value").as_deref(), None);
     }
 
     #[test]

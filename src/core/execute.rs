@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit, Hunk, LineKind};
-use crate::core::indent::file_style;
+use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
 use crate::core::locate::{
@@ -279,7 +279,8 @@ fn modify(
     // the edit was made before, and the rough place is a look-alike.
     let rough = parts.iter().any(|(_, l)| l.strategy == Strategy::Fuzzy);
     let already = in_place_already(&parts, &text.lines)
-        .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten());
+        .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten())
+        .or_else(|| inserted_twice(&parts, text, style));
     if let Some((start, end)) = already {
         let mut r = report(edit, path, Status::Applied, "already-applied");
         r.similarity = Some(1.0);
@@ -315,7 +316,15 @@ fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Option<String
             "the hunk's changes fit the file only in another order than the reply gives them: send them as separate hunks, each with its own context".into(),
         );
     }
-    parts.iter().find_map(|(h, loc)| insertion_gap(h, loc, lines))
+    let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
+    parts.iter().find_map(|(h, loc)| {
+        insertion_gap(h, loc, lines).or_else(|| {
+            let lost = crate::core::apply::lost_tail_context(lines, h, loc, style())?;
+            Some(format!(
+                "the new lines follow {lost:?} in the hunk, which is not in the file after the lines found before it: include the lines the file has there as context so that the place is clear"
+            ))
+        })
+    })
 }
 
 /// New lines written between two lines the hunk shares with the file, where the file has other
@@ -409,6 +418,49 @@ fn in_place_already(parts: &[(Hunk, Located)], lines: &[String]) -> Option<(usiz
         last = last.max(end);
     }
     Some((first, last))
+}
+
+/// A hunk that only adds lines, whose every added block would land right beside a copy of
+/// itself: the edit was made before (new lines placed past lines the hunk left out, which
+/// [`in_place_already`] does not follow). Blocks of blank lines and closers alone say nothing.
+fn inserted_twice(
+    parts: &[(Hunk, Located)],
+    text: &TextFile,
+    style: Option<FileStyle>,
+) -> Option<(usize, usize)> {
+    if parts.iter().any(|(h, _)| h.lines.iter().any(|l| l.kind == LineKind::Remove)) {
+        return None;
+    }
+    let mut trial = text.clone();
+    let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
+    ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
+    let mut style = style;
+    for (h, loc) in ordered {
+        let s = style.take().unwrap_or_else(|| file_style(trial.lines.iter().map(|s| s.as_str())));
+        apply_hunk_styled(&mut trial, h, loc, s);
+    }
+    let key = |l: &String| l.trim().to_string();
+    let old: Vec<String> = text.lines.iter().map(key).collect();
+    let new: Vec<String> = trial.lines.iter().map(key).collect();
+    let (mut first, mut last, mut any) = (usize::MAX, 0, false);
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
+        match op {
+            similar::DiffOp::Equal { .. } => {}
+            similar::DiffOp::Insert { new_index: at, new_len: n, .. } => {
+                let block = &new[at..at + n];
+                let beside = (at >= n && new[at - n..at] == *block)
+                    || new.get(at + n..at + 2 * n).is_some_and(|b| b == block);
+                if !beside {
+                    return None;
+                }
+                any |= block.iter().any(|l| !crate::core::apply::is_closer(l) && !l.is_empty());
+                first = first.min(at);
+                last = last.max(at + n);
+            }
+            _ => return None,
+        }
+    }
+    any.then_some((first.min(text.lines.len()), last.min(text.lines.len())))
 }
 
 /// The report of a hunk located (in one or more parts) and applied.

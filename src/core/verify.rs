@@ -552,9 +552,10 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
             continue;
         }
         let (start, end) = (head + new.start, head + new.end);
-        // Blank lines between say nothing: a placeholder's lines may start after them.
+        // Blank lines and the listing's bare punctuation (`/**`, `}`) between say nothing: a
+        // placeholder's lines may start after them.
         let restored_at = |i: usize| restored[i] && !after[i].trim().is_empty();
-        let blank = |i: &usize| after[*i].trim().is_empty() && !restored[*i];
+        let blank = |i: &usize| plain(&after[*i]) && !restored_at(*i);
         let before_op = (0..start).rev().find(|i| !blank(i)).is_some_and(restored_at);
         let after_op = (end..after.len()).find(|i| !blank(i)).is_some_and(restored_at);
         let beside = before_op || after_op;

@@ -122,6 +122,7 @@ fn modify_lines(
     let hi = (loc.end..n).find(|&i| !is_closer(&text.lines[i])).map_or(n, |i| i + 1);
     if placement_doubt(&parts, &text.lines).is_some()
         || in_place_already(&parts, &text.lines).is_some()
+        || crate::core::apply::places_past_its_lines(loc)
     {
         return None;
     }

@@ -121,8 +121,11 @@ pub struct Closest {
     pub similarity: f64,
 }
 
-/// Below this similarity a match is refused.
-pub const MIN_SIMILARITY: f64 = 0.5;
+/// Below this similarity a match is refused. Invented context (a hallucinated line taken for a
+/// copy error, or for a line whose `+` was forgotten) placed edits at 50–55%; on five corpora
+/// of other code every right placement was above 77%.
+pub const MIN_SIMILARITY: f64 = 0.7;
+
 /// Two candidates closer than this in score cannot be told apart.
 const AMBIGUITY_MARGIN: f64 = 0.15;
 
