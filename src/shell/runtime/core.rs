@@ -26,7 +26,7 @@ use super::disk::{Job, Work};
 pub enum Log {
     Off,
     /// A session journal on disk.
-    Journal(Journal),
+    Journal(Box<Journal>),
     /// Records kept in memory (a headless replay compares them with the recording).
     Memory(Vec<Record>),
 }

@@ -133,7 +133,7 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
             if let Some(warning) = journal.begin(width, height) {
                 app.notice = Some(warning);
             }
-            Log::Journal(journal)
+            Log::Journal(Box::new(journal))
         }
         None => Log::Off,
     };
@@ -195,3 +195,6 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
     core.end();
     result
 }
+
+#[cfg(test)]
+mod tests;
