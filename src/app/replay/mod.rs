@@ -301,7 +301,7 @@ impl Player {
         self.events.retain(|e| !matches!(e.kind, EventKind::Stream { round: r, .. } if r == round));
         if self.events.len() < before || round >= self.recorded_rounds {
             self.extra.retain(|(_, m)| !matches!(m, Msg::StreamError(r) if r == NO_REPLY));
-            self.extra.push_back((t, Msg::StreamError("cancelled".into())));
+            self.extra.push_back((t, Msg::StreamCancelled));
         }
     }
 

@@ -163,8 +163,13 @@ where
             if let Some(ending) = self.carry_out(core, std::mem::take(&mut pending))? {
                 return Ok(ending);
             }
-            self.draw_if_due(core)?;
             let cue = self.cue_at(core);
+            // An instant replay shows where it ends, not the way there: no frame while its cues
+            // (or the disk work they cause) are still under way.
+            let instant = core.playing.as_ref().is_some_and(|p| p.clock.speed.is_none());
+            if !(instant && (cue.is_some() || self.worker.busy())) {
+                self.draw_if_due(core)?;
+            }
             if cue.is_none() && !self.worker.busy() {
                 let held = core.release_held();
                 if self.io.finish_held && !held.is_empty() {
@@ -186,7 +191,10 @@ where
                 let at = core.playing.as_ref().map_or(Duration::ZERO, |p| p.clock.wall_at(due));
                 core.base + at
             });
+            // Disk results first: a key never overtakes the outcome of a write already made
+            // (a quit right after an accept must not find it still under way).
             let msg = tokio::select! {
+                biased;
                 Some(done) = self.done_rx.recv() => {
                     self.worker.finished_one();
                     if let Some(notice) = done.notice {

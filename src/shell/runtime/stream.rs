@@ -85,7 +85,7 @@ pub fn start_stream(
                             "the reply hit the token limit and may be incomplete".to_string()
                         }),
                     }),
-                    Err(ProviderError::Cancelled) => Msg::StreamError("cancelled".into()),
+                    Err(ProviderError::Cancelled) => Msg::StreamCancelled,
                     Err(e) => Msg::StreamError(e.to_string()),
                 };
                 let _ = tx.send(msg);
