@@ -7,6 +7,5 @@
 pub mod app;
 pub mod core;
 pub mod provider;
-pub mod runtime;
 pub mod shell;
 pub mod ui;

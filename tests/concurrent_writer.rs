@@ -1,6 +1,6 @@
 //! A concurrent writer: another process rewrites a file over and over (in place and by rename,
 //! alternately) while the review accepts hunk after hunk in it, through the same write path as
-//! the review screen (`runtime::carry_out_write`: re-check, checked swap, re-place on a stale
+//! the review screen (`shell::runtime::carry_out_write`: re-check, checked swap, re-place on a stale
 //! write). Before each of its writes the other process checks that the file still holds what
 //! it wrote last; over hundreds of rounds, not one of its bytes may be lost.
 
@@ -14,7 +14,7 @@ use redline::app::{App, AppConfig, AppEffect, Msg, StreamDone};
 use redline::core::prompt::Prompts;
 use redline::core::review::{HunkState, Review};
 use redline::provider::{ChatMessage, Role};
-use redline::runtime::carry_out_write;
+use redline::shell::runtime::carry_out_write;
 use redline::shell::workspace::Workspace;
 use redline::ui::keymap::Keymap;
 

@@ -22,9 +22,10 @@ use std::process::Command;
 use std::time::Duration;
 
 use frame_support::render;
-use redline::app::replay::{Clock, Driver, Script, check};
+use redline::app::replay::{Clock, Script};
 use redline::core::plan::Source;
 use redline::core::session::{FileRecord, Record, Why, WriteRecord, hash, read};
+use redline::shell::runtime::{Driver, check};
 use session_support::{Synth, demo_session};
 
 fn repo() -> PathBuf {
@@ -275,9 +276,7 @@ fn replay_at_speed_ten_shows_the_same_screens_in_order() {
         let mut replay = Driver::new(&script, true);
         replay.clock = Clock { speed: Some(10.0) };
         let mut replayed_frames = Vec::new();
-        while let Some(fed) = replay.step() {
-            replayed_frames.push((fed.t, render(&replay.app, 110, 32)));
-        }
+        replay.run_with(|fed, app| replayed_frames.push((fed.t, render(app, 110, 32))));
         assert_eq!(recorded_frames.len(), replayed_frames.len(), "{name}");
         for (i, (a, b)) in recorded_frames.iter().zip(&replayed_frames).enumerate() {
             assert_eq!(a, b, "{name}: frame {i} differs");
@@ -352,9 +351,7 @@ fn a_request_typed_in_the_input_line_replays() {
     let script = Script::from_journal(&journal).unwrap();
     let mut replay = Driver::new(&script, true);
     let mut replayed = Vec::new();
-    while replay.step().is_some() {
-        replayed.push(render(&replay.app, 100, 30));
-    }
+    replay.run_with(|_, app| replayed.push(render(app, 100, 30)));
     assert_eq!(frames, replayed);
 }
 

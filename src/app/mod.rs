@@ -90,6 +90,8 @@ pub enum Msg {
     Chunk(String),
     StreamEnd(StreamDone),
     StreamError(String),
+    /// The stream was cancelled (by the user, or a replay's player): not a failed request.
+    StreamCancelled,
     Tick,
     WriteDone {
         hunk: HunkId,
@@ -449,7 +451,8 @@ impl App {
                 self.add_events(events)
             }
             Msg::StreamEnd(done) => self.stream_end(done, now),
-            Msg::StreamError(reason) => self.stream_error(reason, now),
+            Msg::StreamError(reason) => self.stream_error(Some(reason), now),
+            Msg::StreamCancelled => self.stream_error(None, now),
             Msg::Tick => {
                 self.ticks += 1;
                 Vec::new()

@@ -25,6 +25,9 @@ use crate::core::session::{
 };
 use crate::provider::{ChatMessage, Role};
 
+/// How the journal words a cancelled stream's end.
+const CANCELLED: &str = "cancelled";
+
 /// The record of a message, or `None` for one that is not recorded (`Tick`).
 pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
     Some(match msg {
@@ -40,6 +43,8 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
             note: done.note.as_deref().map(sanitize_urls),
         },
         Msg::StreamError(reason) => Record::StreamError { t, reason: sanitize_urls(reason) },
+        // The journal's format keeps a cancel as the reason "cancelled".
+        Msg::StreamCancelled => Record::StreamError { t, reason: CANCELLED.into() },
         Msg::Tick => return None,
         Msg::WriteDone { hunk, path, after, undo } => Record::Write(WriteRecord {
             t,
@@ -107,6 +112,7 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
         Record::StreamEnd { output_tokens, note, .. } => {
             Msg::StreamEnd(StreamDone { output_tokens: *output_tokens, note: note.clone() })
         }
+        Record::StreamError { reason, .. } if reason == CANCELLED => Msg::StreamCancelled,
         Record::StreamError { reason, .. } => Msg::StreamError(reason.clone()),
         Record::File(f) if f.t.is_some() => {
             Msg::FileRead { path: f.path.clone(), source: f.source() }
@@ -456,7 +462,7 @@ mod tests {
             Msg::Resize(120, 40),
             Msg::Chunk("text\n".into()),
             Msg::StreamEnd(StreamDone { output_tokens: Some(3), note: Some("cut".into()) }),
-            Msg::StreamError("cancelled".into()),
+            Msg::StreamCancelled,
             Msg::FileRead { path: "a.py".into(), source: Source::Text("x\n".into()) },
             Msg::FileChanged { path: "a.py".into(), source: Source::Missing },
             Msg::EditorDone { hunk: 7, result: Ok("new\n".into()) },

@@ -27,16 +27,13 @@ impl App {
         effects
     }
 
-    /// A stream ended in error. A cancel is the user's; anything else is a failed request,
-    /// shown as failed with its whole reason, which `r` sends again (in watch mode, saving the
-    /// file again asks again too).
-    pub(super) fn stream_error(&mut self, reason: String, now: Instant) -> Vec<AppEffect> {
+    /// A stream ended in error (`None`: cancelled). A cancel is the user's; anything else is a
+    /// failed request, shown as failed with its whole reason, which `r` sends again (in watch
+    /// mode, saving the file again asks again too).
+    pub(super) fn stream_error(&mut self, reason: Option<String>, now: Instant) -> Vec<AppEffect> {
         self.streaming = false;
         self.stats.ended = Some(now);
-        if reason == "cancelled" {
-            self.notice =
-                Some("stream cancelled; the edits finished before it stay under review".into());
-        } else {
+        if let Some(reason) = reason {
             let key = self.keymap.first_key(Action::Retry);
             self.notice = Some(format!(
                 "request failed: {reason} — `{key}` sends it again; the edits finished before \
@@ -44,6 +41,9 @@ impl App {
             ));
             self.request_failed = Some(reason);
             self.forget_failed_trigger();
+        } else {
+            self.notice =
+                Some("stream cancelled; the edits finished before it stay under review".into());
         }
         self.next_trigger(now)
     }

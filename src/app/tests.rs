@@ -168,7 +168,7 @@ fn escape_cancels_the_stream_and_keeps_finished_hunks() {
     let cut = second_hunk_line_end();
     app.update(Msg::Chunk(REPLY[..cut + 10].to_string()), now);
     assert_eq!(app.update(special(KeyCode::Esc), now), vec![AppEffect::CancelStream]);
-    app.update(Msg::StreamError("cancelled".into()), now);
+    app.update(Msg::StreamCancelled, now);
     assert!(!app.streaming);
     assert_eq!(app.review.hunks().len(), 1);
     assert!(app.notice.as_deref().unwrap_or("").contains("cancelled"));

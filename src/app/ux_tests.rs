@@ -30,7 +30,7 @@ fn a_failed_request_is_shown_failed_and_r_sends_it_again() {
 #[test]
 fn a_cancel_is_not_a_failure() {
     let (mut app, now) = started();
-    app.update(Msg::StreamError("cancelled".into()), now);
+    app.update(Msg::StreamCancelled, now);
     assert!(app.request_failed.is_none());
     assert!(app.update(key('r'), now).is_empty());
     assert!(app.notice.as_deref().unwrap().contains("no failed"));

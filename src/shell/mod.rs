@@ -12,6 +12,7 @@ pub mod prompts;
 pub mod replay_cmd;
 pub mod resume_cmd;
 pub mod review_cmd;
+pub mod runtime;
 pub mod sessions_cmd;
 pub mod terminal;
 pub mod watch_cmd;

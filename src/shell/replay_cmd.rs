@@ -6,7 +6,7 @@
 //! own.
 //!
 //! `redline replay SESSION --headless --check`: no terminal; the recording is replayed with the
-//! current engine (`app::replay::check`) and a JSON report printed. Exit status 0 when every
+//! current engine (`shell::runtime::check`) and a JSON report printed. Exit status 0 when every
 //! recorded outcome is reproduced, 1 when one is not, 2 on a usage or I/O error.
 //!
 //! Not for: what is replayed and when (`app::replay`), the loop (`runtime`).
@@ -19,13 +19,13 @@ use clap::Args;
 
 use crate::app::App;
 use crate::app::record::sent_file;
-use crate::app::replay::{self, Clock, Script};
+use crate::app::replay::{Clock, Script};
 use crate::core::plan::{FileWrite, Source};
 use crate::core::session::{self, Header};
-use crate::runtime::{self, Ending, Replay, Replies, Session, Watch};
 use crate::shell::cli::Exit;
 use crate::shell::journal::{self, Journal};
 use crate::shell::review_cmd;
+use crate::shell::runtime::{self, Ending, Replay, Replies, Session, Watch};
 use crate::shell::workspace::Workspace;
 
 /// `redline replay`'s options.
@@ -74,7 +74,7 @@ pub struct Play {
 pub fn replay(args: &ReplayArgs) -> Exit {
     match try_replay(args) {
         Ok(exit) => exit,
-        Err(err) if err.is::<crate::runtime::Stopped>() => review_cmd::stopped(&err),
+        Err(err) if err.is::<crate::shell::runtime::Stopped>() => review_cmd::stopped(&err),
         Err(err) => {
             eprintln!("redline: error: {err:#}");
             Exit::Error
@@ -101,7 +101,7 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
         eprintln!("redline: {}: {lack}", path.display());
     }
     if args.headless {
-        let report = replay::check(&journal)
+        let report = runtime::check(&journal)
             .map_err(|e| anyhow::anyhow!("{} cannot be replayed: {e}", path.display()))?;
         let mut out = std::io::stdout().lock();
         serde_json::to_writer_pretty(&mut out, &report).context("cannot write the report")?;

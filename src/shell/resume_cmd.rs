@@ -1,6 +1,6 @@
 //! `redline resume [SESSION]` (and `redline replay --resume SESSION`): take up a session whose
 //! hunks were left undecided. The journal is replayed headless with the current engine
-//! (`app::replay::Driver`) to rebuild the review as it ended; the files that changed on disk
+//! (`shell::runtime::Driver`) to rebuild the review as it ended; the files that changed on disk
 //! since are read into it (their hunks are placed again, or become conflicts); then the review
 //! screen opens on the project with those hunks pending, and what happens is appended to the
 //! same journal, so replaying it plays the session and its resumption as one.
@@ -13,12 +13,12 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use crate::app::Msg;
-use crate::app::replay::{Driver, Script};
-use crate::runtime::{self, Replies, Resume, Session, Watch};
+use crate::app::replay::Script;
 use crate::shell::ask::{self, AskArgs, ModelArgs, ProviderArg};
 use crate::shell::cli::Exit;
 use crate::shell::journal::{self, Journal};
 use crate::shell::review_cmd;
+use crate::shell::runtime::{self, Driver, Replies, Resume, Session, Watch};
 use crate::shell::workspace::Workspace;
 
 /// `redline resume`'s options.

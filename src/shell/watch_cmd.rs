@@ -15,11 +15,11 @@ use crate::app::{App, AppConfig, WatchMode};
 use crate::core::edit::Format;
 use crate::core::review::Review;
 use crate::core::session::{Header, WatchHeader};
-use crate::runtime::Watch;
 use crate::shell::ask::{self, ApplyMode, AskArgs, EditFormatArg, ModelArgs};
 use crate::shell::cli::Exit;
 use crate::shell::journal::Journal;
 use crate::shell::review_cmd::{Live, live_header, look, report, run_live};
+use crate::shell::runtime::Watch;
 use crate::shell::workspace::Workspace;
 
 /// `redline watch`'s options.

@@ -4,12 +4,13 @@
 #![allow(dead_code)]
 
 use redline::app::App;
-use redline::app::replay::{Driver, Script};
+use redline::app::replay::Script;
 use redline::core::plan::Source;
 use redline::core::session::{
     FileRecord, Header, Journal, MessageRecord, Record, RequestRecord, VERSION, WatchHeader, Why,
     WriteRecord,
 };
+use redline::shell::runtime::Driver;
 
 pub const INVENTORY: &str = include_str!("../../demo/project/inventory.py");
 pub const REPORT: &str = include_str!("../../demo/project/report.py");
@@ -161,9 +162,7 @@ impl Synth {
         let script = Script::from_journal(&journal).expect("a script");
         let mut driver = Driver::new(&script, true);
         driver.hold = self.hold;
-        while let Some(fed) = driver.step() {
-            after(fed.t, &driver.app);
-        }
+        driver.run_with(|fed, app| after(fed.t, app));
         driver.end();
         let mut out: Vec<Record> = journal
             .records

@@ -11,12 +11,9 @@
 //! user takes over, only the streams go on, each at its offsets from when the app asked for it.
 //!
 //! Pure: no clock is read here ([`Clock`] converts between wall time and recorded time), no file
-//! is touched. The runtime (`runtime`) and the headless check ([`check`]) both drive a `Player`.
+//! is touched. The runtime's one loop (`shell::runtime`) drives a `Player`, live and headless.
 //!
-//! Not for: reading journals (`core::session`), carrying out effects on disk (`runtime`).
-
-mod check;
-mod driver;
+//! Not for: reading journals (`core::session`), carrying out effects on disk (`shell::runtime`).
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
@@ -31,9 +28,6 @@ use crate::core::session::{
     FileRecord, Header, Journal, Record, RequestRecord, VERSION, parse_hunk_hex,
 };
 use crate::ui::keymap::Keymap;
-
-pub use check::{Counts, Difference, Report, check};
-pub use driver::{Driver, Fed};
 
 /// A recorded session, ready to replay.
 #[derive(Debug, Clone)]
@@ -307,7 +301,7 @@ impl Player {
         self.events.retain(|e| !matches!(e.kind, EventKind::Stream { round: r, .. } if r == round));
         if self.events.len() < before || round >= self.recorded_rounds {
             self.extra.retain(|(_, m)| !matches!(m, Msg::StreamError(r) if r == NO_REPLY));
-            self.extra.push_back((t, Msg::StreamError("cancelled".into())));
+            self.extra.push_back((t, Msg::StreamCancelled));
         }
     }
 

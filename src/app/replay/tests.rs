@@ -69,6 +69,7 @@ fn text_of(cue: &Cue) -> String {
         Cue::Msg(Msg::Key(k)) => format!("key {:?}", k.code),
         Cue::Msg(Msg::StreamEnd(_)) => "end".into(),
         Cue::Msg(Msg::StreamError(e)) => format!("error {e}"),
+        Cue::Msg(Msg::StreamCancelled) => "error cancelled".into(),
         other => format!("{other:?}"),
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Instant, SystemTime};
 
 use tokio::sync::mpsc;
 
-use super::{Session, Watch};
+use super::Watch;
 use crate::app::{App, Msg};
 use crate::core::plan::Source;
 use crate::core::trigger::TriggerId;
@@ -72,16 +72,17 @@ fn changed_files(
 /// files under review; for a whole project, read in a thread (it may be many files) and sent
 /// on `ready` with the trigger comments already there.
 pub(super) fn start_known(
-    session: &Session,
+    workspace: &Workspace,
+    watch: Watch,
     watching: bool,
     ready: mpsc::UnboundedSender<(Known, Vec<TriggerId>)>,
 ) -> Option<Known> {
-    match session.watch {
+    match watch {
         _ if !watching => None,
         Watch::Off => None,
         Watch::Files => Some(Known::new()),
         Watch::Project => {
-            let root = session.workspace.root().to_path_buf();
+            let root = workspace.root().to_path_buf();
             std::thread::spawn(move || {
                 let _ = ready.send(read_project(&root));
             });
@@ -99,18 +100,19 @@ fn read_project(root: &Path) -> (Known, Vec<TriggerId>) {
 
 /// The watcher the session asks for; a failure to start one is reported, not fatal.
 pub(super) fn start_watcher(
-    session: &Session,
+    workspace: &Workspace,
+    watch: Watch,
     reports: mpsc::UnboundedSender<watcher::Report>,
     msgs: &mpsc::UnboundedSender<Msg>,
 ) -> Option<Watcher> {
-    if session.watch == Watch::Off {
+    if watch == Watch::Off {
         return None;
     }
-    let started = Watcher::start(session.workspace.root(), move |r| {
+    let started = Watcher::start(workspace.root(), move |r| {
         let _ = reports.send(r);
     })
     .and_then(|mut w| {
-        if session.watch == Watch::Project {
+        if watch == Watch::Project {
             w.follow_project()?;
         }
         Ok(w)

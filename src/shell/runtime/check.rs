@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use crate::core::session::{HunkRecord, Journal, Record, Role, WriteRecord, hash};
 
-use super::{Driver, Script};
+use super::Driver;
+use crate::app::replay::Script;
 
 /// What `--check` prints.
 #[derive(Debug, Clone, Serialize)]
@@ -93,7 +94,7 @@ pub fn check(journal: &Journal) -> Result<Report, String> {
     compare_hunks(recorded, now, &mut differences);
     let (rec_writes, now_writes) = (writes(recorded), writes(now));
     compare_writes(&rec_writes, &now_writes, &mut differences);
-    compare_files(recorded, &driver.files, &mut differences);
+    compare_files(recorded, &driver.files(), &mut differences);
     let requests = Pair {
         recorded: recorded.iter().filter(|r| matches!(r, Record::Request(_))).count(),
         now: driver.requests,

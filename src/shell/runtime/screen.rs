@@ -1,0 +1,104 @@
+//! Where the loop draws: the real terminal, or a headless screen (a replay without a terminal,
+//! the tests). The loop draws through [`Screen`] so that the same loop runs in both.
+//!
+//! Not for: what is drawn (`ui`), entering and leaving full-screen mode (`shell::terminal`).
+
+use std::io;
+
+use anyhow::{Context, Result};
+use ratatui::Terminal;
+use ratatui::backend::{Backend, CrosstermBackend, TestBackend};
+
+use crate::app::App;
+use crate::shell::terminal;
+use crate::ui::highlight::Highlighter;
+use crate::ui::theme::Theme;
+
+/// A surface the review is drawn on.
+pub trait Screen {
+    /// Its size (columns, rows).
+    fn size(&self) -> Result<(u16, u16)>;
+    /// Draw the app.
+    fn draw(&mut self, app: &App, theme: &Theme, colors: &Highlighter) -> Result<()>;
+    /// Hand the terminal to another program (the editor) and take it back after `f`; `None`
+    /// when there is no terminal to hand over.
+    fn lend<T>(&mut self, f: impl FnOnce() -> T) -> Result<Option<T>>;
+}
+
+/// The real terminal, in full-screen mode.
+pub struct TerminalScreen(Terminal<CrosstermBackend<io::Stdout>>);
+
+impl TerminalScreen {
+    pub fn new() -> Result<TerminalScreen> {
+        let t = Terminal::new(CrosstermBackend::new(io::stdout()))
+            .context("cannot draw on the terminal")?;
+        Ok(TerminalScreen(t))
+    }
+}
+
+impl Screen for TerminalScreen {
+    fn size(&self) -> Result<(u16, u16)> {
+        let s = self.0.size().context("cannot read the terminal's size")?;
+        Ok((s.width, s.height))
+    }
+
+    fn draw(&mut self, app: &App, theme: &Theme, colors: &Highlighter) -> Result<()> {
+        self.0
+            .draw(|f| crate::ui::draw(f, app, theme, colors))
+            .context("cannot draw on the terminal")?;
+        Ok(())
+    }
+
+    fn lend<T>(&mut self, f: impl FnOnce() -> T) -> Result<Option<T>> {
+        terminal::restore();
+        let out = f();
+        terminal::enter().context("cannot return to full-screen mode")?;
+        self.0.clear().context("cannot redraw the terminal")?;
+        Ok(Some(out))
+    }
+}
+
+/// A screen with no terminal: draws into memory (`draw: true`, for tests that look at frames)
+/// or not at all, and counts the frames.
+pub struct Headless {
+    backend: Option<Terminal<TestBackend>>,
+    size: (u16, u16),
+    /// Frames drawn so far.
+    pub frames: usize,
+}
+
+impl Headless {
+    pub fn new(width: u16, height: u16, draw: bool) -> Headless {
+        let backend = draw.then(|| Terminal::new(TestBackend::new(width, height)).ok()).flatten();
+        Headless { backend, size: (width, height), frames: 0 }
+    }
+
+    /// The last frame drawn, as text (empty when not drawing).
+    pub fn text(&self) -> String {
+        let Some(t) = &self.backend else { return String::new() };
+        let buffer = t.backend().buffer();
+        let width = buffer.area.width.max(1) as usize;
+        let cells: Vec<&str> = buffer.content.iter().map(|c| c.symbol()).collect();
+        cells.chunks(width).map(|row| row.concat() + "\n").collect()
+    }
+}
+
+impl Screen for Headless {
+    fn size(&self) -> Result<(u16, u16)> {
+        Ok(self.size)
+    }
+
+    fn draw(&mut self, app: &App, theme: &Theme, colors: &Highlighter) -> Result<()> {
+        self.frames += 1;
+        if let Some(t) = &mut self.backend {
+            t.draw(|f| crate::ui::draw(f, app, theme, colors))?;
+            let _ = t.backend_mut().flush();
+        }
+        Ok(())
+    }
+
+    /// No terminal to lend: the editor is not run.
+    fn lend<T>(&mut self, _f: impl FnOnce() -> T) -> Result<Option<T>> {
+        Ok(None)
+    }
+}
