@@ -10,7 +10,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use crossterm::event::{KeyCode, KeyEvent};
+use redline::app::key::{KeyCode, KeyEvent};
+use redline::app::keymap::Keymap;
 use redline::app::record::Recorder;
 use redline::app::{App, AppConfig, Msg, StreamDone};
 use redline::core::plan::{self, FormatChoice, Source};
@@ -19,7 +20,6 @@ use redline::core::review::Review;
 use redline::provider::{ChatMessage, Role};
 use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
-use redline::ui::keymap::Keymap;
 
 /// A project of `files` Python files of `funcs` functions each, and a reply with one
 /// SEARCH/REPLACE block per function (with `prose` lines of text before each).

@@ -351,7 +351,7 @@ async fn run_loop(
         };
         let msg = tokio::select! {
             ev = events.next() => match ev {
-                Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
+                Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k.into()),
                 Some(Ok(Event::Mouse(m))) => match m.kind {
                     MouseEventKind::ScrollDown => {
                         Msg::Scroll { down: true, at: Some((m.column, m.row)) }

@@ -9,14 +9,14 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use redline::app::key::{KeyCode, KeyEvent, KeyModifiers};
+use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, AppEffect, Msg, StreamDone};
 use redline::core::prompt::Prompts;
 use redline::core::review::{HunkState, Review};
 use redline::provider::{ChatMessage, Role};
 use redline::runtime::carry_out_write;
 use redline::shell::workspace::Workspace;
-use redline::ui::keymap::Keymap;
 
 const SETTINGS: usize = 40;
 /// The other process writes at least this many times, and on until every hunk is accepted.

@@ -9,6 +9,7 @@ impl App {
             return self.on_modal_key(modal, key, now);
         }
         let Some(action) = self.keymap.action(&key) else { return Vec::new() };
+        self.last_action = Some(action);
         self.notice = None;
         let page = (self.size.1 as isize / 2).max(1);
         // A single decision ends the batch `u` would take back whole.

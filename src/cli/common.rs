@@ -14,6 +14,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::app::App;
+use crate::app::keymap::Keymap;
 use crate::app::record::sent_file;
 use crate::app::replay::{Clock, Script};
 use crate::core::edit::{Change, Edit, Format};
@@ -25,7 +26,6 @@ use crate::runtime::{self, Ending, Replay, Replies, Session, Stopped, Watch};
 use crate::shell::journal::{self, Journal};
 use crate::shell::workspace::Workspace;
 use crate::ui::highlight::Highlighter;
-use crate::ui::keymap::Keymap;
 use crate::ui::theme::{ColorMode, Theme, default_theme_name};
 
 /// How a run ended; the process exit status.

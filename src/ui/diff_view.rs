@@ -12,13 +12,13 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::app::keymap::Action;
 use crate::app::{App, Focus, ViewMode};
 use crate::core::plan::Status;
 use crate::core::review::{HunkState, ReviewHunk};
 use crate::ui::conflict::three_way;
 use crate::ui::diff::{Block, Cell, DiffModel, paint, scope};
 use crate::ui::highlight::{Highlighter, HunkColors, LineColors};
-use crate::ui::keymap::Action;
 use crate::ui::render::{how_located, pane};
 use crate::ui::theme::Theme;
 use crate::ui::wrap::{self, Overflow};

@@ -12,7 +12,6 @@ pub mod conflict;
 pub mod diff;
 pub mod diff_view;
 pub mod highlight;
-pub mod keymap;
 pub mod layout;
 pub mod overlay;
 pub mod render;

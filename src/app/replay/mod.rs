@@ -21,6 +21,7 @@ mod driver;
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
+use crate::app::keymap::Keymap;
 use crate::app::record::{chat_message, record_msg};
 use crate::app::{App, AppConfig, AppEffect, Msg, RequestSpec};
 use crate::core::edit::Format;
@@ -30,7 +31,6 @@ use crate::core::review::{Effect, HunkId, Review};
 use crate::core::session::{
     FileRecord, Header, Journal, Record, RequestRecord, VERSION, parse_hunk_hex,
 };
-use crate::ui::keymap::Keymap;
 
 pub use check::{Counts, Difference, Report, check};
 pub use driver::{Driver, Fed};

@@ -63,7 +63,8 @@ pub enum Record {
         reason: String,
     },
     Hunk(HunkRecord),
-    /// A key, in [`crate::app::record::key_name`]'s form (`y`, `ctrl+c`, `shift+J`, `enter`).
+    /// A key, as the app names it (`y`, `ctrl-c`, `shift-J`, `enter`; older journals wrote
+    /// `ctrl+c`, which reads the same).
     Key {
         t: u64,
         key: String,
