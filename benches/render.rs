@@ -12,7 +12,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, Msg, StreamDone, ViewMode};
-use redline::core::plan::Source;
+use redline::core::file::Source;
 use redline::core::prompt::Prompts;
 use redline::core::review::Review;
 use redline::provider::{ChatMessage, Role};

@@ -27,7 +27,7 @@ use crate::app::record::Recorder;
 use crate::app::replay::{Clock, Cue, Player, ResultKey, Script, take_held};
 use crate::app::{App, AppEffect, Msg, StreamDone};
 use crate::core::execute::After;
-use crate::core::plan::{FileWrite, Source};
+use crate::core::file::{FileWrite, Source};
 use crate::core::review::Effect;
 use crate::core::session::Record;
 use crate::provider::{ChatMessage, ChatRequest, ProviderError, ProviderSettings, StreamMsg};

@@ -214,7 +214,7 @@ fn an_in_place_write_just_after_the_swap_is_not_lost() {
         let mut ready = String::new();
         std::io::BufReader::new(writer.stdout.take().unwrap()).read_line(&mut ready).unwrap();
         assert_eq!(ready.trim(), "ready");
-        let ours = redline::core::plan::FileWrite::Write {
+        let ours = redline::core::file::FileWrite::Write {
             path: "notes.txt".into(),
             text: format!("redline, round {round}\n"),
         };

@@ -15,7 +15,7 @@ use frame_support::{render, render_styles};
 use redline::app::key::{KeyCode, KeyEvent, KeyModifiers};
 use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, Msg, StreamDone};
-use redline::core::plan::Source;
+use redline::core::file::Source;
 use redline::core::prompt::Prompts;
 use redline::core::review::Review;
 use redline::provider::{ChatMessage, Role};

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::app::{App, AppEffect, Msg, StreamDone};
 use crate::core::execute::After;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::review::{HunkId, ReviewHunk};
 use crate::core::session::{
     DecisionRecord, EndRecord, FileRecord, HunkRecord, MessageRecord, Record, RequestRecord,

@@ -13,7 +13,10 @@ use serde::Serialize;
 
 use crate::cli::common::{Exit, human_line};
 use crate::core::edit::Format;
-use crate::core::plan::{self, EditReport, FormatChoice, Source, Status};
+use crate::core::execute;
+use crate::core::file::Source;
+use crate::core::plan::{self, FormatChoice};
+use crate::core::report::{EditReport, Status};
 use crate::shell::workspace::Workspace;
 
 #[derive(Debug, Clone, Args)]
@@ -83,7 +86,7 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
         plan::plan_rooted(&reply, args.format.into(), &files, &root_forms(&args.root, &workspace));
     let sources: BTreeMap<String, Source> =
         plan.paths_to_read().into_iter().map(|p| (p.clone(), workspace.read_source(&p))).collect();
-    let outcome = plan::execute(&plan, &sources);
+    let outcome = execute::run(&plan, &sources);
     let mut reports = outcome.reports;
     if plan.is_empty() || reports.is_empty() {
         if args.json {

@@ -22,9 +22,12 @@ use crate::cli::common::{
     ApplyMode, EditFormatArg, EditLine, Exit, ModelArgs, human_line, read_files, settings_for,
 };
 use crate::core::edit::Edit;
+use crate::core::execute;
+use crate::core::file::{FileWrite, Source};
 use crate::core::parse::{Event, ParseOptions};
-use crate::core::plan::{self, EditReport, FileWrite, FormatChoice, Source, Status};
+use crate::core::plan::{self, FormatChoice};
 use crate::core::prompt::{FailedEdit, Prompts};
+use crate::core::report::{EditReport, Status};
 use crate::core::stream::StreamParser;
 use crate::provider::{
     ChatMessage, ChatRequest, ProviderError, ProviderSettings, Role, StreamMsg, StreamSummary,
@@ -326,7 +329,7 @@ impl<'w> State<'w> {
                 self.current.insert(path, source);
             }
         }
-        let outcome = plan::execute(&plan, &self.current);
+        let outcome = execute::run(&plan, &self.current);
         for write in outcome.writes {
             let path = write.path().to_string();
             let now = match write {

@@ -11,7 +11,7 @@ use clap::Args;
 
 use crate::app::replay::{Clock, Script};
 use crate::cli::common::{Exit, Play, play, report, summary};
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::session;
 
 /// `redline demo`'s options.

@@ -19,7 +19,7 @@ use clap::Args;
 
 use crate::app::replay::{self, Clock, Script};
 use crate::cli::common::{Exit, Play, play, stopped, summary};
-use crate::core::plan::{FileWrite, Source};
+use crate::core::file::{FileWrite, Source};
 use crate::core::session;
 use crate::shell::journal;
 use crate::shell::workspace::Workspace;

@@ -16,7 +16,7 @@ use crate::cli::common::{
     EditFormatArg, Exit, Live, ModelArgs, live_header, look, read_files, report, run_live,
     settings_for,
 };
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::review::Review;
 use crate::core::session::Header;
 use crate::provider::{ChatMessage, Role};

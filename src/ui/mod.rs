@@ -14,6 +14,7 @@ pub mod diff_view;
 pub mod highlight;
 pub mod layout;
 pub mod overlay;
+pub mod pane;
 pub mod render;
 pub mod reply;
 pub mod status;

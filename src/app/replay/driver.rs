@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::app::record::Recorder;
 use crate::app::{App, AppEffect, Msg};
 use crate::core::execute::After;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::review::Effect;
 use crate::core::session::Record;
 

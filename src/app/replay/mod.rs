@@ -25,7 +25,7 @@ use crate::app::keymap::Keymap;
 use crate::app::record::{chat_message, record_msg};
 use crate::app::{App, AppConfig, AppEffect, Msg, RequestSpec};
 use crate::core::edit::Format;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::prompt::Prompts;
 use crate::core::review::{Effect, HunkId, Review};
 use crate::core::session::{

@@ -29,7 +29,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::trigger::TriggerId;
 
 pub use blobs::{Blobs, DEFAULT_MAX_TEXT_BYTES};

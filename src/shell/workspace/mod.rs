@@ -17,7 +17,7 @@
 //! checked, and what a replaced file keeps (owner, mode, extended attributes), is in `write`;
 //! temporary files' names and the removal of leftovers in `tmp`.
 //!
-//! Not for: deciding what to write (that is `core::plan::execute`), or watching files for
+//! Not for: deciding what to write (that is `core::execute`), or watching files for
 //! changes (`shell::watcher`).
 
 mod paths;
@@ -44,7 +44,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::core::plan::{FileWrite, Source};
+use crate::core::file::{FileWrite, Source};
 
 pub use paths::PathRefusal;
 pub use tmp::is_temp_name;
