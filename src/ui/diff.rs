@@ -88,17 +88,6 @@ impl DiffModel {
     pub fn counts(&self) -> (usize, usize) {
         count_blocks(&self.blocks)
     }
-
-    /// Rows in the unified layout.
-    pub fn unified_len(&self) -> usize {
-        self.blocks
-            .iter()
-            .map(|b| match b {
-                Block::Same(v) => v.len(),
-                Block::Change(o, n) => o.len() + n.len(),
-            })
-            .sum()
-    }
 }
 
 /// A hunk's added and removed lines, as its [`DiffModel`] draws them, without reading the file

@@ -75,11 +75,6 @@ impl Highlighter {
         Highlighter { syntaxes: None, theme: None, cache: HashMap::new() }
     }
 
-    /// Whether this highlighter colours at all.
-    pub fn is_on(&self) -> bool {
-        self.syntaxes.is_some() && self.theme.is_some()
-    }
-
     /// The cache key of a hunk's model.
     pub fn key(id: HunkId, model: &DiffModel) -> (HunkId, u64) {
         (id, model_key(model))

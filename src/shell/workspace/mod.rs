@@ -278,15 +278,6 @@ pub fn list_project_files(root: &Path) -> Vec<String> {
     files
 }
 
-/// Check a path against the project at `root` and resolve it (see [`Workspace::resolve`]).
-pub fn check_path(root: &Path, rel: &str) -> Result<Resolved, PathRefusal> {
-    let ws = Workspace::open(root).map_err(|e| PathRefusal::Unresolvable {
-        at: root.display().to_string(),
-        message: e.to_string(),
-    })?;
-    ws.resolve(rel)
-}
-
 /// Read a project file into a [`Source`] (see [`Workspace::read_source`]).
 pub fn read_source(root: &Path, rel: &str) -> Source {
     match Workspace::open(root) {
