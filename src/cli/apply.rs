@@ -196,21 +196,7 @@ fn print_human(reports: &[EditReport], dry_run: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn report(status: Status) -> EditReport {
-        EditReport {
-            path: "src/app.py".into(),
-            format: Format::SearchReplace,
-            status,
-            strategy: None,
-            similarity: None,
-            lines: None,
-            reason: None,
-            reply_lines: (1, 7),
-            searched: None,
-            closest: None,
-        }
-    }
+    use crate::cli::common::tests::report;
 
     #[test]
     fn a_write_failure_turns_applied_into_refused() {

@@ -497,10 +497,11 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn report(status: Status) -> EditReport {
+    /// A report to test report lines with.
+    pub(crate) fn report(status: Status) -> EditReport {
         EditReport {
             path: "src/app.py".into(),
             format: Format::SearchReplace,
