@@ -15,9 +15,11 @@ use std::time::Duration;
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use redline::core::apply::apply_hunk;
 use redline::core::edit::{Hunk, HunkLine, LineKind};
+use redline::core::execute::run as execute;
+use redline::core::file::{FileWrite, Source};
 use redline::core::locate::lines::LineInfo;
 use redline::core::locate::locate_parts;
-use redline::core::plan::{FileWrite, FormatChoice, Source, execute, plan};
+use redline::core::plan::{FormatChoice, plan};
 use redline::core::text::TextFile;
 
 mod support;

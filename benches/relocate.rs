@@ -20,8 +20,8 @@ use std::time::Duration;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use redline::core::edit::{Change, Edit, Format, Hunk, PathSource};
+use redline::core::file::Source;
 use redline::core::parse::Event;
-use redline::core::plan::Source;
 use redline::core::review::{HunkState, Review};
 
 const PATH: &str = "src/service.py";

@@ -10,14 +10,14 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, Msg, StreamDone, ViewMode};
-use redline::core::plan::Source;
+use redline::core::file::Source;
 use redline::core::prompt::Prompts;
 use redline::core::review::Review;
 use redline::provider::{ChatMessage, Role};
 use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
-use redline::ui::keymap::Keymap;
 use redline::ui::theme::{ColorMode, Theme};
 
 fn session() -> App {
@@ -55,7 +55,7 @@ fn session() -> App {
     // Select a hunk in the middle of the list.
     for _ in 0..500 {
         app.update(
-            Msg::Key(crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Down)),
+            Msg::Key(redline::app::key::KeyEvent::from(redline::app::key::KeyCode::Down)),
             now,
         );
     }

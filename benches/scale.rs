@@ -10,16 +10,17 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use crossterm::event::{KeyCode, KeyEvent};
+use redline::app::key::{KeyCode, KeyEvent};
+use redline::app::keymap::Keymap;
 use redline::app::record::Recorder;
 use redline::app::{App, AppConfig, Msg, StreamDone};
-use redline::core::plan::{self, FormatChoice, Source};
+use redline::core::file::Source;
+use redline::core::plan::{self, FormatChoice};
 use redline::core::prompt::Prompts;
 use redline::core::review::Review;
 use redline::provider::{ChatMessage, Role};
 use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
-use redline::ui::keymap::Keymap;
 
 /// A project of `files` Python files of `funcs` functions each, and a reply with one
 /// SEARCH/REPLACE block per function (with `prose` lines of text before each).
@@ -156,7 +157,7 @@ fn apply_dry_run(c: &mut Criterion) {
                     .into_iter()
                     .map(|path| (path.clone(), p.sources[&path].clone()))
                     .collect();
-                black_box(plan::execute(&plan, &sources))
+                black_box(redline::core::execute::run(&plan, &sources))
             })
         });
     }

@@ -5,6 +5,7 @@
 //! `provider` is the shell's network half: streaming replies from language-model servers.
 
 pub mod app;
+pub mod cli;
 pub mod core;
 pub mod provider;
 pub mod shell;

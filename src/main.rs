@@ -1,5 +1,5 @@
-//! The `redline` binary: everything lives in `redline::shell::cli`.
+//! The `redline` binary: everything lives in `redline::cli`.
 
 fn main() -> std::process::ExitCode {
-    redline::shell::cli::main()
+    redline::cli::main()
 }

@@ -9,14 +9,14 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use redline::app::key::{KeyCode, KeyEvent, KeyModifiers};
+use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, AppEffect, Msg, StreamDone};
 use redline::core::prompt::Prompts;
 use redline::core::review::{HunkState, Review};
 use redline::provider::{ChatMessage, Role};
 use redline::shell::runtime::carry_out_write;
 use redline::shell::workspace::Workspace;
-use redline::ui::keymap::Keymap;
 
 const SETTINGS: usize = 40;
 /// The other process writes at least this many times, and on until every hunk is accepted.
@@ -214,7 +214,7 @@ fn an_in_place_write_just_after_the_swap_is_not_lost() {
         let mut ready = String::new();
         std::io::BufReader::new(writer.stdout.take().unwrap()).read_line(&mut ready).unwrap();
         assert_eq!(ready.trim(), "ready");
-        let ours = redline::core::plan::FileWrite::Write {
+        let ours = redline::core::file::FileWrite::Write {
             path: "notes.txt".into(),
             text: format!("redline, round {round}\n"),
         };

@@ -8,8 +8,11 @@ mod common;
 
 use common::{edited, run, search_replace, udiff};
 use redline::core::edit::{Hunk, HunkLine, LineKind};
+use redline::core::execute::run as execute;
+use redline::core::file::{FileWrite, Source};
 use redline::core::locate::{RefusalKind, locate};
-use redline::core::plan::{FileWrite, FormatChoice, Source, Status, execute, plan};
+use redline::core::plan::{FormatChoice, plan};
+use redline::core::report::Status;
 use std::collections::BTreeMap;
 
 const APP_PY: &str = r#""""Inventory service."""

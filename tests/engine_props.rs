@@ -20,10 +20,13 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use redline::core::apply::apply_hunk;
 use redline::core::edit::{Change, Edit, Format, Hunk, PathSource};
+use redline::core::execute::run as execute;
 use redline::core::execute::{After, Placed, apply_each, apply_single};
+use redline::core::file::Source;
 use redline::core::locate::{RefusalKind, locate};
 use redline::core::parse::{Event, ParseOptions, parse_reply};
-use redline::core::plan::{FormatChoice, Source, Status, execute, plan};
+use redline::core::plan::{FormatChoice, plan};
+use redline::core::report::Status;
 use redline::core::stream::StreamParser;
 use redline::core::text::TextFile;
 

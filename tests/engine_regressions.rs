@@ -6,7 +6,8 @@
 mod common;
 
 use common::{edited, run};
-use redline::core::plan::{FileWrite, Status};
+use redline::core::file::FileWrite;
+use redline::core::report::Status;
 
 const APP_PY: &str = "import json\nfrom pathlib import Path\n\n\ndef load(path):\n    return json.loads(Path(path).read_text())\n";
 
@@ -173,7 +174,7 @@ mod context_free {
 
     use super::common::generate::udiff_reply;
     use proptest::prelude::*;
-    use redline::core::plan::FileWrite;
+    use redline::core::file::FileWrite;
 
     fn line(n: u16, shape: u8) -> String {
         match shape % 4 {
@@ -216,7 +217,7 @@ mod repeated_lines {
     //! edited file or a refusal. `engine_props.rs` checks the same on files of distinct lines.
 
     use proptest::prelude::*;
-    use redline::core::plan::FileWrite;
+    use redline::core::file::FileWrite;
 
     fn line(n: u16, shape: u8, indent: u8) -> String {
         let ind = "    ".repeat(indent as usize % 3);

@@ -9,7 +9,10 @@ mod common;
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use redline::core::plan::{FileWrite, FormatChoice, Outcome, Source, execute, plan};
+use redline::core::execute::run as execute;
+use redline::core::file::{FileWrite, Source};
+use redline::core::plan::{FormatChoice, plan};
+use redline::core::report::Outcome;
 
 use common::generate::{Lines, config, file_and_edit, joined, udiff_reply};
 

@@ -15,8 +15,8 @@ use common::generate::{Lines, code_lines, config, joined, udiff_reply};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use redline::core::execute::After;
+use redline::core::file::Source;
 use redline::core::parse::{ParseOptions, parse_reply};
-use redline::core::plan::Source;
 use redline::core::review::{Effect, HunkState, Review};
 
 /// An edit of `lines`: `del` lines from `at` replaced by `ins` new lines named `prefix`.

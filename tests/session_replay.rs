@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use frame_support::render;
 use redline::app::replay::{Clock, Script};
-use redline::core::plan::Source;
+use redline::core::file::Source;
 use redline::core::session::{FileRecord, Record, Why, WriteRecord, hash, read};
 use redline::shell::runtime::{Driver, check};
 use session_support::{Synth, demo_session};

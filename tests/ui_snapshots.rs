@@ -11,14 +11,14 @@ mod frame_support;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use frame_support::{render, render_styles};
+use redline::app::key::{KeyCode, KeyEvent, KeyModifiers};
+use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, Msg, StreamDone};
-use redline::core::plan::Source;
+use redline::core::file::Source;
 use redline::core::prompt::Prompts;
 use redline::core::review::Review;
 use redline::provider::{ChatMessage, Role};
-use redline::ui::keymap::Keymap;
 
 const INVENTORY: &str = include_str!("../demo/project/inventory.py");
 const REPORT: &str = include_str!("../demo/project/report.py");

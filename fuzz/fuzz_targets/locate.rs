@@ -6,7 +6,10 @@
 use std::collections::BTreeMap;
 
 use libfuzzer_sys::fuzz_target;
-use redline::core::plan::{FormatChoice, Source, Status, execute, plan};
+use redline::core::execute::run as execute;
+use redline::core::file::Source;
+use redline::core::plan::{plan, FormatChoice};
+use redline::core::report::Status;
 
 const PATH: &str = "src/app.py";
 

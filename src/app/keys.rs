@@ -9,6 +9,7 @@ impl App {
             return self.on_modal_key(modal, key, now);
         }
         let Some(action) = self.keymap.action(&key) else { return Vec::new() };
+        self.last_action = Some(action);
         self.notice = None;
         let page = (self.size.1 as isize / 2).max(1);
         // A single decision ends the batch `u` would take back whole.
@@ -52,27 +53,7 @@ impl App {
                 return self.batch(ids, true);
             }
             Action::Split => self.split(),
-            Action::Edit => {
-                if let Some(h) = self.selected_hunk()
-                    && let Some(view) = self.review.conflict_view(h.id)
-                {
-                    let text = crate::core::review::conflict_document(&view, &h.path);
-                    return vec![AppEffect::OpenEditor { hunk: h.id, text }];
-                }
-                if let Some(h) = self.selected_hunk()
-                    && h.state.is_open()
-                {
-                    let text = match &h.edit.change {
-                        Change::Modify { hunk } => hunk.new_text(),
-                        Change::Create { content } | Change::Replace { content } => content.clone(),
-                        Change::Delete { .. } => {
-                            self.notice = Some("a deletion has no text to edit".into());
-                            return Vec::new();
-                        }
-                    };
-                    return vec![AppEffect::OpenEditor { hunk: h.id, text }];
-                }
-            }
+            Action::Edit => return self.edit_selected(),
             Action::ToggleView => {
                 self.view = match self.view {
                     ViewMode::Unified => ViewMode::SideBySide,
@@ -93,37 +74,67 @@ impl App {
             Action::PageDown => self.scroll_page(page),
             Action::Search => self.modal = Some(Modal::Search(self.filter.clone())),
             Action::Retry => return self.retry(now),
-            Action::FollowUp => {
-                if self.streaming {
-                    self.notice =
-                        Some("the model is still writing; follow up when it is done".into());
-                } else if self.conversation.is_empty() {
-                    self.notice = Some("there is no conversation to follow up (the demo)".into());
-                } else {
-                    self.modal = Some(Modal::FollowUp(String::new()));
-                }
-            }
-            Action::Cancel => {
-                if self.streaming {
-                    self.notice = Some("cancelling the stream".into());
-                    return vec![AppEffect::CancelStream];
-                }
-                self.filter.clear();
-            }
+            Action::FollowUp => self.open_follow_up(),
+            Action::Cancel => return self.cancel(),
             Action::Help => self.modal = Some(Modal::Help(0)),
-            Action::Quit => {
-                let c = self.review.counts();
-                if self.streaming
-                    || c.pending + c.failed + c.conflict > 0
-                    || !self.in_flight.is_empty()
-                {
-                    self.modal = Some(Modal::ConfirmQuit);
-                } else {
-                    return vec![AppEffect::Quit];
-                }
-            }
+            Action::Quit => return self.quit(),
         }
         Vec::new()
+    }
+
+    /// `e`: the selected hunk's new text (or a conflict's document) in the editor.
+    fn edit_selected(&mut self) -> Vec<AppEffect> {
+        if let Some(h) = self.selected_hunk()
+            && let Some(view) = self.review.conflict_view(h.id)
+        {
+            let text = crate::core::review::conflict_document(&view, &h.path);
+            return vec![AppEffect::OpenEditor { hunk: h.id, text }];
+        }
+        if let Some(h) = self.selected_hunk()
+            && h.state.is_open()
+        {
+            let text = match &h.edit.change {
+                Change::Modify { hunk } => hunk.new_text(),
+                Change::Create { content } | Change::Replace { content } => content.clone(),
+                Change::Delete { .. } => {
+                    self.notice = Some("a deletion has no text to edit".into());
+                    return Vec::new();
+                }
+            };
+            return vec![AppEffect::OpenEditor { hunk: h.id, text }];
+        }
+        Vec::new()
+    }
+
+    /// `m`: the follow-up input, once the model is done and there is a conversation.
+    fn open_follow_up(&mut self) {
+        if self.streaming {
+            self.notice = Some("the model is still writing; follow up when it is done".into());
+        } else if self.conversation.is_empty() {
+            self.notice = Some("there is no conversation to follow up (the demo)".into());
+        } else {
+            self.modal = Some(Modal::FollowUp(String::new()));
+        }
+    }
+
+    /// `esc`: stop the stream, or clear the search.
+    fn cancel(&mut self) -> Vec<AppEffect> {
+        if self.streaming {
+            self.notice = Some("cancelling the stream".into());
+            return vec![AppEffect::CancelStream];
+        }
+        self.filter.clear();
+        Vec::new()
+    }
+
+    /// `q`: quit, asking first while anything is undecided, streaming or being written.
+    fn quit(&mut self) -> Vec<AppEffect> {
+        let c = self.review.counts();
+        if self.streaming || c.pending + c.failed + c.conflict > 0 || !self.in_flight.is_empty() {
+            self.modal = Some(Modal::ConfirmQuit);
+            return Vec::new();
+        }
+        vec![AppEffect::Quit]
     }
 
     pub(super) fn on_modal_key(
@@ -150,29 +161,7 @@ impl App {
                 _ if ctrl_c => return vec![AppEffect::Quit],
                 _ => self.modal = None,
             },
-            Modal::Search(mut query) => match key.code {
-                KeyCode::Enter => {
-                    self.filter = query;
-                    self.modal = None;
-                    self.select(self.order().first().map(|&i| self.review.hunks()[i].id));
-                    if self.selected.is_none() {
-                        self.notice = Some(format!("no hunk holds `{}`", self.filter));
-                    }
-                }
-                KeyCode::Esc => {
-                    self.filter.clear();
-                    self.modal = None;
-                }
-                KeyCode::Backspace => {
-                    query.pop();
-                    self.modal = Some(Modal::Search(query));
-                }
-                KeyCode::Char(c) if !ctrl_c => {
-                    query.push(c);
-                    self.modal = Some(Modal::Search(query));
-                }
-                _ => {}
-            },
+            Modal::Search(query) => self.search_key(query, key, ctrl_c),
             // Closing sends nothing: what was typed may be anything (a pasted command line with
             // a key in it), and only an Enter on some text is a request.
             Modal::FollowUp(mut text) => match key.code {
@@ -193,24 +182,7 @@ impl App {
                 _ => {}
             },
             Modal::Prompt(mut text) => match key.code {
-                KeyCode::Enter if !text.trim().is_empty() => {
-                    self.modal = None;
-                    self.request_line = Some(text.trim().to_string());
-                    let Some(req) = &self.request else { return Vec::new() };
-                    let files: Vec<(&str, &str)> =
-                        req.files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-                    self.conversation = self
-                        .prompts
-                        .build_request(req.format, &text, &files)
-                        .into_iter()
-                        .map(|m| ChatMessage::new(role(m.role), m.content))
-                        .collect();
-                    self.begin_stream(now);
-                    return vec![AppEffect::StartStream {
-                        messages: self.conversation.clone(),
-                        why: Why::Initial,
-                    }];
-                }
+                KeyCode::Enter if !text.trim().is_empty() => return self.send_prompt(&text, now),
                 KeyCode::Esc => return vec![AppEffect::Quit],
                 _ if ctrl_c => return vec![AppEffect::Quit],
                 KeyCode::Backspace => {
@@ -225,5 +197,49 @@ impl App {
             },
         }
         Vec::new()
+    }
+
+    /// A key in the search box: Enter filters the hunk list, Esc clears it.
+    fn search_key(&mut self, mut query: String, key: KeyEvent, ctrl_c: bool) {
+        match key.code {
+            KeyCode::Enter => {
+                self.filter = query;
+                self.modal = None;
+                self.select(self.order().first().map(|&i| self.review.hunks()[i].id));
+                if self.selected.is_none() {
+                    self.notice = Some(format!("no hunk holds `{}`", self.filter));
+                }
+            }
+            KeyCode::Esc => {
+                self.filter.clear();
+                self.modal = None;
+            }
+            KeyCode::Backspace => {
+                query.pop();
+                self.modal = Some(Modal::Search(query));
+            }
+            KeyCode::Char(c) if !ctrl_c => {
+                query.push(c);
+                self.modal = Some(Modal::Search(query));
+            }
+            _ => {}
+        }
+    }
+
+    /// Enter in the request line: build the request from the prompts and send it.
+    fn send_prompt(&mut self, text: &str, now: Instant) -> Vec<AppEffect> {
+        self.modal = None;
+        self.request_line = Some(text.trim().to_string());
+        let Some(req) = &self.request else { return Vec::new() };
+        let files: Vec<(&str, &str)> =
+            req.files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        self.conversation = self
+            .prompts
+            .build_request(req.format, text, &files)
+            .into_iter()
+            .map(|m| ChatMessage::new(role(m.role), m.content))
+            .collect();
+        self.begin_stream(now);
+        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Initial }]
     }
 }

@@ -18,19 +18,19 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::key::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::app::keymap::{Action, Keymap};
 use crate::core::edit::{Change, Format};
 use crate::core::execute::After;
+use crate::core::file::Source;
 use crate::core::parse::{Event, ParseOptions};
-use crate::core::plan::Source;
 use crate::core::prompt::{self, FailedEdit, Prompts};
 use crate::core::review::{Effect, HunkId, HunkState, Review, ReviewHunk};
 use crate::core::session::Why;
 use crate::core::stream::StreamParser;
 use crate::core::trigger::TriggerId;
 use crate::provider::{ChatMessage, Role};
-use crate::ui::keymap::{Action, Keymap};
 
 /// Which pane the scroll keys and the mouse wheel move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,6 +220,9 @@ pub struct App {
     pub notice: Option<String>,
     pub label: String,
     pub keymap: Keymap,
+    /// The action the last message's key stood for (none for other messages, or a key a
+    /// dialog took): the journal names it beside the decision it made.
+    pub last_action: Option<Action>,
     pub ticks: u64,
     pub now: Option<Instant>,
     pub size: (u16, u16),
@@ -287,6 +290,7 @@ impl App {
             notice: None,
             label: config.label,
             keymap: config.keymap,
+            last_action: None,
             ticks: 0,
             now: None,
             size: (80, 24),
@@ -410,6 +414,7 @@ impl App {
     /// The one place state changes.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         self.now = Some(now);
+        self.last_action = None;
         let before = self.notice.clone();
         // A key clears the message first: one it shows was set anew, even if it says the same.
         let fresh = matches!(msg, Msg::Key(_)) && self.modal.is_none();
@@ -563,6 +568,8 @@ fn role(r: prompt::Role) -> Role {
 
 mod changes;
 mod decisions;
+pub mod key;
+pub mod keymap;
 mod keys;
 pub mod navigation;
 mod requests;

@@ -13,11 +13,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
 use crate::app::{App, AppEffect, Msg, StreamDone};
 use crate::core::execute::After;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::review::{HunkId, ReviewHunk};
 use crate::core::session::{
     DecisionRecord, EndRecord, FileRecord, HunkRecord, MessageRecord, Record, RequestRecord,
@@ -31,7 +29,7 @@ const CANCELLED: &str = "cancelled";
 /// The record of a message, or `None` for one that is not recorded (`Tick`).
 pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
     Some(match msg {
-        Msg::Key(key) => Record::Key { t, key: key_name(key) },
+        Msg::Key(key) => Record::Key { t, key: key.to_string() },
         Msg::Scroll { down, at } => Record::Scroll { t, down: *down, at: at.map(|(c, r)| [c, r]) },
         Msg::Click { column, row } => Record::Click { t, at: [*column, *row] },
         Msg::Resize(width, height) => Record::Resize { t, width: *width, height: *height },
@@ -104,7 +102,7 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
 /// observations, and for a write's outcome, which only carrying out the write can tell.
 pub fn record_msg(record: &Record) -> Option<Msg> {
     Some(match record {
-        Record::Key { key, .. } => Msg::Key(parse_key(key)?),
+        Record::Key { key, .. } => Msg::Key(key.parse().ok()?),
         Record::Scroll { down, at, .. } => Msg::Scroll { down: *down, at: at.map(|[c, r]| (c, r)) },
         Record::Click { at: [column, row], .. } => Msg::Click { column: *column, row: *row },
         Record::Resize { width, height, .. } => Msg::Resize(*width, *height),
@@ -139,83 +137,6 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
         | Record::End(_)
         | Record::Blob { .. } => return None,
     })
-}
-
-const MODIFIERS: &[(KeyModifiers, &str)] = &[
-    (KeyModifiers::CONTROL, "ctrl"),
-    (KeyModifiers::ALT, "alt"),
-    (KeyModifiers::SHIFT, "shift"),
-    (KeyModifiers::SUPER, "super"),
-    (KeyModifiers::HYPER, "hyper"),
-    (KeyModifiers::META, "meta"),
-];
-
-const NAMED: &[(KeyCode, &str)] = &[
-    (KeyCode::Enter, "enter"),
-    (KeyCode::Esc, "esc"),
-    (KeyCode::Backspace, "backspace"),
-    (KeyCode::Tab, "tab"),
-    (KeyCode::BackTab, "backtab"),
-    (KeyCode::Up, "up"),
-    (KeyCode::Down, "down"),
-    (KeyCode::Left, "left"),
-    (KeyCode::Right, "right"),
-    (KeyCode::PageUp, "pageup"),
-    (KeyCode::PageDown, "pagedown"),
-    (KeyCode::Home, "home"),
-    (KeyCode::End, "end"),
-    (KeyCode::Delete, "delete"),
-    (KeyCode::Insert, "insert"),
-    (KeyCode::Null, "null"),
-];
-
-/// A key's stable name: modifiers joined with `+`, then the character or the key's name
-/// (`y`, `shift+J`, `ctrl+c`, `enter`, `f5`, `ctrl++`). A key with no name here (media keys,
-/// ...) is recorded as `null`, which the review treats as it treats them: as no command.
-pub fn key_name(key: &KeyEvent) -> String {
-    let mut out = String::new();
-    for (m, name) in MODIFIERS {
-        if key.modifiers.contains(*m) {
-            out.push_str(name);
-            out.push('+');
-        }
-    }
-    match key.code {
-        KeyCode::Char(c) => out.push(c),
-        KeyCode::F(n) => out.push_str(&format!("f{n}")),
-        code => {
-            let name = NAMED.iter().find(|(c, _)| *c == code).map_or("null", |(_, n)| n);
-            out.push_str(name);
-        }
-    }
-    out
-}
-
-/// The key a [`key_name`] stands for.
-pub fn parse_key(name: &str) -> Option<KeyEvent> {
-    let mut modifiers = KeyModifiers::NONE;
-    let mut rest = name;
-    'strip: loop {
-        for (m, prefix) in MODIFIERS {
-            if let Some(after) = rest.strip_prefix(prefix).and_then(|r| r.strip_prefix('+'))
-                && !after.is_empty()
-            {
-                modifiers |= *m;
-                rest = after;
-                continue 'strip;
-            }
-        }
-        break;
-    }
-    let mut chars = rest.chars();
-    let code = match (chars.next(), chars.next()) {
-        (Some(c), None) => KeyCode::Char(c),
-        _ => match NAMED.iter().find(|(_, n)| *n == rest) {
-            Some((code, _)) => *code,
-            None => KeyCode::F(rest.strip_prefix('f')?.parse().ok()?),
-        },
-    };
-    Some(KeyEvent::new(code, modifiers))
 }
 
 /// Turns what happens to an [`App`] into journal records: the inputs, the requests, and every
@@ -261,12 +182,9 @@ impl Recorder {
             return (Vec::new(), Vec::new());
         }
         let mut records: Vec<Record> = input_record(&msg, t).into_iter().collect();
-        let action = match &msg {
-            Msg::Key(key) if app.modal.is_none() => app.keymap.action(key).map(|a| a.name()),
-            Msg::EditorDone { .. } => Some("edit"),
-            _ => None,
-        };
+        let edited = matches!(msg, Msg::EditorDone { .. });
         let effects = app.update(msg, now);
+        let action = if edited { Some("edit") } else { app.last_action.map(|a| a.name()) };
         records.extend(self.requests(&effects, t));
         records.extend(self.observe(app, t, action));
         for r in &records {
@@ -428,28 +346,16 @@ pub fn sent_file(path: &str, source: &Source) -> Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::key::{KeyCode, KeyEvent, KeyModifiers};
 
     #[test]
-    fn key_names_round_trip() {
-        let keys = [
-            KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE),
-            KeyEvent::new(KeyCode::Char('J'), KeyModifiers::SHIFT),
-            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
-            KeyEvent::new(KeyCode::Char('+'), KeyModifiers::CONTROL | KeyModifiers::ALT),
-            KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE),
-            KeyEvent::new(KeyCode::Char('é'), KeyModifiers::NONE),
-            KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE),
-            KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT),
-            KeyEvent::new(KeyCode::F(12), KeyModifiers::NONE),
-            KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE),
-        ];
-        for key in keys {
-            let name = key_name(&key);
-            assert_eq!(parse_key(&name), Some(key), "{name}");
+    fn keys_of_older_journals_read_back() {
+        let ctrl_c = Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        for spelling in ["ctrl+c", "ctrl-c"] {
+            let record = Record::Key { t: 0, key: spelling.into() };
+            assert_eq!(record_msg(&record), Some(ctrl_c.clone()), "{spelling}");
         }
-        assert_eq!(key_name(&keys[2]), "ctrl+c");
-        assert_eq!(key_name(&keys[3]), "ctrl+alt++");
-        assert_eq!(parse_key("nonsense"), None);
+        assert_eq!(input_record(&ctrl_c, 0), Some(Record::Key { t: 0, key: "ctrl-c".into() }));
     }
 
     #[test]

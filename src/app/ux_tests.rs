@@ -178,7 +178,15 @@ fn scrolling_stops_at_the_last_wrapped_row() {
     app.update(special(KeyCode::Tab), now);
     app.update(key('G'), now);
     let h = app.selected_hunk().unwrap();
-    let lines = crate::ui::diff::DiffModel::of(h, app.review.source(&h.path)).unified_len();
+    let model = crate::ui::diff::DiffModel::of(h, app.review.source(&h.path));
+    let lines: usize = model
+        .blocks
+        .iter()
+        .map(|b| match b {
+            crate::ui::diff::Block::Same(v) => v.len(),
+            crate::ui::diff::Block::Change(o, n) => o.len() + n.len(),
+        })
+        .sum();
     let pos = app.diff_position().unwrap();
     assert!(pos.total > lines, "wrapped rows count: {pos:?}, {lines} lines");
     assert_eq!(pos.top + pos.shown, pos.total, "G: the last wrapped row at the bottom");

@@ -21,8 +21,8 @@ impl App {
         } else {
             format!(
                 "long lines are cut (‹ ›); {} {} scroll sideways",
-                self.keymap.first_key(crate::ui::keymap::Action::ScrollLeft),
-                self.keymap.first_key(crate::ui::keymap::Action::ScrollRight)
+                self.keymap.first_key(crate::app::keymap::Action::ScrollLeft),
+                self.keymap.first_key(crate::app::keymap::Action::ScrollRight)
             )
         });
     }

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::{App, AppEffect};
 use crate::core::edit::Format;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::review::HunkId;
 use crate::core::session::Why;
 use crate::core::trigger::{self, Kind, Request, TriggerId};

@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 
 use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit, Hunk, LineKind};
+use crate::core::file::{FileWrite, Source};
 use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
 use crate::core::locate::{
     HunkSlot, Located, Refusal, RefusalKind, Strategy, locate_parts_indexed,
 };
-use crate::core::plan::{EditReport, FileWrite, Outcome, Plan, PlanItem, Source, Status};
+use crate::core::plan::{Plan, PlanItem};
+use crate::core::report::{EditReport, Outcome, Status};
 use crate::core::text::TextFile;
 use crate::core::{verify, whole};
 
@@ -26,7 +28,7 @@ struct Working {
     moves: Vec<(usize, isize)>,
 }
 
-pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
+pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
     let mut files: BTreeMap<String, Working> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut reports = Vec::new();

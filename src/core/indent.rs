@@ -205,11 +205,6 @@ pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
     FileStyle { tabs: is_tabs, unit }
 }
 
-/// Whether a file indents with tabs: most of its indented lines start with one.
-pub fn uses_tabs<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
-    file_style(lines).tabs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

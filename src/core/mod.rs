@@ -5,6 +5,7 @@ pub mod apply;
 pub mod edit;
 pub mod elision;
 pub mod execute;
+pub mod file;
 pub mod review;
 
 pub mod indent;
@@ -13,6 +14,7 @@ pub mod parse;
 pub mod paths;
 pub mod plan;
 pub mod prompt;
+pub mod report;
 pub mod resolve;
 pub mod scope;
 pub mod session;

@@ -1,15 +1,17 @@
-//! Plans and carries out a complete reply against a project snapshot: the pure heart of
-//! `redline apply`.
+//! Plans a complete reply against a project snapshot: parses it and resolves every edit's path
+//! (the first half of `redline apply`'s pure heart; `core::execute` is the second).
 //!
 //! The shell calls [`plan`] with the reply and the project's file list, reads the files the plan
-//! names ([`Plan::paths_to_read`]) into [`Source`]s, calls [`execute`], and writes what the
-//! [`Outcome`] says. Nothing here touches the disk.
+//! names ([`Plan::paths_to_read`]) into [`Source`](crate::core::file::Source)s, calls
+//! [`crate::core::execute::run`], and writes what the
+//! [`Outcome`](crate::core::report::Outcome) says. Nothing here touches the disk.
+//!
+//! Not for: locating or applying edits (`execute`), or the types the later steps share
+//! (`file`, `report`).
 
-use std::collections::BTreeMap;
-
-use serde::Serialize;
-
-use crate::core::edit::{Edit, Format, Problem};
+use crate::core::edit::{Edit, Format, PathSource, Problem};
+use crate::core::parse::{Event, ParseOptions, parse_reply};
+use crate::core::resolve::{PathMatch, Project, is_quote, prose_names};
 
 /// Which parsers to run on a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -17,83 +19,6 @@ pub enum FormatChoice {
     #[default]
     Auto,
     Only(Format),
-}
-
-/// A file's content as the shell found it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// The file exists and is UTF-8 text (a BOM, if any, included).
-    Text(String),
-    /// No such file.
-    Missing,
-    /// The file cannot be edited: binary, not UTF-8, unreadable, outside the project through a
-    /// symlink. The string says why, for the report.
-    Unusable(String),
-}
-
-/// The outcome of one edit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Applied,
-    Refused,
-}
-
-/// One edit's report line (also `redline apply --json`'s schema).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EditReport {
-    /// The resolved project-relative path, or the path as written when it could not be resolved.
-    pub path: String,
-    pub format: Format,
-    pub status: Status,
-    /// How the edit was located (`exact`, `whitespace`, `indentation`, `fuzzy`, `elision`,
-    /// `create`, `delete`, `whole`, `whole-merge`, ...).
-    pub strategy: Option<String>,
-    /// 0..1: how closely the old text matched the file.
-    pub similarity: Option<f64>,
-    /// 1-based inclusive line range of the old text in the file as it was when located.
-    pub lines: Option<(usize, usize)>,
-    /// Why it was refused (or a note on how it was applied).
-    pub reason: Option<String>,
-    /// 1-based line range of the reply the edit came from.
-    pub reply_lines: (usize, usize),
-    /// For a refused hunk: the old text it looked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub searched: Option<String>,
-    /// For a refused hunk: the closest text found in the file.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub closest: Option<crate::core::locate::Closest>,
-}
-
-/// A write the shell must carry out, atomically.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FileWrite {
-    /// Create or replace the file with this text.
-    Write { path: String, text: String },
-    /// Delete the file.
-    Delete { path: String },
-}
-
-impl FileWrite {
-    pub fn path(&self) -> &str {
-        match self {
-            FileWrite::Write { path, .. } | FileWrite::Delete { path } => path,
-        }
-    }
-}
-
-/// Everything [`execute`] decided.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    pub reports: Vec<EditReport>,
-    /// At most one write per path, in the order the paths were first edited.
-    pub writes: Vec<FileWrite>,
-}
-
-impl Outcome {
-    pub fn all_applied(&self) -> bool {
-        self.reports.iter().all(|r| r.status == Status::Applied)
-    }
 }
 
 /// A parsed reply with every edit's path resolved (or refused) against the project.
@@ -109,7 +34,7 @@ pub struct Plan {
 pub(crate) enum PlanItem {
     /// An edit whose path resolved to this project-relative path; `by` says how (a fallback
     /// guess must be confirmed by the edit's own text).
-    Edit { edit: Edit, path: String, by: crate::core::resolve::PathMatch },
+    Edit { edit: Edit, path: String, by: PathMatch },
     /// An edit refused before reading anything (unsafe or unresolvable path).
     Refused { edit: Edit, reason: String },
     /// A block the parser could not read.
@@ -131,8 +56,8 @@ impl Plan {
     }
 
     /// Each resolved edit's project path and how it was matched, in reply order: a fallback
-    /// ([`crate::core::resolve::PathMatch::is_fallback`]) is a guess its own text must confirm.
-    pub fn path_matches(&self) -> Vec<(&str, crate::core::resolve::PathMatch)> {
+    /// ([`PathMatch::is_fallback`]) is a guess its own text must confirm.
+    pub fn path_matches(&self) -> Vec<(&str, PathMatch)> {
         self.items
             .iter()
             .filter_map(|item| match item {
@@ -155,7 +80,7 @@ impl Plan {
 /// Parse `reply` and resolve every edit's path against `project_files` (project-relative,
 /// `/`-separated).
 pub fn plan(reply: &str, choice: FormatChoice, project_files: &[String]) -> Plan {
-    crate::core::resolve::plan_reply(reply, choice, project_files, &[])
+    plan_reply(reply, choice, project_files, &[])
 }
 
 /// [`plan`] for a project whose root has these absolute forms (as given, canonical): an absolute
@@ -166,10 +91,65 @@ pub fn plan_rooted(
     project_files: &[String],
     roots: &[String],
 ) -> Plan {
-    crate::core::resolve::plan_reply(reply, choice, project_files, roots)
+    plan_reply(reply, choice, project_files, roots)
 }
 
-/// Apply the plan's edits, in reply order, to the given file contents.
-pub fn execute(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
-    crate::core::execute::run(plan, sources)
+/// Parse `reply` and resolve every edit's path: the plan [`plan`] and [`plan_rooted`] return.
+fn plan_reply(
+    reply: &str,
+    choice: FormatChoice,
+    project_files: &[String],
+    roots: &[String],
+) -> Plan {
+    let only = match choice {
+        FormatChoice::Auto => None,
+        FormatChoice::Only(f) => Some(f),
+    };
+    let events = parse_reply(reply, ParseOptions { only, known_paths: project_files.to_vec() });
+    let has_hunks =
+        events.iter().any(|e| matches!(e, Event::Edit(ed) if ed.format != Format::Whole));
+    let project = Project::new(project_files).with_roots(roots);
+    let mut items = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        match event {
+            Event::Problem(p) => items.push(PlanItem::Problem(p.clone())),
+            Event::Edit(edit) => {
+                let weak = edit.path_source == PathSource::Prose;
+                if weak && edit.format == Format::Whole && has_hunks {
+                    continue;
+                }
+                match project.resolve(edit) {
+                    Ok(r) if is_quote(edit, &r.path, &events[i + 1..], &project) => {}
+                    Ok(r) => {
+                        items.push(PlanItem::Edit { edit: edit.clone(), path: r.path, by: r.by })
+                    }
+                    Err(_) if weak => {}
+                    Err(reason) => items.push(PlanItem::Refused { edit: edit.clone(), reason }),
+                }
+            }
+        }
+    }
+    Plan { items, mentions: prose_names(reply) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_listing_that_quotes_the_file_before_editing_it_is_not_an_edit() {
+        let files = files(&["app/views.py"]);
+        let reply = "Let me check its content:\n\napp/view.py\n```python\ndef a():\n    return 1\n\ndef b():\n    return 2\n```\n\nNow the change:\n\napp/views.py\n```python\n<<<<<<< SEARCH\ndef b():\n    return 2\n=======\ndef b():\n    return 3\n>>>>>>> REPLACE\n```\n";
+        let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
+        let kinds: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(kinds, ["app/views.py"], "only the real edit: {:?}", plan.items);
+        // A new version of the file followed by a further edit keeps both.
+        let reply = reply.replace("    return 2\n```", "    return 5\n```");
+        let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
+        assert_eq!(plan.path_matches().len(), 2);
+    }
 }

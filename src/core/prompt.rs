@@ -185,7 +185,7 @@ pub struct FailedEdit {
 
 impl FailedEdit {
     /// From a refused edit's report.
-    pub fn from_report(report: &crate::core::plan::EditReport) -> FailedEdit {
+    pub fn from_report(report: &crate::core::report::EditReport) -> FailedEdit {
         let reason = report.reason.as_deref().unwrap_or("it could not be applied");
         // The report's reason starts with the path and ends with the closest text for people;
         // both are given apart here.

@@ -19,11 +19,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde::Serialize;
 
-use crate::core::edit::{Change, Edit, Format, PathSource};
+use crate::core::edit::{Change, Edit, PathSource};
 use crate::core::locate::lines::ratio;
-use crate::core::parse::{Event, ParseOptions, parse_reply};
+use crate::core::parse::Event;
 use crate::core::paths::{looks_like_path, normalize_relative, unsafe_reason};
-use crate::core::plan::{FormatChoice, Plan, PlanItem};
 
 /// How a written path was matched to the project's path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -61,49 +60,12 @@ impl Resolved {
     }
 }
 
-pub(crate) fn plan_reply(
-    reply: &str,
-    choice: FormatChoice,
-    project_files: &[String],
-    roots: &[String],
-) -> Plan {
-    let only = match choice {
-        FormatChoice::Auto => None,
-        FormatChoice::Only(f) => Some(f),
-    };
-    let events = parse_reply(reply, ParseOptions { only, known_paths: project_files.to_vec() });
-    let has_hunks =
-        events.iter().any(|e| matches!(e, Event::Edit(ed) if ed.format != Format::Whole));
-    let project = Project::new(project_files).with_roots(roots);
-    let mut items = Vec::new();
-    for (i, event) in events.iter().enumerate() {
-        match event {
-            Event::Problem(p) => items.push(PlanItem::Problem(p.clone())),
-            Event::Edit(edit) => {
-                let weak = edit.path_source == PathSource::Prose;
-                if weak && edit.format == Format::Whole && has_hunks {
-                    continue;
-                }
-                match project.resolve(edit) {
-                    Ok(r) if is_quote(edit, &r.path, &events[i + 1..], &project) => {}
-                    Ok(r) => {
-                        items.push(PlanItem::Edit { edit: edit.clone(), path: r.path, by: r.by })
-                    }
-                    Err(_) if weak => {}
-                    Err(reason) => items.push(PlanItem::Refused { edit: edit.clone(), reason }),
-                }
-            }
-        }
-    }
-    Plan { items, mentions: prose_names(reply) }
-}
-
 /// Whether a whole-file listing only quotes the file as it is: a later edit of the same file
 /// (or of a file with the same name; or any, when the listing names no existing file) finds
 /// its old text in the listing. A new version of the
 /// file would hold that edit's new text instead; a quote shown "to check its content" holds
 /// the old one, and writing it (or creating it elsewhere) is never what the reply meant.
-fn is_quote(edit: &Edit, path: &str, later: &[Event], project: &Project) -> bool {
+pub(crate) fn is_quote(edit: &Edit, path: &str, later: &[Event], project: &Project) -> bool {
     let Change::Replace { content } = &edit.change else { return false };
     let listing: Vec<&str> = content.lines().map(str::trim_end).collect();
     later.iter().any(|e| {
@@ -336,7 +298,7 @@ fn base(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::edit::Hunk;
+    use crate::core::edit::{Format, Hunk};
 
     fn edit(path: &str, change: Change, source: PathSource) -> Edit {
         Edit {
@@ -416,18 +378,5 @@ mod tests {
         assert!(r("/home/me/other/src/a.py", modify()).is_err());
         assert!(r("/home/me/proj/../x.py", listing()).is_err());
         assert!(r("/home/me/projx/a.py", listing()).is_err());
-    }
-
-    #[test]
-    fn a_listing_that_quotes_the_file_before_editing_it_is_not_an_edit() {
-        let files = files(&["app/views.py"]);
-        let reply = "Let me check its content:\n\napp/view.py\n```python\ndef a():\n    return 1\n\ndef b():\n    return 2\n```\n\nNow the change:\n\napp/views.py\n```python\n<<<<<<< SEARCH\ndef b():\n    return 2\n=======\ndef b():\n    return 3\n>>>>>>> REPLACE\n```\n";
-        let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
-        let kinds: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
-        assert_eq!(kinds, ["app/views.py"], "only the real edit: {:?}", plan.items);
-        // A new version of the file followed by a further edit keeps both.
-        let reply = reply.replace("    return 2\n```", "    return 5\n```");
-        let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
-        assert_eq!(plan.path_matches().len(), 2);
     }
 }

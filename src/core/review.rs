@@ -15,8 +15,9 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::edit::{Change, Edit, Format, PathSource};
 use crate::core::execute::{After, Placed, apply_each, apply_single};
+use crate::core::file::Source;
 use crate::core::parse::Event;
-use crate::core::plan::{EditReport, Source, Status};
+use crate::core::report::{EditReport, Status};
 use crate::core::resolve::Project;
 
 /// A hunk's identity: a hash of its path and its old and new text, stable across sessions.

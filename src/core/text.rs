@@ -149,11 +149,6 @@ impl NewLine {
     }
 }
 
-/// Split text into lines without endings (`\n` or `\r\n`), for reply content.
-pub fn split_lines(text: &str) -> Vec<String> {
-    text.lines().map(|l| l.to_string()).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -350,7 +350,7 @@ mod tests {
 #[cfg(test)]
 mod size_tests {
     use super::*;
-    use crate::core::plan::Source;
+    use crate::core::file::Source;
     use crate::core::session::{FileRecord, MessageRecord, RequestRecord, Why};
 
     /// A big file sent, sent again inside every request and found changed back to the same

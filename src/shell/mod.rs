@@ -1,20 +1,16 @@
-//! The shell: everything that touches the outside world (the command line, the file system;
-//! the network is in `crate::provider`).
+//! The shell: everything that touches the outside world but the network (`crate::provider`) and
+//! the command line (`crate::cli`): the project's files (`workspace`), the file watcher
+//! (`watcher`), the session journal's files (`journal`), prompt overrides in the config folder
+//! (`prompts`), and the terminal (`terminal`).
 //!
 //! Thin by design: decisions about replies and edits live in `core`; the shell reads what the
 //! core asks for, hands it over, and carries out what the core decided.
+//!
+//! Not for: subcommands (`crate::cli`), or the screen's behaviour (`crate::app`).
 
-pub mod ask;
-pub mod cli;
 pub mod journal;
-pub mod parse_cmd;
 pub mod prompts;
-pub mod replay_cmd;
-pub mod resume_cmd;
-pub mod review_cmd;
 pub mod runtime;
-pub mod sessions_cmd;
 pub mod terminal;
-pub mod watch_cmd;
 pub mod watcher;
 pub mod workspace;

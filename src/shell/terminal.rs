@@ -9,6 +9,8 @@
 //! between two messages (every write is carried out to its end before the loop waits again),
 //! then returns, and the guard restores the terminal.
 //!
+//! It also turns crossterm's key events into the app's own ([`crate::app::key::KeyEvent`]).
+//!
 //! Not for: drawing (`ui`), the event loop itself (`runtime`), or `redline ask`'s Ctrl-C (it
 //! cancels a stream and has no screen to restore).
 
@@ -157,5 +159,47 @@ pub fn ignore_file_size_signal() {
     // at start, before any other thread exists.
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+/// A terminal key as the app's own key.
+impl From<crossterm::event::KeyEvent> for crate::app::key::KeyEvent {
+    fn from(key: crossterm::event::KeyEvent) -> Self {
+        use crate::app::key::{KeyCode, KeyModifiers};
+        use crossterm::event::{KeyCode as Code, KeyModifiers as Mods};
+        let code = match key.code {
+            Code::Char(c) => KeyCode::Char(c),
+            Code::F(n) => KeyCode::F(n),
+            Code::Enter => KeyCode::Enter,
+            Code::Esc => KeyCode::Esc,
+            Code::Backspace => KeyCode::Backspace,
+            Code::Tab => KeyCode::Tab,
+            Code::BackTab => KeyCode::BackTab,
+            Code::Up => KeyCode::Up,
+            Code::Down => KeyCode::Down,
+            Code::Left => KeyCode::Left,
+            Code::Right => KeyCode::Right,
+            Code::PageUp => KeyCode::PageUp,
+            Code::PageDown => KeyCode::PageDown,
+            Code::Home => KeyCode::Home,
+            Code::End => KeyCode::End,
+            Code::Delete => KeyCode::Delete,
+            Code::Insert => KeyCode::Insert,
+            _ => KeyCode::Null,
+        };
+        let mut modifiers = KeyModifiers::NONE;
+        for (theirs, ours) in [
+            (Mods::SHIFT, KeyModifiers::SHIFT),
+            (Mods::CONTROL, KeyModifiers::CONTROL),
+            (Mods::ALT, KeyModifiers::ALT),
+            (Mods::SUPER, KeyModifiers::SUPER),
+            (Mods::HYPER, KeyModifiers::HYPER),
+            (Mods::META, KeyModifiers::META),
+        ] {
+            if key.modifiers.contains(theirs) {
+                modifiers |= ours;
+            }
+        }
+        crate::app::key::KeyEvent::new(code, modifiers)
     }
 }

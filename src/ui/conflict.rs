@@ -8,8 +8,8 @@ use ratatui::style::Style;
 use ratatui::text::Span;
 
 use crate::core::review::ConflictView;
-use crate::ui::diff_view::CONTINUED;
 use crate::ui::theme::Theme;
+use crate::ui::wrap::CONTINUED;
 use crate::ui::wrap::{self, Overflow};
 
 /// One of the three sides: its title, its first line number (if it has one), its lines, colour.

@@ -13,9 +13,11 @@ use ratatui::text::Span;
 use similar::{Algorithm, ChangeTag, DiffOp, TextDiff, capture_diff_slices};
 
 use crate::core::edit::{Change, LineKind};
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::review::{HunkState, ReviewHunk};
-use crate::ui::highlight::LineColors;
+
+/// One line's colour runs: an RGB foreground over a byte range (what `highlight` finds).
+pub type LineColors = Vec<((u8, u8, u8), Range<usize>)>;
 
 /// Unchanged lines of the file shown around a change.
 pub const CONTEXT: usize = 3;
@@ -85,17 +87,6 @@ impl DiffModel {
     /// Added and removed lines: what the pane draws as `+` and `-`.
     pub fn counts(&self) -> (usize, usize) {
         count_blocks(&self.blocks)
-    }
-
-    /// Rows in the unified layout.
-    pub fn unified_len(&self) -> usize {
-        self.blocks
-            .iter()
-            .map(|b| match b {
-                Block::Same(v) => v.len(),
-                Block::Change(o, n) => o.len() + n.len(),
-            })
-            .sum()
     }
 }
 

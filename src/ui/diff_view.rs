@@ -12,19 +12,16 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::app::keymap::Action;
 use crate::app::{App, Focus, ViewMode};
-use crate::core::plan::Status;
+use crate::core::report::Status;
 use crate::core::review::{HunkState, ReviewHunk};
 use crate::ui::conflict::three_way;
-use crate::ui::diff::{Block, Cell, DiffModel, paint, scope};
-use crate::ui::highlight::{Highlighter, HunkColors, LineColors};
-use crate::ui::keymap::Action;
-use crate::ui::render::{how_located, pane};
+use crate::ui::diff::{Block, Cell, DiffModel, LineColors, paint, scope};
+use crate::ui::highlight::{Highlighter, HunkColors};
+use crate::ui::pane::{how_located, pane};
 use crate::ui::theme::Theme;
-use crate::ui::wrap::{self, Overflow};
-
-/// The mark before a continuation row of a wrapped line.
-pub const CONTINUED: &str = "↪ ";
+use crate::ui::wrap::{self, CONTINUED, Overflow};
 
 /// Rows of a line drawn at most (a minified file's one line is not painted whole).
 const PAINT_ROWS: usize = 400;

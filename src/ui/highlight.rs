@@ -13,22 +13,18 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::ops::Range;
 
 use syntect::easy::HighlightLines;
 use syntect::highlighting::Theme as SyntectTheme;
 use syntect::parsing::SyntaxSet;
 
 use crate::core::review::HunkId;
-use crate::ui::diff::DiffModel;
+use crate::ui::diff::{DiffModel, LineColors};
 
 /// Lines longer than this are left uncoloured.
 pub const MAX_LINE: usize = 1_000;
 /// Hunks with more lines than this (both sides together) are left uncoloured.
 pub const MAX_LINES: usize = 2_000;
-
-/// One line's colour runs: an RGB foreground over a byte range.
-pub type LineColors = Vec<((u8, u8, u8), Range<usize>)>;
 
 /// A hunk's colour, side by side with its [`DiffModel`].
 #[derive(Debug, Clone, Default)]
@@ -77,11 +73,6 @@ impl Highlighter {
     /// No syntax colour (plain themes, tests).
     pub fn off() -> Highlighter {
         Highlighter { syntaxes: None, theme: None, cache: HashMap::new() }
-    }
-
-    /// Whether this highlighter colours at all.
-    pub fn is_on(&self) -> bool {
-        self.syntaxes.is_some() && self.theme.is_some()
     }
 
     /// The cache key of a hunk's model.

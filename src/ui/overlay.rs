@@ -12,7 +12,7 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use crate::app::{App, Modal};
 use crate::ui::layout::wrap;
-use crate::ui::render::pane;
+use crate::ui::pane::pane;
 use crate::ui::theme::Theme;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;

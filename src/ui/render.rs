@@ -8,14 +8,14 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block as BlockWidget, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::app::{App, Focus};
-use crate::core::plan::Status;
 use crate::core::review::{HunkState, ReviewHunk};
 use crate::ui::diff::{counts, scope};
 use crate::ui::diff_view::draw_diff;
 use crate::ui::highlight::Highlighter;
+use crate::ui::pane::{how_located, pane};
 use crate::ui::reply::draw_stream;
 use crate::ui::theme::Theme;
 use crate::ui::{layout, overlay, status};
@@ -32,19 +32,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
     draw_stream(frame, panes.stream, app, theme);
     status::draw_bars(frame, &panes, app, theme);
     overlay::draw(frame, area, app, theme);
-}
-
-/// A bordered pane, its title bold when it has the focus.
-pub(crate) fn pane<'a>(title: String, focused: bool, theme: &Theme) -> BlockWidget<'a> {
-    let border = if focused { theme.border_focus } else { theme.border };
-    let mut title_style = theme.fg(theme.accent);
-    if focused {
-        title_style = title_style.add_modifier(Modifier::BOLD);
-    }
-    BlockWidget::default()
-        .borders(Borders::ALL)
-        .border_style(theme.fg(border))
-        .title(Span::styled(title, title_style))
 }
 
 /// The colour of a state.
@@ -67,18 +54,6 @@ fn state_mark(state: &HunkState) -> &'static str {
         HunkState::Rejected => "✗",
         HunkState::Failed => "!",
         HunkState::Conflict(_) => "≠",
-    }
-}
-
-/// How the hunk was located: `exact`, `fuzzy 93%`, ...
-pub fn how_located(h: &ReviewHunk) -> String {
-    if h.report.status == Status::Refused {
-        return "not found".into();
-    }
-    match (&h.report.strategy, h.report.similarity) {
-        (Some(s), Some(sim)) if sim < 1.0 => format!("{s} {}%", (sim * 100.0).floor() as u32),
-        (Some(s), _) => s.clone(),
-        (None, _) => String::new(),
     }
 }
 

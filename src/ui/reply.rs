@@ -13,9 +13,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::{App, Focus};
-use crate::ui::diff_view::CONTINUED;
-use crate::ui::render::pane;
+use crate::ui::pane::pane;
 use crate::ui::theme::Theme;
+use crate::ui::wrap::CONTINUED;
 use crate::ui::wrap::{self, Overflow};
 
 /// Draw the reply pane.

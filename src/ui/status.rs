@@ -14,9 +14,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::app::keymap::{Action, HintPane};
 use crate::app::navigation::ScrollPosition;
 use crate::app::{App, Focus, Modal};
-use crate::ui::keymap::{Action, HintPane};
 use crate::ui::layout::{Panes, wrap};
 use crate::ui::theme::Theme;
 use unicode_width::UnicodeWidthStr;

@@ -10,6 +10,9 @@ use ratatui::text::Span;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
+/// The mark before a continuation row of a wrapped line.
+pub const CONTINUED: &str = "↪ ";
+
 /// What a line longer than its pane does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Overflow {

@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use redline::core::plan::{FileWrite, FormatChoice, Source, execute, plan};
+use redline::core::execute::run as execute;
+use redline::core::file::{FileWrite, Source};
+use redline::core::plan::{FormatChoice, plan};
 use similar::TextDiff;
 
 /// How often a generated file's lines repeat.

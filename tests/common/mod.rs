@@ -7,9 +7,13 @@ pub mod generate;
 
 use std::collections::BTreeMap;
 
-use redline::core::plan::{
-    EditReport, FileWrite, FormatChoice, Outcome, Source, Status, execute, plan,
-};
+use redline::core::execute::run as execute;
+
+use redline::core::file::{FileWrite, Source};
+
+use redline::core::plan::{FormatChoice, plan};
+
+use redline::core::report::{EditReport, Outcome, Status};
 
 /// A project after a reply: every file's final text (deleted files are gone), and the reports.
 pub struct Run {

@@ -5,7 +5,7 @@
 
 use redline::app::App;
 use redline::app::replay::Script;
-use redline::core::plan::Source;
+use redline::core::file::Source;
 use redline::core::session::{
     FileRecord, Header, Journal, MessageRecord, Record, RequestRecord, VERSION, WatchHeader, Why,
     WriteRecord,

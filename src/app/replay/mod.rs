@@ -18,16 +18,16 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 
+use crate::app::keymap::Keymap;
 use crate::app::record::{chat_message, record_msg};
 use crate::app::{App, AppConfig, AppEffect, Msg, RequestSpec};
 use crate::core::edit::Format;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::prompt::Prompts;
 use crate::core::review::{Effect, HunkId, Review};
 use crate::core::session::{
     FileRecord, Header, Journal, Record, RequestRecord, VERSION, parse_hunk_hex,
 };
-use crate::ui::keymap::Keymap;
 
 /// A recorded session, ready to replay.
 #[derive(Debug, Clone)]

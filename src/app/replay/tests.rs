@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::key::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
 use crate::core::session::{FileRecord, MessageRecord, Why, hunk_hex};

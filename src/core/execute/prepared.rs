@@ -12,10 +12,11 @@ use super::{After, Working, after_of, applied_report, apply_edit, in_place_alrea
 use super::{guarded, placement_doubt, working};
 use crate::core::apply::{apply_hunk_styled, is_closer};
 use crate::core::edit::{Change, Edit};
+use crate::core::file::Source;
 use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::{HunkSlot, Located, locate_parts_indexed};
-use crate::core::plan::{EditReport, Source};
+use crate::core::report::EditReport;
 use crate::core::text::TextFile;
 use crate::core::verify;
 

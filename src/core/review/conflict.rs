@@ -11,7 +11,7 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 use super::{Decision, Effect, HunkId, HunkState, Review, ReviewHunk};
 use crate::core::edit::Change;
 use crate::core::execute::After;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::prompt::FailedEdit;
 use crate::core::text::{NewLine, TextFile};
 

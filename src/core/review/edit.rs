@@ -3,7 +3,7 @@
 
 use super::{HunkId, HunkState, Review, hunk_id};
 use crate::core::edit::{Change, Edit, Hunk, LineKind};
-use crate::core::plan::Status;
+use crate::core::report::Status;
 
 impl Review {
     /// Split a pending diff or SEARCH/REPLACE hunk into one hunk per group of changes, each with

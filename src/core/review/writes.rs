@@ -13,7 +13,7 @@
 use super::conflict::{self, LineMap};
 use super::{DiskNote, Effect, HunkId, HunkState, Review, preview_of, source_lines};
 use crate::core::execute::After;
-use crate::core::plan::Source;
+use crate::core::file::Source;
 
 impl Review {
     /// The shell wrote what [`Review::accept`] asked for. The hunk's preview becomes what was

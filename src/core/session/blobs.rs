@@ -197,7 +197,7 @@ impl Journal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::plan::Source;
+    use crate::core::file::Source;
     use crate::core::session::{RequestRecord, Why, WriteRecord, read};
 
     fn request(round: usize, texts: &[&str]) -> Record {

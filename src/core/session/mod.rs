@@ -29,7 +29,7 @@ mod tests;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::trigger::TriggerId;
 
 pub use blobs::{Blobs, DEFAULT_MAX_TEXT_BYTES};
@@ -63,7 +63,8 @@ pub enum Record {
         reason: String,
     },
     Hunk(HunkRecord),
-    /// A key, in [`crate::app::record::key_name`]'s form (`y`, `ctrl+c`, `shift+J`, `enter`).
+    /// A key, as the app names it (`y`, `ctrl-c`, `shift-J`, `enter`; older journals wrote
+    /// `ctrl+c`, which reads the same).
     Key {
         t: u64,
         key: String,

@@ -255,7 +255,7 @@ fn compare_writes(rec: &[WriteRecord], now: &[WriteRecord], out: &mut Vec<Differ
 /// against the replay's.
 fn compare_files(
     recorded: &[Record],
-    files: &BTreeMap<String, crate::core::plan::Source>,
+    files: &BTreeMap<String, crate::core::file::Source>,
     out: &mut Vec<Difference>,
 ) {
     let mut last: BTreeMap<&str, Option<String>> = BTreeMap::new();
@@ -272,7 +272,7 @@ fn compare_files(
     }
     for (path, recorded) in last {
         let now = match files.get(path) {
-            Some(crate::core::plan::Source::Text(t)) => Some(hash(t)),
+            Some(crate::core::file::Source::Text(t)) => Some(hash(t)),
             _ => None,
         };
         if now != recorded {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::app::record::Recorder;
 use crate::app::replay::{Clock, Cue, Player, ResultKey, take_held};
 use crate::app::{App, AppEffect, Msg};
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::review::HunkId;
 use crate::core::session::Record;
 use crate::provider::ChatMessage;

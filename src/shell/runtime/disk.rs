@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 
 use crate::app::Msg;
 use crate::core::execute::After;
-use crate::core::plan::{FileWrite, Source};
+use crate::core::file::{FileWrite, Source};
 use crate::core::review::Effect;
 use crate::shell::workspace::{Workspace, WriteError, WriteFailure};
 

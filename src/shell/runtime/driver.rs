@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::app::record::Recorder;
 use crate::app::replay::{Clock, Player, Script};
 use crate::app::{App, Msg};
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::session::Record;
 use crate::ui::theme::Theme;
 

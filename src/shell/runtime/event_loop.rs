@@ -384,7 +384,7 @@ enum Input {
 /// A terminal event as a message.
 fn input_msg(ev: Option<io::Result<Event>>) -> Result<Input> {
     let msg = match ev {
-        Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k),
+        Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k.into()),
         Some(Ok(Event::Mouse(m))) => match m.kind {
             MouseEventKind::ScrollDown => Msg::Scroll { down: true, at: Some((m.column, m.row)) },
             MouseEventKind::ScrollUp => Msg::Scroll { down: false, at: Some((m.column, m.row)) },

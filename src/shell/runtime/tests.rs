@@ -14,7 +14,7 @@ use super::disk::{Disk, MemoryDisk};
 use super::screen::{Headless, Screen};
 use super::{Io, Replies, event_loop};
 use crate::app::{App, AppConfig, Msg, StreamDone};
-use crate::core::plan::{FileWrite, Source};
+use crate::core::file::{FileWrite, Source};
 use crate::core::prompt::Prompts;
 use crate::core::review::{HunkId, Review};
 use crate::provider::{ChatMessage, Role};

@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use super::Watch;
 use crate::app::{App, Msg};
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::trigger::TriggerId;
 use crate::shell::watcher::{self, Gate, Known, Stamp, Watcher, git_state};
 use crate::shell::workspace::Workspace;

@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::core::plan::Source;
+use crate::core::file::Source;
 use crate::core::trigger::{self, TriggerId};
 use crate::shell::workspace::Workspace;
 

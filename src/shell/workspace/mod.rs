@@ -17,7 +17,7 @@
 //! checked, and what a replaced file keeps (owner, mode, extended attributes), is in `write`;
 //! temporary files' names and the removal of leftovers in `tmp`.
 //!
-//! Not for: deciding what to write (that is `core::plan::execute`), or watching files for
+//! Not for: deciding what to write (that is `core::execute`), or watching files for
 //! changes (`shell::watcher`).
 
 mod paths;
@@ -44,7 +44,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::core::plan::{FileWrite, Source};
+use crate::core::file::{FileWrite, Source};
 
 pub use paths::PathRefusal;
 pub use tmp::is_temp_name;
@@ -276,15 +276,6 @@ pub fn list_project_files(root: &Path) -> Vec<String> {
     }
     files.sort();
     files
-}
-
-/// Check a path against the project at `root` and resolve it (see [`Workspace::resolve`]).
-pub fn check_path(root: &Path, rel: &str) -> Result<Resolved, PathRefusal> {
-    let ws = Workspace::open(root).map_err(|e| PathRefusal::Unresolvable {
-        at: root.display().to_string(),
-        message: e.to_string(),
-    })?;
-    ws.resolve(rel)
 }
 
 /// Read a project file into a [`Source`] (see [`Workspace::read_source`]).

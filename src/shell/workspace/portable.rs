@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Resolved, Workspace, WriteFailure, check_unchanged, io_failure, tmp};
-use crate::core::plan::Source;
+use crate::core::file::Source;
 
 impl Workspace {
     pub(super) fn read_bytes(&self, resolved: &Resolved) -> io::Result<Vec<u8>> {

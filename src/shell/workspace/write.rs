@@ -40,7 +40,7 @@ impl Workspace {
         &self,
         resolved: &Resolved,
         bytes: &[u8],
-        read: Option<&crate::core::plan::Source>,
+        read: Option<&crate::core::file::Source>,
     ) -> Result<(), WriteFailure> {
         let expected = expectation(read)?;
         let (parts, name) = self.split(&resolved.real)?;

@@ -8,11 +8,12 @@
 //! quit = ["q", "ctrl-c"]
 //! ```
 //!
-//! Not for: deciding what an action does (`app`), or drawing the overlay (`ui::overlay`).
+//! Not for: deciding what an action does (`keys`), the key grammar (`key`), or drawing the help
+//! overlay (`ui::overlay`).
 
 use std::collections::BTreeMap;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::key::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Everything a key can ask for on the review screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -131,101 +132,30 @@ impl Action {
     }
 }
 
-/// One key, as written in `keymap.toml` (`j`, `J`, `ctrl-c`, `pagedown`, `tab`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeySpec {
-    pub code: KeyCode,
-    pub ctrl: bool,
-    pub alt: bool,
+/// Whether a key event is `bound`, a key of the keymap. Shift is not compared for characters
+/// (`J` says it), nor are modifiers other than ctrl and alt.
+fn binds(bound: &KeyEvent, key: &KeyEvent) -> bool {
+    let fold = |k: &KeyEvent| match k.code {
+        KeyCode::Char(c) if bound.modifiers.contains(KeyModifiers::CONTROL) => {
+            KeyCode::Char(c.to_ascii_lowercase())
+        }
+        c => c,
+    };
+    let held = |k: &KeyEvent, m| k.modifiers.contains(m);
+    fold(key) == fold(bound)
+        && held(key, KeyModifiers::CONTROL) == held(bound, KeyModifiers::CONTROL)
+        && held(key, KeyModifiers::ALT) == held(bound, KeyModifiers::ALT)
 }
 
-impl KeySpec {
-    /// Parse a key name; `None` when it names no key.
-    pub fn parse(text: &str) -> Option<KeySpec> {
-        let mut ctrl = false;
-        let mut alt = false;
-        let mut rest = text;
-        loop {
-            let lower = rest.to_ascii_lowercase();
-            if lower.starts_with("ctrl-") && rest.len() > 5 {
-                ctrl = true;
-                rest = &rest[5..];
-            } else if lower.starts_with("alt-") && rest.len() > 4 {
-                alt = true;
-                rest = &rest[4..];
-            } else {
-                break;
-            }
-        }
-        let mut chars = rest.chars();
-        let code = match (chars.next(), chars.next()) {
-            (Some(c), None) => KeyCode::Char(c),
-            _ => match rest.to_ascii_lowercase().as_str() {
-                "up" => KeyCode::Up,
-                "down" => KeyCode::Down,
-                "left" => KeyCode::Left,
-                "right" => KeyCode::Right,
-                "pageup" => KeyCode::PageUp,
-                "pagedown" => KeyCode::PageDown,
-                "home" => KeyCode::Home,
-                "end" => KeyCode::End,
-                "tab" => KeyCode::Tab,
-                "backtab" | "shift-tab" => KeyCode::BackTab,
-                "enter" => KeyCode::Enter,
-                "esc" => KeyCode::Esc,
-                "space" => KeyCode::Char(' '),
-                "backspace" => KeyCode::Backspace,
-                _ => return None,
-            },
-        };
-        Some(KeySpec { code, ctrl, alt })
-    }
-
-    /// Whether a key event is this key. Shift is not compared for characters: `J` says it.
-    pub fn matches(&self, key: &KeyEvent) -> bool {
-        let code = match key.code {
-            KeyCode::Char(c) if self.ctrl => KeyCode::Char(c.to_ascii_lowercase()),
-            c => c,
-        };
-        let want = match self.code {
-            KeyCode::Char(c) if self.ctrl => KeyCode::Char(c.to_ascii_lowercase()),
-            c => c,
-        };
-        code == want
-            && key.modifiers.contains(KeyModifiers::CONTROL) == self.ctrl
-            && key.modifiers.contains(KeyModifiers::ALT) == self.alt
-    }
-
-    /// How the help overlay names the key.
-    pub fn label(&self) -> String {
-        let base = match self.code {
-            KeyCode::Char(' ') => "space".to_string(),
-            KeyCode::Char(c) => c.to_string(),
-            KeyCode::Up => "↑".into(),
-            KeyCode::Down => "↓".into(),
-            KeyCode::Left => "←".into(),
-            KeyCode::Right => "→".into(),
-            KeyCode::PageUp => "PgUp".into(),
-            KeyCode::PageDown => "PgDn".into(),
-            KeyCode::Home => "Home".into(),
-            KeyCode::End => "End".into(),
-            KeyCode::Tab => "Tab".into(),
-            KeyCode::BackTab => "S-Tab".into(),
-            KeyCode::Enter => "Enter".into(),
-            KeyCode::Esc => "Esc".into(),
-            KeyCode::Backspace => "Bksp".into(),
-            other => format!("{other:?}"),
-        };
-        let mut out = String::new();
-        if self.ctrl {
-            out.push_str("C-");
-        }
-        if self.alt {
-            out.push_str("M-");
-        }
-        out.push_str(&base);
-        out
-    }
+/// A key as `keymap.toml` may name it: [`KeyEvent`]'s grammar, with ctrl and alt as the only
+/// modifiers (`shift-tab` is `backtab`; a shifted letter is the capital).
+fn keymap_key(text: &str) -> Option<KeyEvent> {
+    let key: KeyEvent = text.parse().ok()?;
+    let shift_ok = key.code == KeyCode::BackTab;
+    let stray = [KeyModifiers::SHIFT, KeyModifiers::SUPER, KeyModifiers::HYPER, KeyModifiers::META]
+        .into_iter()
+        .any(|m| key.modifiers.contains(m) && !(shift_ok && m == KeyModifiers::SHIFT));
+    (!stray).then_some(key)
 }
 
 /// One action's entry.
@@ -234,7 +164,7 @@ pub struct Binding {
     pub action: Action,
     pub name: &'static str,
     pub description: &'static str,
-    pub keys: Vec<KeySpec>,
+    pub keys: Vec<KeyEvent>,
 }
 
 /// The keymap in force.
@@ -251,7 +181,7 @@ impl Default for Keymap {
                 action: *action,
                 name,
                 description,
-                keys: keys.iter().filter_map(|k| KeySpec::parse(k)).collect(),
+                keys: keys.iter().filter_map(|k| keymap_key(k)).collect(),
             })
             .collect();
         Keymap { bindings }
@@ -272,7 +202,7 @@ impl Keymap {
             })?;
             let mut specs = Vec::new();
             for key in keys {
-                specs.push(KeySpec::parse(&key).ok_or_else(|| {
+                specs.push(keymap_key(&key).ok_or_else(|| {
                     format!("keymap.toml: `{key}` (for `{name}`) is not a key name")
                 })?);
             }
@@ -283,7 +213,7 @@ impl Keymap {
 
     /// The action a key asks for.
     pub fn action(&self, key: &KeyEvent) -> Option<Action> {
-        self.bindings.iter().find(|b| b.keys.iter().any(|k| k.matches(key))).map(|b| b.action)
+        self.bindings.iter().find(|b| b.keys.iter().any(|k| binds(k, key))).map(|b| b.action)
     }
 
     /// The first key of an action, for hints (`?` for help).
@@ -292,7 +222,7 @@ impl Keymap {
             .iter()
             .find(|b| b.action == action)
             .and_then(|b| b.keys.first())
-            .map_or_else(|| "-".to_string(), KeySpec::label)
+            .map_or_else(|| "-".to_string(), KeyEvent::label)
     }
 
     /// The hint bar of a pane: each action that applies there, as (its first key, a short
@@ -313,7 +243,7 @@ impl Keymap {
         self.bindings
             .iter()
             .map(|b| {
-                let keys: Vec<String> = b.keys.iter().map(KeySpec::label).collect();
+                let keys: Vec<String> = b.keys.iter().map(KeyEvent::label).collect();
                 (keys.join(" "), b.description)
             })
             .collect()

@@ -11,53 +11,29 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow, bail};
-use clap::{Args, ValueEnum};
+use anyhow::{Context, Result};
+use clap::Args;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::core::edit::{Edit, Format};
-use crate::core::parse::{Event, ParseOptions};
-use crate::core::plan::{self, EditReport, FileWrite, FormatChoice, Source, Status};
-use crate::core::prompt::{FailedEdit, Prompts};
-use crate::core::stream::StreamParser;
-use crate::provider::settings::{self, Flags};
-use crate::provider::{
-    ChatMessage, ChatRequest, ProviderError, ProviderKind, ProviderSettings, Role, StreamMsg,
-    StreamSummary, stream_chat,
+use crate::cli::common::{
+    ApplyMode, EditFormatArg, EditLine, Exit, ModelArgs, human_line, read_files, settings_for,
 };
-use crate::shell::cli::{Exit, human_line};
-use crate::shell::parse_cmd::EditLine;
+use crate::core::edit::Edit;
+use crate::core::execute;
+use crate::core::file::{FileWrite, Source};
+use crate::core::parse::{Event, ParseOptions};
+use crate::core::plan::{self, FormatChoice};
+use crate::core::prompt::{FailedEdit, Prompts};
+use crate::core::report::{EditReport, Status};
+use crate::core::stream::StreamParser;
+use crate::provider::{
+    ChatMessage, ChatRequest, ProviderError, ProviderSettings, Role, StreamMsg, StreamSummary,
+    stream_chat,
+};
 use crate::shell::workspace::Workspace;
-
-/// Which model to ask, and how patiently: shared by `redline ask` and the review screen.
-#[derive(Debug, Clone, Args, Default)]
-pub struct ModelArgs {
-    /// Which server protocol to speak (default: from the environment or config.toml).
-    #[arg(long, value_enum)]
-    pub provider: Option<ProviderArg>,
-    /// The server's base URL (OpenAI-compatible servers: up to `/v1`).
-    #[arg(long, value_name = "URL")]
-    pub base_url: Option<String>,
-    /// The model to ask.
-    #[arg(long, value_name = "M")]
-    pub model: Option<String>,
-    /// Give up when the server sends no reply content for this many seconds (keep-alive
-    /// comments do not count; default 60).
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
-    /// Give up when a reply is not finished after this many seconds (default 1800).
-    #[arg(long, value_name = "SECS")]
-    pub deadline: Option<f64>,
-    /// Stop a reply whose body passes this many bytes (default 32 MiB).
-    #[arg(long, value_name = "N")]
-    pub max_reply_bytes: Option<u64>,
-    /// The most tokens the model may write.
-    #[arg(long, value_name = "N")]
-    pub max_tokens: Option<u32>,
-}
 
 #[derive(Debug, Clone, Args)]
 pub struct AskArgs {
@@ -86,46 +62,6 @@ pub struct AskArgs {
     pub files: Vec<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProviderArg {
-    Openai,
-    Anthropic,
-    Ollama,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EditFormatArg {
-    Udiff,
-    SearchReplace,
-    Whole,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ApplyMode {
-    None,
-    All,
-}
-
-impl From<ProviderArg> for ProviderKind {
-    fn from(p: ProviderArg) -> Self {
-        match p {
-            ProviderArg::Openai => ProviderKind::OpenAi,
-            ProviderArg::Anthropic => ProviderKind::Anthropic,
-            ProviderArg::Ollama => ProviderKind::Ollama,
-        }
-    }
-}
-
-impl From<EditFormatArg> for Format {
-    fn from(f: EditFormatArg) -> Self {
-        match f {
-            EditFormatArg::Udiff => Format::Udiff,
-            EditFormatArg::SearchReplace => Format::SearchReplace,
-            EditFormatArg::Whole => Format::Whole,
-        }
-    }
-}
-
 /// `redline ask`: errors are printed here (one line) and become [`Exit::Error`].
 pub fn ask(args: &AskArgs) -> Exit {
     match try_ask(args) {
@@ -137,38 +73,11 @@ pub fn ask(args: &AskArgs) -> Exit {
     }
 }
 
-pub fn environment() -> BTreeMap<String, String> {
-    std::env::vars_os()
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-        .collect()
-}
-
-/// The settings from the flags, the environment and config.toml.
-pub fn settings_for(args: &AskArgs) -> Result<ProviderSettings> {
-    let env = environment();
-    let path = settings::config_path(&env);
-    let config = match &path {
-        Some(p) => settings::load_config(p)?,
-        None => settings::ConfigFile::default(),
-    };
-    let name = path.map_or("config.toml".to_string(), |p| p.display().to_string());
-    let flags = Flags {
-        provider: args.model.provider.map(Into::into),
-        base_url: args.model.base_url.clone(),
-        model: args.model.model.clone(),
-        http_retries: args.http_retries,
-        timeout_secs: args.model.timeout,
-        deadline_secs: args.model.deadline,
-        max_reply_bytes: args.model.max_reply_bytes,
-    };
-    Ok(settings::resolve(&flags, &env, &config, &name)?)
-}
-
 fn try_ask(args: &AskArgs) -> Result<Exit> {
-    let settings = settings_for(args)?;
+    let settings = settings_for(&args.model, args.http_retries)?;
     let workspace = Workspace::open(&args.root)?;
     let project = workspace.list_files();
-    let files = read_files(args, &workspace, &project)?;
+    let files = read_files(&args.root, &args.files, &workspace, &project)?;
     let prompts = crate::shell::prompts::load()?;
     let file_refs: Vec<(&str, &str)> =
         files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
@@ -220,31 +129,6 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
     } else {
         Exit::Applied
     })
-}
-
-/// The FILE arguments' paths and texts; each must be a readable text file of the project.
-pub fn read_files(
-    args: &AskArgs,
-    workspace: &Workspace,
-    project: &[String],
-) -> Result<Vec<(String, String)>> {
-    let mut files = Vec::new();
-    for arg in &args.files {
-        let rel = project_path(workspace, &args.root, arg)?;
-        if !project.contains(&rel) {
-            bail!(
-                "{} is not a file of the project at {} (missing, ignored, or outside it)",
-                arg.display(),
-                args.root.display()
-            );
-        }
-        match workspace.read_source(&rel) {
-            Source::Text(text) => files.push((rel, text)),
-            Source::Missing => bail!("{}: no such file", arg.display()),
-            Source::Unusable(why) => bail!("{}: {why}", arg.display()),
-        }
-    }
-    Ok(files)
 }
 
 /// How the request and its follow-ups went.
@@ -317,30 +201,6 @@ fn describe_applied(r: &EditReport) -> String {
         ),
         None => format!("{} (reply lines {}-{})", r.path, r.reply_lines.0, r.reply_lines.1),
     }
-}
-
-/// A FILE argument as a project-relative path: relative to the root if it is there, otherwise
-/// relative to the current folder (or absolute) and inside the root.
-fn project_path(workspace: &Workspace, root: &Path, arg: &Path) -> Result<String> {
-    let join = |p: &Path| -> Option<String> {
-        let parts: Option<Vec<&str>> = p.components().map(|c| c.as_os_str().to_str()).collect();
-        parts.map(|v| v.join("/"))
-    };
-    if arg.is_relative() && root.join(arg).exists() {
-        return join(arg).ok_or_else(|| anyhow!("{}: the path is not UTF-8", arg.display()));
-    }
-    let name = arg.file_name().ok_or_else(|| anyhow!("{}: not a file", arg.display()))?;
-    let parent = match arg.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let dir = std::fs::canonicalize(parent)
-        .with_context(|| format!("{}: no such file", arg.display()))?;
-    let inside = dir.join(name);
-    let rel = inside
-        .strip_prefix(workspace.root())
-        .map_err(|_| anyhow!("{} is outside the project at {}", arg.display(), root.display()))?;
-    join(rel).ok_or_else(|| anyhow!("{}: the path is not UTF-8", arg.display()))
 }
 
 /// The first `n` lines of `text`.
@@ -469,7 +329,7 @@ impl<'w> State<'w> {
                 self.current.insert(path, source);
             }
         }
-        let outcome = plan::execute(&plan, &self.current);
+        let outcome = execute::run(&plan, &self.current);
         for write in outcome.writes {
             let path = write.path().to_string();
             let now = match write {

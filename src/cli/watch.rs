@@ -12,13 +12,14 @@ use anyhow::Result;
 use clap::Args;
 
 use crate::app::{App, AppConfig, WatchMode};
+use crate::cli::common::{
+    ApplyMode, EditFormatArg, Exit, Live, ModelArgs, live_header, look, report, run_live,
+    settings_for,
+};
 use crate::core::edit::Format;
 use crate::core::review::Review;
 use crate::core::session::{Header, WatchHeader};
-use crate::shell::ask::{self, ApplyMode, AskArgs, EditFormatArg, ModelArgs};
-use crate::shell::cli::Exit;
 use crate::shell::journal::Journal;
-use crate::shell::review_cmd::{Live, live_header, look, report, run_live};
 use crate::shell::runtime::Watch;
 use crate::shell::workspace::Workspace;
 
@@ -55,17 +56,7 @@ pub fn watch(args: &WatchArgs) -> Exit {
 }
 
 fn try_watch(args: &WatchArgs) -> Result<()> {
-    let ask_args = AskArgs {
-        model: args.model.clone(),
-        format: args.format,
-        root: args.dir.clone(),
-        apply: args.apply,
-        retries: 0,
-        http_retries: None,
-        prompt: String::new(),
-        files: Vec::new(),
-    };
-    let settings = ask::settings_for(&ask_args)?;
+    let settings = settings_for(&args.model, None)?;
     let workspace = Workspace::open(&args.dir)?;
     let project = workspace.list_files();
     let prompts = crate::shell::prompts::load()?;

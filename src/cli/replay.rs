@@ -17,15 +17,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use crate::app::App;
-use crate::app::record::sent_file;
 use crate::app::replay::{Clock, Script};
-use crate::core::plan::{FileWrite, Source};
-use crate::core::session::{self, Header};
-use crate::shell::cli::Exit;
-use crate::shell::journal::{self, Journal};
-use crate::shell::review_cmd;
-use crate::shell::runtime::{self, Ending, Replay, Replies, Session, Watch};
+use crate::cli::common::{Exit, Play, play, stopped, summary};
+use crate::core::file::{FileWrite, Source};
+use crate::core::session;
+use crate::shell::journal;
+use crate::shell::runtime;
 use crate::shell::workspace::Workspace;
 
 /// `redline replay`'s options.
@@ -60,21 +57,11 @@ pub struct ReplayArgs {
     pub resume: bool,
 }
 
-/// How to play a script in the review screen.
-#[derive(Debug, Clone)]
-pub struct Play {
-    pub clock: Clock,
-    pub reenact: bool,
-    pub show_recorded: bool,
-    pub theme: Option<String>,
-    pub session_dir: Option<PathBuf>,
-}
-
 /// `redline replay`.
 pub fn replay(args: &ReplayArgs) -> Exit {
     match try_replay(args) {
         Ok(exit) => exit,
-        Err(err) if err.is::<crate::shell::runtime::Stopped>() => review_cmd::stopped(&err),
+        Err(err) if err.is::<crate::shell::runtime::Stopped>() => stopped(&err),
         Err(err) => {
             eprintln!("redline: error: {err:#}");
             Exit::Error
@@ -133,7 +120,7 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
         session_dir: args.session_dir.clone(),
     };
     let (app, ending) = play(&script, &root, &play_args)?;
-    review_cmd::summary(&app);
+    summary(&app);
     if scratch {
         eprintln!("redline: the replay's files are in {}", root.display());
     }
@@ -185,94 +172,4 @@ fn write_files(dir: &Path, script: &Script) -> Result<()> {
             .with_context(|| format!("cannot copy the recorded {path} into {}", dir.display()))?;
     }
     Ok(())
-}
-
-/// Play `script` in the review screen on the files in `root`; the app as the user left it.
-pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> {
-    let workspace = Workspace::open(root)?;
-    let (theme, keymap, keymap_text) = review_cmd::look(play.theme.as_deref())?;
-    let mut config = script.app_config();
-    // Recorded keys mean what they meant; the user's own keys after taking over use their keymap
-    // unless the recording names one.
-    if script.header.keymap.is_none() {
-        config.keymap = keymap;
-    }
-    let mut app = script.new_app(config);
-    let header = Header {
-        id: journal::new_id(),
-        started_ms: journal::now_ms(),
-        root: review_cmd::display_root(root),
-        keymap: script.header.keymap.clone().or(keymap_text),
-        replay_of: Some(script.header.id.clone()),
-        ..script.header.clone()
-    };
-    let sent = script.files.iter().map(|(p, s)| sent_file(p, s)).collect();
-    let (journal, warning) = Journal::create_in(
-        play.session_dir.as_deref(),
-        header,
-        sent,
-        crate::core::session::DEFAULT_MAX_TEXT_BYTES,
-    );
-    app.notice = warning.clone();
-    let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
-    let session = Session {
-        workspace,
-        // A replay feeds the recorded changes on disk itself; live ones would not be recorded.
-        watch: Watch::Off,
-        replies: Replies::Recorded,
-        syntax_theme: review_cmd::syntax_theme(&theme),
-        theme,
-        journal,
-        replay: Some(Replay {
-            script: script.clone(),
-            clock: play.clock,
-            reenact: play.reenact,
-            show_recorded: play.show_recorded,
-        }),
-        resume: None,
-    };
-    let ending = runtime::run(&mut app, session)?;
-    review_cmd::resume_hint(&app, recorded.as_ref().map(|r| r.0.as_str()));
-    review_cmd::recorded_where(recorded, warning);
-    Ok((app, ending))
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::Parser;
-
-    use crate::shell::cli::{Cli, Command};
-
-    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
-        let cli = Cli::try_parse_from(args)?;
-        Ok(cli.command.expect("a subcommand"))
-    }
-
-    #[test]
-    fn replay_and_sessions_command_lines() {
-        let Ok(Command::Replay(r)) = parse(&["redline", "replay", "last", "--instant"]) else {
-            panic!("replay --instant")
-        };
-        assert!(r.instant && !r.headless && r.session == "last");
-        let Ok(Command::Replay(r)) =
-            parse(&["redline", "replay", "ab12", "--speed", "10", "--root", "/p"])
-        else {
-            panic!("replay --speed")
-        };
-        assert_eq!((r.speed, r.root.as_deref()), (10.0, Some(std::path::Path::new("/p"))));
-        let Ok(Command::Replay(r)) =
-            parse(&["redline", "replay", "x.jsonl", "--headless", "--check"])
-        else {
-            panic!("replay --headless --check")
-        };
-        assert!(r.headless && r.check);
-        assert!(parse(&["redline", "replay", "x", "--check"]).is_err(), "--check needs --headless");
-        assert!(parse(&["redline", "replay", "x", "--instant", "--speed", "2"]).is_err());
-        let Ok(Command::Sessions(s)) =
-            parse(&["redline", "sessions", "--json", "--session-dir", "/s"])
-        else {
-            panic!("sessions")
-        };
-        assert!(s.json && s.session_dir.is_some());
-    }
 }

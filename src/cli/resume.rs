@@ -5,7 +5,7 @@
 //! screen opens on the project with those hunks pending, and what happens is appended to the
 //! same journal, so replaying it plays the session and its resumption as one.
 //!
-//! Not for: replaying (`replay_cmd`), the loop (`runtime`).
+//! Not for: replaying (`replay`), the loop (`runtime`).
 
 use std::path::PathBuf;
 
@@ -14,10 +14,11 @@ use clap::Args;
 
 use crate::app::Msg;
 use crate::app::replay::Script;
-use crate::shell::ask::{self, AskArgs, ModelArgs, ProviderArg};
-use crate::shell::cli::Exit;
+use crate::cli::common::{
+    Exit, ModelArgs, ProviderArg, look, recorded_where, report, resume_hint, settings_for, summary,
+    syntax_theme,
+};
 use crate::shell::journal::{self, Journal};
-use crate::shell::review_cmd;
 use crate::shell::runtime::{self, Driver, Replies, Resume, Session, Watch};
 use crate::shell::workspace::Workspace;
 
@@ -40,7 +41,7 @@ pub struct ResumeArgs {
 
 /// `redline resume`.
 pub fn resume(args: &ResumeArgs) -> Exit {
-    review_cmd::report(try_resume(args))
+    report(try_resume(args))
 }
 
 fn try_resume(args: &ResumeArgs) -> Result<()> {
@@ -79,7 +80,7 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     if app.streaming {
         since.push(Msg::StreamError("the session ended before the reply did".into()));
     }
-    let (theme, _, _) = review_cmd::look(args.theme.as_deref())?;
+    let (theme, _, _) = look(args.theme.as_deref())?;
     app.notice = Some(format!(
         "resumed session {}: {open} hunk(s) undecided; decisions are added to its journal",
         script.header.id
@@ -89,16 +90,16 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
         workspace,
         watch: if script.header.watch.is_some() { Watch::Project } else { Watch::Files },
         replies: replies(&script),
-        syntax_theme: review_cmd::syntax_theme(&theme),
+        syntax_theme: syntax_theme(&theme),
         theme,
         journal: Some(journal),
         replay: None,
         resume: Some(Resume { recorder, t, since }),
     };
     let ending = runtime::run(&mut app, session)?;
-    review_cmd::summary(&app);
-    review_cmd::resume_hint(&app, Some(&script.header.id));
-    review_cmd::recorded_where(Some((script.header.id.clone(), path)), None);
+    summary(&app);
+    resume_hint(&app, Some(&script.header.id));
+    recorded_where(Some((script.header.id.clone(), path)), None);
     ending.into_result()
 }
 
@@ -115,22 +116,13 @@ fn replies(script: &Script) -> Replies {
             ));
         }
     };
-    let args = AskArgs {
-        model: ModelArgs {
-            provider: Some(provider),
-            base_url: script.header.base_url.clone(),
-            model: Some(script.header.model.clone()),
-            ..ModelArgs::default()
-        },
-        format: ask::EditFormatArg::SearchReplace,
-        root: PathBuf::from("."),
-        apply: ask::ApplyMode::None,
-        retries: 0,
-        http_retries: None,
-        prompt: String::new(),
-        files: Vec::new(),
+    let model = ModelArgs {
+        provider: Some(provider),
+        base_url: script.header.base_url.clone(),
+        model: Some(script.header.model.clone()),
+        ..ModelArgs::default()
     };
-    match ask::settings_for(&args) {
+    match settings_for(&model, None) {
         Ok(settings) => Replies::Provider { settings: Box::new(settings), max_tokens: None },
         Err(e) => Replies::Unavailable(format!("no model to ask: {e:#}")),
     }

@@ -17,10 +17,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
 
-use crate::core::edit::{Change, Edit, Format, Problem};
+use crate::cli::common::{EditLine, Exit};
+use crate::core::edit::{Format, Problem};
 use crate::core::parse::{Event, ParseOptions};
 use crate::core::stream::StreamParser;
-use crate::shell::cli::Exit;
 
 /// How much one `read` asks for from a live pipe.
 const READ_BUF: usize = 64 * 1024;
@@ -36,20 +36,6 @@ pub struct ParseArgs {
     /// The reply to parse; `-` or nothing reads standard input as it arrives.
     #[arg(value_name = "REPLY_FILE")]
     pub reply: Option<PathBuf>,
-}
-
-/// One line of output: a finished edit.
-#[derive(Debug, Serialize)]
-pub struct EditLine<'a> {
-    pub path: &'a str,
-    pub format: Format,
-    /// `modify`, `create`, `replace` or `delete`.
-    pub kind: &'static str,
-    /// The text the edit looks for; `null` when it looks for nothing (create, replace, delete).
-    pub old: Option<String>,
-    /// The text it writes in its place; `null` for a delete.
-    pub new: Option<String>,
-    pub reply_lines: (usize, usize),
 }
 
 /// One line of output: a block that could not become an edit.
@@ -191,7 +177,7 @@ fn write_events(out: &mut impl Write, events: &[Event]) -> Result<()> {
 /// Append the JSON for one event (without a line end) to `line`.
 fn write_event_json(line: &mut Vec<u8>, event: &Event) {
     let result = match event {
-        Event::Edit(edit) => serde_json::to_writer(&mut *line, &edit_line(edit)),
+        Event::Edit(edit) => serde_json::to_writer(&mut *line, &EditLine::of(edit)),
         Event::Problem(problem) => serde_json::to_writer(&mut *line, &problem_line(problem)),
     };
     // Writing plain strings, numbers and enums into memory cannot fail; say so if it ever does.
@@ -200,30 +186,6 @@ fn write_event_json(line: &mut Vec<u8>, event: &Event) {
         line.extend_from_slice(
             format!("{{\"problem\":\"cannot serialise the event: {e}\"}}").as_bytes(),
         );
-    }
-}
-
-impl<'a> EditLine<'a> {
-    /// The line for a finished edit (also what `redline ask` prints while streaming).
-    pub fn of(edit: &'a Edit) -> Self {
-        edit_line(edit)
-    }
-}
-
-fn edit_line(edit: &Edit) -> EditLine<'_> {
-    let (kind, old, new) = match &edit.change {
-        Change::Modify { hunk } => ("modify", Some(hunk.old_text()), Some(hunk.new_text())),
-        Change::Create { content } => ("create", None, Some(content.clone())),
-        Change::Replace { content } => ("replace", None, Some(content.clone())),
-        Change::Delete { old } => ("delete", old.clone(), None),
-    };
-    EditLine {
-        path: &edit.path,
-        format: edit.format,
-        kind,
-        old,
-        new,
-        reply_lines: edit.reply_lines,
     }
 }
 

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
+use crate::cli::common::Exit;
 use crate::core::session::{Summary, utc_timestamp};
-use crate::shell::cli::Exit;
 use crate::shell::journal;
 
 /// `redline sessions`' options.
