@@ -20,7 +20,7 @@ use crate::core::review::{HunkId, Review};
 use crate::provider::{ChatMessage, Role};
 use crate::shell::workspace::WriteError;
 use crate::ui::highlight::Highlighter;
-use crate::ui::keymap::Keymap;
+use crate::app::keymap::Keymap;
 use crate::ui::theme::Theme;
 
 const FILE: &str = "a = 1\nb = 2\nc = 3\n";
