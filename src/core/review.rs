@@ -162,7 +162,7 @@ pub struct Counts {
 pub struct Review {
     project_files: Vec<String>,
     files: BTreeMap<String, Source>,
-    hunks: Vec<ReviewHunk>,
+    hunks: track::Hunks,
     decisions: Vec<Decision>,
     /// Events waiting for their file to be read.
     waiting: Vec<(Edit, String)>,
@@ -181,7 +181,7 @@ impl Review {
     }
 
     pub fn hunk(&self, id: HunkId) -> Option<&ReviewHunk> {
-        self.hunks.iter().find(|h| h.id == id)
+        self.hunks.position(id).map(|i| &self.hunks[i])
     }
 
     /// The files the review knows the content of (those sent, and those its hunks are in).
@@ -196,7 +196,7 @@ impl Review {
 
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();
-        for h in &self.hunks {
+        for h in self.hunks.iter() {
             match h.state {
                 HunkState::Pending => c.pending += 1,
                 HunkState::Accepted => c.accepted += 1,
@@ -261,7 +261,7 @@ impl Review {
 
     fn push_hunk(&mut self, edit: Edit, path: String) {
         let id = hunk_id(&path, &edit);
-        if self.hunks.iter().any(|h| h.id == id) {
+        if self.hunks.contains(id) {
             return;
         }
         let hunk = self.new_hunk(id, path, edit);
@@ -342,13 +342,13 @@ impl Review {
         id: HunkId,
         tidy: impl FnOnce(&str) -> Option<String>,
     ) -> Option<Effect> {
-        let idx = self.hunks.iter().position(|h| h.id == id)?;
+        let idx = self.hunks.position(id)?;
         if !matches!(self.hunks[idx].state, HunkState::Pending | HunkState::Failed) {
             return None;
         }
         let source = self.files.get(&self.hunks[idx].path).cloned().unwrap_or(Source::Missing);
         let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
-        let hunk = &mut self.hunks[idx];
+        let hunk = self.hunks.get_mut(idx);
         hunk.report = report;
         let Some(mut after) = after else {
             hunk.state = HunkState::Failed;
@@ -383,7 +383,7 @@ impl Review {
 
     /// Reject a hunk.
     pub fn reject(&mut self, id: HunkId) -> bool {
-        let Some(hunk) = self.hunks.iter_mut().find(|h| h.id == id) else { return false };
+        let Some(hunk) = self.hunks.find_mut(id) else { return false };
         if !hunk.state.is_open() {
             return false;
         }
@@ -413,7 +413,7 @@ impl Review {
         // Where each hunk stood in the text before this change, and what it matched there.
         let mut prior = Vec::with_capacity(indices.len());
         for &idx in &indices {
-            let h = &mut self.hunks[idx];
+            let h = self.hunks.get_mut(idx);
             let was = match &h.state {
                 HunkState::Conflict(_) => h.region,
                 _ if h.report.status == Status::Applied => {
@@ -445,7 +445,7 @@ impl Review {
         for (((idx, (report, preview)), (anchor, mapped)), new_anchor) in
             indices.into_iter().zip(placed).zip(prior).zip(anchors)
         {
-            let h = &mut self.hunks[idx];
+            let h = self.hunks.get_mut(idx);
             let fits = report.status == Status::Applied
                 && (anchor.is_none()
                     || new_anchor == anchor
@@ -474,22 +474,25 @@ impl Review {
 
     /// The indices of a file's hunks still waiting for a decision.
     fn open_hunks_of(&self, path: &str) -> Vec<usize> {
-        (0..self.hunks.len())
-            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state.is_open())
-            .collect()
+        let hunks = &self.hunks;
+        hunks.indices_of(path).iter().copied().filter(|&i| hunks[i].state.is_open()).collect()
     }
 
     /// Place the rejected hunks of a file again after it changed: their state stays, but what
     /// the diff pane shows of them is against the file as it is now.
     fn refresh_rejected(&mut self, path: &str) {
-        let indices: Vec<usize> = (0..self.hunks.len())
-            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state == HunkState::Rejected)
+        let hunks = &self.hunks;
+        let indices: Vec<usize> = hunks
+            .indices_of(path)
+            .iter()
+            .copied()
+            .filter(|&i| hunks[i].state == HunkState::Rejected)
             .collect();
         let placed = self.place_all(path, &indices);
         // The report stays: it says how the hunk was placed when it was decided (the journal
         // records it); only what the pane shows follows the file.
         for (idx, (_, preview)) in indices.into_iter().zip(placed) {
-            self.hunks[idx].preview = preview;
+            self.hunks.get_mut(idx).preview = preview;
         }
     }
 
@@ -502,7 +505,7 @@ impl Review {
         let source = self.files.get(path).unwrap_or(&missing).clone();
         let lines: Vec<&str> = source_lines(&source);
         for (idx, (report, preview)) in indices.into_iter().zip(placed) {
-            let h = &mut self.hunks[idx];
+            let h = self.hunks.get_mut(idx);
             // Our own write moved the hunk: what it matches now is what must stay.
             if report.status == Status::Applied {
                 h.anchor = anchor_of(&h.edit, &report, &source, &lines);
@@ -603,6 +606,7 @@ fn preview(old: &[&str], new: &[&str]) -> Preview {
 mod conflict;
 mod edit;
 mod numbers;
+mod track;
 mod writes;
 pub use conflict::{ConflictView, conflict_document};
 pub use edit::split_hunk;
