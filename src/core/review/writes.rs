@@ -141,7 +141,7 @@ impl Review {
             After::Text(t) => Source::Text(t.clone()),
             After::Deleted => Source::Missing,
         };
-        self.files.insert(path.to_string(), now).unwrap_or(Source::Missing)
+        self.store_file(path, now).unwrap_or(Source::Missing)
     }
 
     /// The file changed from `before` to what the review holds now: each applied hunk of it
