@@ -1,5 +1,5 @@
 //! How cost follows the data (issue 14): a reply of 100 / 1,000 / 10,000 hunks streamed into the
-//! review in 20-byte chunks with the journal on and off; one key press at each size; 1,000 hunks
+//! review in 20-byte chunks with the journal on and off, and only parsed (`redline parse`'s work); one key press at each size; 1,000 hunks
 //! in one 20,000-line file; `apply --dry-run`'s work (plan and execute) on a 1 MB and a 20 MB
 //! reply against 1,200 project files; and highlighted rows per second on a generated diff.
 //!
@@ -15,9 +15,11 @@ use redline::app::keymap::Keymap;
 use redline::app::record::Recorder;
 use redline::app::{App, AppConfig, Msg, StreamDone};
 use redline::core::file::Source;
+use redline::core::parse::ParseOptions;
 use redline::core::plan::{self, FormatChoice};
 use redline::core::prompt::Prompts;
 use redline::core::review::Review;
+use redline::core::stream::StreamParser;
 use redline::provider::{ChatMessage, Role};
 use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
@@ -103,6 +105,17 @@ fn streaming(c: &mut Criterion) {
             let id = BenchmarkId::new(if journal { "journal_on" } else { "journal_off" }, n);
             g.bench_function(id, |b| b.iter(|| stream(&p, journal)));
         }
+        // What `redline parse` does with the same reply in the same chunks (its JSON printing
+        // aside): the floor the review's streaming is measured against.
+        g.bench_function(BenchmarkId::new("parse_only", n), |b| {
+            b.iter(|| {
+                let mut parser = StreamParser::new(ParseOptions::default());
+                for chunk in p.reply.as_bytes().chunks(20) {
+                    black_box(parser.push_bytes(chunk));
+                }
+                black_box(parser.finish())
+            })
+        });
     }
     g.finish();
 }

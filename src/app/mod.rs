@@ -580,6 +580,8 @@ pub use watch::WatchMode;
 #[cfg(test)]
 mod change_tests;
 pub mod record;
+#[cfg(test)]
+mod record_tests;
 pub mod replay;
 
 #[cfg(test)]

@@ -1,7 +1,10 @@
 //! Recording a session: each [`Msg`] that enters [`App::update`] becomes a journal record (and
-//! back, for replaying), and after each update the review's hunks are compared with what was
-//! last recorded, so every new edit and every change of state or placement is a record too.
-//! Requests come from the app's `StartStream` effects.
+//! back, for replaying), and after each update the hunks the review says changed
+//! ([`Review::take_changed`](crate::core::review::Review::take_changed)) are compared with what
+//! was last recorded, so every new edit and every change of state or placement is a record too.
+//! Only those hunks are looked at: a message costs the journal what it changed, never a pass over
+//! every hunk (a 10,000-hunk reply streams without the journal turning quadratic). Requests come
+//! from the app's `StartStream` effects.
 //!
 //! [`Recorder`] is pure: it turns what happens into [`Record`]s and leaves writing them to the
 //! caller (`shell::journal` for a live session, `app::replay` when checking a recording). A new
@@ -149,6 +152,15 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
 pub struct Recorder {
     /// The last recorded form of each hunk.
     seen: BTreeMap<HunkId, HunkRecord>,
+    /// Whether every hunk of the app was looked at once; after that, only changed ones are.
+    primed: bool,
+    /// Look at every hunk after every message, as the journal once did: the reference the
+    /// incremental journal is checked against (`record_tests`).
+    #[cfg(test)]
+    rebuild: bool,
+    /// Hunks looked at so far: the journal's work, which tests check does not grow with the
+    /// number of hunks.
+    examined: u64,
     rounds: usize,
     /// What the journal last says each file holds on disk: its content's [`hash`], `None` for
     /// no file.
@@ -158,6 +170,18 @@ pub struct Recorder {
 impl Recorder {
     pub fn new() -> Recorder {
         Recorder::default()
+    }
+
+    /// A recorder that compares every hunk after every message (the full rebuild the
+    /// incremental journal must always agree with).
+    #[cfg(test)]
+    pub fn rebuilding() -> Recorder {
+        Recorder { rebuild: true, ..Recorder::default() }
+    }
+
+    /// How many hunks the recorder has looked at so far (its work; see `examined`).
+    pub fn hunks_examined(&self) -> u64 {
+        self.examined
     }
 
     /// [`App::start`], recorded.
@@ -256,11 +280,36 @@ impl Recorder {
 
     /// A record for each hunk that is new or changed since the last call, and for each that is
     /// gone; with `action` (a key's or the editor's), a decision record for each changed one.
-    fn observe(&mut self, app: &App, t: u64, action: Option<&str>) -> Vec<Record> {
+    /// Present hunks come in the review's order, gone ones by id, as a comparison of every hunk
+    /// would give them.
+    fn observe(&mut self, app: &mut App, t: u64, action: Option<&str>) -> Vec<Record> {
+        let mut ids = app.review.take_changed();
+        #[cfg(test)]
+        if self.rebuild {
+            self.primed = false;
+        }
+        if !self.primed {
+            // A recorder may start on an app that already has hunks: look at all of them once.
+            self.primed = true;
+            let hunks = app.review.hunks().iter().map(|h| h.id);
+            ids = hunks.chain(self.seen.keys().copied()).collect();
+        }
+        self.examined += ids.len() as u64;
+        let mut present: Vec<usize> = Vec::with_capacity(ids.len());
+        let mut gone: Vec<HunkId> = Vec::new();
+        for id in ids {
+            match app.review.index_of(id) {
+                Some(i) => present.push(i),
+                None => gone.push(id),
+            }
+        }
+        present.sort_unstable();
+        present.dedup();
+        gone.sort_unstable();
+        gone.dedup();
         let mut out = Vec::new();
-        let mut present = Vec::with_capacity(app.review.hunks().len());
-        for h in app.review.hunks() {
-            present.push(h.id);
+        for i in present {
+            let h = &app.review.hunks()[i];
             let now = hunk_record(h, t);
             let before = self.seen.get(&h.id);
             if before.is_some_and(|b| b.same_as(&now)) {
@@ -273,14 +322,10 @@ impl Recorder {
             }
             self.seen.insert(h.id, now);
         }
-        let gone: Vec<HunkId> = self
-            .seen
-            .iter()
-            .filter(|(id, h)| h.state != "gone" && !present.contains(id))
-            .map(|(id, _)| *id)
-            .collect();
         for id in gone {
-            if let Some(h) = self.seen.get_mut(&id) {
+            if let Some(h) = self.seen.get_mut(&id)
+                && h.state != "gone"
+            {
                 h.t = t;
                 h.state = "gone".into();
                 out.push(Record::Hunk(h.clone()));

@@ -121,34 +121,46 @@ pub fn prose_names(reply: &str) -> Vec<String> {
     names
 }
 
-/// The project's files, indexed for resolution.
-pub struct Project<'a> {
-    files: BTreeSet<&'a str>,
+/// The project's files, indexed for resolution: built once, then kept up to date file by file
+/// ([`Project::insert`]), so resolving an exactly named path costs O(log n) and a new file
+/// costs O(its depth), never a rebuild.
+#[derive(Debug, Clone, Default)]
+pub struct Project {
+    files: BTreeSet<String>,
     dirs: BTreeSet<String>,
-    by_name: HashMap<&'a str, Vec<&'a str>>,
+    by_name: HashMap<String, Vec<String>>,
     /// The root's absolute forms (`/`-separated, no trailing `/`): an absolute path under one
     /// of them names a project file.
     roots: Vec<String>,
 }
 
-impl<'a> Project<'a> {
-    pub fn new(files: &'a [String]) -> Self {
-        let mut dirs = BTreeSet::new();
-        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+impl Project {
+    pub fn new(files: &[String]) -> Self {
+        let mut project = Project::default();
         for f in files {
-            let mut d = f.as_str();
-            while let Some(i) = d.rfind('/') {
-                d = &d[..i];
-                dirs.insert(d.to_string());
+            project.insert(f);
+        }
+        project
+    }
+
+    /// Add a file (created since the index was built); a known one changes nothing.
+    pub fn insert(&mut self, path: &str) {
+        if !self.files.insert(path.to_string()) {
+            return;
+        }
+        let mut d = path;
+        while let Some(i) = d.rfind('/') {
+            d = &d[..i];
+            if !self.dirs.insert(d.to_string()) {
+                break;
             }
-            by_name.entry(base(f)).or_default().push(f);
         }
-        Project {
-            files: files.iter().map(|s| s.as_str()).collect(),
-            dirs,
-            by_name,
-            roots: Vec::new(),
-        }
+        self.by_name.entry(base(path).to_string()).or_default().push(path.to_string());
+    }
+
+    /// Whether the project has this file.
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains(path)
     }
 
     /// The project's root as absolute paths (as given, canonical): absolute paths under it are
@@ -249,7 +261,7 @@ impl<'a> Project<'a> {
             && let Some(found) = self.by_name.get(base(written))
             && found.len() == 1
         {
-            return Ok(Resolved::new(found[0], PathMatch::BaseName));
+            return Ok(Resolved::new(found[0].as_str(), PathMatch::BaseName));
         }
         if let Some(close) = self.close_spelling(written) {
             return Ok(Resolved::new(close, PathMatch::Spelling));
@@ -258,9 +270,9 @@ impl<'a> Project<'a> {
     }
 
     /// The project paths that end with `/written`.
-    fn tails(&self, written: &str) -> Vec<&'a str> {
+    fn tails(&self, written: &str) -> Vec<&str> {
         let suffix = format!("/{written}");
-        self.files.iter().filter(|f| f.ends_with(&suffix)).copied().collect()
+        self.files.iter().filter(|f| f.ends_with(&suffix)).map(String::as_str).collect()
     }
 
     /// The one project path spelled closely like `written` (at least 80% alike, clearly best).
@@ -271,7 +283,7 @@ impl<'a> Project<'a> {
             .map(|f| {
                 let full = ratio(f, written);
                 let name = if written.contains('/') { 0.0 } else { ratio(base(f), written) };
-                (full.max(name), *f)
+                (full.max(name), f.as_str())
             })
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));

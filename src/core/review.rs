@@ -9,12 +9,11 @@
 //! What this module does not do: read or write files, parse replies (it takes parser events),
 //! draw anything.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
-
-use crate::core::edit::{Change, Edit, Format, PathSource};
-use crate::core::execute::{After, Placed, apply_each, apply_single};
+use crate::core::edit::{Change, Edit, PathSource};
+use crate::core::execute::{After, PreparedFile, apply_single};
 use crate::core::file::Source;
 use crate::core::parse::Event;
 use crate::core::report::{EditReport, Status};
@@ -161,9 +160,13 @@ pub struct Counts {
 /// The review of one or more replies.
 #[derive(Debug, Clone, Default)]
 pub struct Review {
-    project_files: Vec<String>,
+    /// Each known file's current version, prepared for placing hunks (made once per version;
+    /// dropped when the file's content changes, by [`Review::store_file`]).
+    prepared: HashMap<String, Rc<PreparedFile>>,
+    /// The project's path index, built once and updated per new file.
+    project: Project,
     files: BTreeMap<String, Source>,
-    hunks: Vec<ReviewHunk>,
+    hunks: track::Hunks,
     decisions: Vec<Decision>,
     /// Events waiting for their file to be read.
     waiting: Vec<(Edit, String)>,
@@ -174,7 +177,7 @@ pub struct Review {
 impl Review {
     /// A review of a project with these files; `sources` holds what is already read.
     pub fn new(project_files: Vec<String>, sources: BTreeMap<String, Source>) -> Review {
-        Review { project_files, files: sources, ..Review::default() }
+        Review { project: Project::new(&project_files), files: sources, ..Review::default() }
     }
 
     pub fn hunks(&self) -> &[ReviewHunk] {
@@ -182,7 +185,7 @@ impl Review {
     }
 
     pub fn hunk(&self, id: HunkId) -> Option<&ReviewHunk> {
-        self.hunks.iter().find(|h| h.id == id)
+        self.hunks.position(id).map(|i| &self.hunks[i])
     }
 
     /// The files the review knows the content of (those sent, and those its hunks are in).
@@ -197,7 +200,7 @@ impl Review {
 
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();
-        for h in &self.hunks {
+        for h in self.hunks.iter() {
             match h.state {
                 HunkState::Pending => c.pending += 1,
                 HunkState::Accepted => c.accepted += 1,
@@ -222,8 +225,7 @@ impl Review {
                 Vec::new()
             }
             Event::Edit(edit) => {
-                let project = Project::new(&self.project_files);
-                let path = match project.resolve(&edit) {
+                let path = match self.project.resolve(&edit) {
                     Ok(r) => r.path,
                     Err(_) if edit.path_source == PathSource::Prose => return Vec::new(),
                     Err(reason) => {
@@ -244,14 +246,12 @@ impl Review {
 
     /// A project file the review did not know of (created since it started).
     pub fn note_project_file(&mut self, path: &str) {
-        if !self.project_files.iter().any(|p| p == path) {
-            self.project_files.push(path.to_string());
-        }
+        self.project.insert(path);
     }
 
     /// The shell read a file the review asked for.
     pub fn file_loaded(&mut self, path: &str, source: Source) {
-        self.files.insert(path.to_string(), source);
+        self.store_file(path, source);
         let (ready, rest): (Vec<_>, Vec<_>) =
             std::mem::take(&mut self.waiting).into_iter().partition(|(_, p)| p == path);
         self.waiting = rest;
@@ -262,71 +262,11 @@ impl Review {
 
     fn push_hunk(&mut self, edit: Edit, path: String) {
         let id = hunk_id(&path, &edit);
-        if self.hunks.iter().any(|h| h.id == id) {
+        if self.hunks.contains(id) {
             return;
         }
         let hunk = self.new_hunk(id, path, edit);
         self.hunks.push(hunk);
-    }
-
-    /// A hunk placed against its file: pending, or failed when it cannot be placed.
-    fn new_hunk(&self, id: HunkId, path: String, edit: Edit) -> ReviewHunk {
-        let mut hunk = ReviewHunk {
-            id,
-            path,
-            edit,
-            state: HunkState::Pending,
-            report: empty_report(),
-            preview: Preview::default(),
-            region: None,
-            origin: id,
-            disk: None,
-            anchor: None,
-        };
-        self.place(&mut hunk);
-        if hunk.report.status == Status::Refused {
-            hunk.state = HunkState::Failed;
-        }
-        hunk
-    }
-
-    /// Place a hunk against its file's current text: its report and preview.
-    fn place(&self, hunk: &mut ReviewHunk) {
-        let source = self.files.get(&hunk.path).cloned().unwrap_or(Source::Missing);
-        let (report, after) = apply_single(&hunk.edit, &hunk.path, &source);
-        let old: Vec<&str> = source_lines(&source);
-        hunk.preview = preview_of(&source, &old, after);
-        hunk.anchor = anchor_of(&hunk.edit, &report, &source, &old);
-        hunk.report = report;
-    }
-
-    /// Place the hunks at these indices, all of file `path`, against its current text: their
-    /// reports and previews, as [`Review::place`] gives them, with the file parsed and indexed
-    /// once for all of them.
-    fn place_all(&self, path: &str, indices: &[usize]) -> Vec<(EditReport, Preview)> {
-        let missing = Source::Missing;
-        let source = self.files.get(path).unwrap_or(&missing);
-        let edits: Vec<&Edit> = indices.iter().map(|&i| &self.hunks[i].edit).collect();
-        let old: Vec<&str> = source_lines(source);
-        apply_each(&edits, path, source)
-            .into_iter()
-            .map(|(report, placed)| {
-                let preview = match placed {
-                    Some(Placed::Lines { start, end, lines }) => {
-                        let new: Vec<&str> = old[..start]
-                            .iter()
-                            .copied()
-                            .chain(lines.iter().map(|l| l.as_str()))
-                            .chain(old[end..].iter().copied())
-                            .collect();
-                        preview(&old, &new)
-                    }
-                    Some(Placed::File(after)) => preview_of(source, &old, Some(after)),
-                    None => preview_of(source, &old, None),
-                };
-                (report, preview)
-            })
-            .collect()
     }
 
     /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
@@ -343,13 +283,13 @@ impl Review {
         id: HunkId,
         tidy: impl FnOnce(&str) -> Option<String>,
     ) -> Option<Effect> {
-        let idx = self.hunks.iter().position(|h| h.id == id)?;
+        let idx = self.hunks.position(id)?;
         if !matches!(self.hunks[idx].state, HunkState::Pending | HunkState::Failed) {
             return None;
         }
         let source = self.files.get(&self.hunks[idx].path).cloned().unwrap_or(Source::Missing);
         let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
-        let hunk = &mut self.hunks[idx];
+        let hunk = self.hunks.get_mut(idx);
         hunk.report = report;
         let Some(mut after) = after else {
             hunk.state = HunkState::Failed;
@@ -384,7 +324,7 @@ impl Review {
 
     /// Reject a hunk.
     pub fn reject(&mut self, id: HunkId) -> bool {
-        let Some(hunk) = self.hunks.iter_mut().find(|h| h.id == id) else { return false };
+        let Some(hunk) = self.hunks.find_mut(id) else { return false };
         if !hunk.state.is_open() {
             return false;
         }
@@ -402,7 +342,7 @@ impl Review {
     /// model's copying errors; a difference now is someone's edit, and applying over it would
     /// lose it.
     pub fn file_changed(&mut self, path: &str, source: Source) {
-        let before = self.files.insert(path.to_string(), source.clone());
+        let before = self.store_file(path, source.clone());
         self.follow_applied(path, before.as_ref().unwrap_or(&Source::Missing), None);
         self.refresh_rejected(path);
         let old = match &before {
@@ -414,7 +354,7 @@ impl Review {
         // Where each hunk stood in the text before this change, and what it matched there.
         let mut prior = Vec::with_capacity(indices.len());
         for &idx in &indices {
-            let h = &mut self.hunks[idx];
+            let h = self.hunks.get_mut(idx);
             let was = match &h.state {
                 HunkState::Conflict(_) => h.region,
                 _ if h.report.status == Status::Applied => {
@@ -446,7 +386,7 @@ impl Review {
         for (((idx, (report, preview)), (anchor, mapped)), new_anchor) in
             indices.into_iter().zip(placed).zip(prior).zip(anchors)
         {
-            let h = &mut self.hunks[idx];
+            let h = self.hunks.get_mut(idx);
             let fits = report.status == Status::Applied
                 && (anchor.is_none()
                     || new_anchor == anchor
@@ -475,22 +415,25 @@ impl Review {
 
     /// The indices of a file's hunks still waiting for a decision.
     fn open_hunks_of(&self, path: &str) -> Vec<usize> {
-        (0..self.hunks.len())
-            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state.is_open())
-            .collect()
+        let hunks = &self.hunks;
+        hunks.indices_of(path).iter().copied().filter(|&i| hunks[i].state.is_open()).collect()
     }
 
     /// Place the rejected hunks of a file again after it changed: their state stays, but what
     /// the diff pane shows of them is against the file as it is now.
     fn refresh_rejected(&mut self, path: &str) {
-        let indices: Vec<usize> = (0..self.hunks.len())
-            .filter(|&i| self.hunks[i].path == path && self.hunks[i].state == HunkState::Rejected)
+        let hunks = &self.hunks;
+        let indices: Vec<usize> = hunks
+            .indices_of(path)
+            .iter()
+            .copied()
+            .filter(|&i| hunks[i].state == HunkState::Rejected)
             .collect();
         let placed = self.place_all(path, &indices);
         // The report stays: it says how the hunk was placed when it was decided (the journal
         // records it); only what the pane shows follows the file.
         for (idx, (_, preview)) in indices.into_iter().zip(placed) {
-            self.hunks[idx].preview = preview;
+            self.hunks.get_mut(idx).preview = preview;
         }
     }
 
@@ -503,7 +446,7 @@ impl Review {
         let source = self.files.get(path).unwrap_or(&missing).clone();
         let lines: Vec<&str> = source_lines(&source);
         for (idx, (report, preview)) in indices.into_iter().zip(placed) {
-            let h = &mut self.hunks[idx];
+            let h = self.hunks.get_mut(idx);
             // Our own write moved the hunk: what it matches now is what must stay.
             if report.status == Status::Applied {
                 h.anchor = anchor_of(&h.edit, &report, &source, &lines);
@@ -519,91 +462,12 @@ impl Review {
     }
 }
 
-/// The lines of the file a placed edit matched (its located lines, or the whole file for edits
-/// that replace or delete all of it): what must still be there, unchanged, after someone else
-/// changes the file. `None` when it is not placed.
-fn anchor_of(
-    edit: &Edit,
-    report: &EditReport,
-    source: &Source,
-    lines: &[&str],
-) -> Option<Vec<String>> {
-    if report.status != Status::Applied {
-        return None;
-    }
-    let owned = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    Some(match (source, &edit.change, report.lines) {
-        (Source::Text(_), Change::Modify { .. }, Some((a, b))) => {
-            let start = a.saturating_sub(1).min(lines.len());
-            owned(&lines[start..b.min(lines.len()).max(start)])
-        }
-        (Source::Text(_), _, _) => owned(lines),
-        _ => Vec::new(),
-    })
-}
-
-fn empty_report() -> EditReport {
-    EditReport {
-        path: String::new(),
-        format: Format::Udiff,
-        status: Status::Refused,
-        strategy: None,
-        similarity: None,
-        lines: None,
-        reason: None,
-        reply_lines: (0, 0),
-        searched: None,
-        closest: None,
-    }
-}
-
-/// A file's lines as the preview counts them.
-fn source_lines(source: &Source) -> Vec<&str> {
-    match source {
-        Source::Text(t) => t.lines().collect(),
-        Source::Missing | Source::Unusable(_) => Vec::new(),
-    }
-}
-
-/// What a placed hunk would change in `source` (whose lines are `old`), given the file's state
-/// after it.
-fn preview_of(source: &Source, old: &[&str], after: Option<After>) -> Preview {
-    match (source, after) {
-        (_, None) => Preview::default(),
-        (Source::Text(_) | Source::Missing, Some(After::Text(after))) => {
-            preview(old, &after.lines().collect::<Vec<_>>())
-        }
-        (Source::Text(_), Some(After::Deleted)) => Preview {
-            start: 0,
-            old: old.iter().map(|s| s.to_string()).collect(),
-            new: Vec::new(),
-            deletes: true,
-        },
-        _ => Preview::default(),
-    }
-}
-
-/// The lines that differ between a text's lines and new lines, as one region.
-fn preview(old: &[&str], new: &[&str]) -> Preview {
-    let ops = capture_diff_slices(Algorithm::Myers, old, new);
-    let changed: Vec<&DiffOp> =
-        ops.iter().filter(|op| !matches!(op, DiffOp::Equal { .. })).collect();
-    let (Some(first), Some(last)) = (changed.first(), changed.last()) else {
-        return Preview::default();
-    };
-    let (o1, n1) = (first.old_range().start, first.new_range().start);
-    let (o2, n2) = (last.old_range().end, last.new_range().end);
-    Preview {
-        start: o1,
-        old: old[o1..o2].iter().map(|s| s.to_string()).collect(),
-        new: new[n1..n2].iter().map(|s| s.to_string()).collect(),
-        deletes: false,
-    }
-}
-
 mod conflict;
 mod edit;
 mod numbers;
+mod placing;
+use placing::{anchor_of, preview, preview_of, source_lines};
+mod track;
 mod writes;
 pub use conflict::{ConflictView, conflict_document};
 pub use edit::split_hunk;

@@ -192,7 +192,7 @@ impl Review {
                         nothing was written"
                 .into());
         }
-        let idx = self.hunks.iter().position(|h| h.id == id).ok_or("the hunk is gone")?;
+        let idx = self.hunks.position(id).ok_or("the hunk is gone")?;
         let path = self.hunks[idx].path.clone();
         let Some(Source::Text(before)) = self.files.get(&path).cloned() else {
             return Err(format!(
@@ -208,7 +208,7 @@ impl Review {
         let new: Vec<NewLine> = text.lines().map(NewLine::added).collect();
         file.splice(start, end, new);
         let after = file.render();
-        let h = &mut self.hunks[idx];
+        let h = self.hunks.get_mut(idx);
         let before_state = std::mem::replace(&mut h.state, HunkState::Accepted);
         self.decisions.push(Decision {
             hunk: id,

@@ -9,7 +9,7 @@ impl Review {
     /// Split a pending diff or SEARCH/REPLACE hunk into one hunk per group of changes, each with
     /// up to three unchanged lines around it. Returns whether it was split.
     pub fn split(&mut self, id: HunkId) -> bool {
-        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
+        let Some(idx) = self.hunks.position(id) else { return false };
         let h = &self.hunks[idx];
         if h.state != HunkState::Pending {
             return false;
@@ -19,24 +19,28 @@ impl Review {
         if parts.len() < 2 {
             return false;
         }
-        let original = self.hunks.remove(idx);
-        for (k, part) in parts.into_iter().enumerate() {
-            let edit = Edit { change: Change::Modify { hunk: part }, ..original.edit.clone() };
-            let id = hunk_id(&original.path, &edit);
-            let mut hunk = self.new_hunk(id, original.path.clone(), edit);
-            hunk.origin = original.origin;
-            self.hunks.insert(idx + k, hunk);
-        }
+        let (path, edit, origin) = (h.path.clone(), h.edit.clone(), h.origin);
+        let parts = parts
+            .into_iter()
+            .map(|part| {
+                let edit = Edit { change: Change::Modify { hunk: part }, ..edit.clone() };
+                let id = hunk_id(&path, &edit);
+                let mut hunk = self.new_hunk(id, path.clone(), edit);
+                hunk.origin = origin;
+                hunk
+            })
+            .collect();
+        self.hunks.splice(idx, parts);
         true
     }
 
     /// Replace a pending hunk's new text (edited by the user before accepting).
     pub fn edit_new_text(&mut self, id: HunkId, new_text: &str) -> bool {
-        let Some(idx) = self.hunks.iter().position(|h| h.id == id) else { return false };
+        let Some(idx) = self.hunks.position(id) else { return false };
         if !self.hunks[idx].state.is_open() {
             return false;
         }
-        let edit = &mut self.hunks[idx].edit;
+        let mut edit = self.hunks[idx].edit.clone();
         let new_lines: Vec<String> = new_text.lines().map(String::from).collect();
         match &mut edit.change {
             Change::Modify { hunk } => {
@@ -51,10 +55,11 @@ impl Review {
             Change::Delete { .. } => return false,
         }
         let mut h = self.hunks[idx].clone();
+        h.edit = edit;
         self.place(&mut h);
         h.state =
             if h.report.status == Status::Applied { HunkState::Pending } else { HunkState::Failed };
-        self.hunks[idx] = h;
+        *self.hunks.get_mut(idx) = h;
         true
     }
 }

@@ -16,7 +16,7 @@ impl Review {
         let mut per_file: std::collections::HashMap<&str, usize> = Default::default();
         let mut number: std::collections::HashMap<HunkId, usize> = Default::default();
         let mut parts: std::collections::HashMap<HunkId, (usize, usize)> = Default::default();
-        for h in &self.hunks {
+        for h in self.hunks.iter() {
             parts.entry(h.origin).or_default().1 += 1;
         }
         self.hunks

@@ -27,9 +27,10 @@ impl Review {
             .rev()
             .find(|d| d.hunk == id && d.written.is_some())
             .and_then(|d| d.written.as_ref().map(|(b, _)| b.clone()));
-        if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id)
-            && h.state == HunkState::Accepted
+        if let Some(idx) = self.hunks.position(id)
+            && self.hunks[idx].state == HunkState::Accepted
         {
+            let h = self.hunks.get_mut(idx);
             h.state = HunkState::Applied;
             h.disk = None;
             if let Some(source) = written {
@@ -46,7 +47,7 @@ impl Review {
         if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
         {
             let d = self.decisions.remove(pos);
-            if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id) {
+            if let Some(h) = self.hunks.find_mut(id) {
                 h.state = d.before_state;
                 h.report.reason = Some(reason.to_string());
             }
@@ -63,10 +64,10 @@ impl Review {
     /// reversing the hunk by content. `Err` says why it cannot be undone.
     pub fn undo(&mut self) -> Result<Option<Effect>, String> {
         let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
-        let idx = self.hunks.iter().position(|h| h.id == d.hunk).ok_or("the hunk is gone")?;
+        let idx = self.hunks.position(d.hunk).ok_or("the hunk is gone")?;
         let Some((before, after)) = d.written.clone() else {
             self.decisions.pop();
-            self.hunks[idx].state = d.before_state;
+            self.hunks.get_mut(idx).state = d.before_state;
             return Ok(None);
         };
         if self.hunks[idx].state == HunkState::Accepted {
@@ -113,7 +114,7 @@ impl Review {
             }
         };
         self.decisions.pop();
-        self.hunks[idx].state = d.before_state;
+        self.hunks.get_mut(idx).state = d.before_state;
         let expected = match &now {
             Source::Text(t) => Some(t.clone()),
             _ => None,
@@ -140,7 +141,7 @@ impl Review {
             After::Text(t) => Source::Text(t.clone()),
             After::Deleted => Source::Missing,
         };
-        self.files.insert(path.to_string(), now).unwrap_or(Source::Missing)
+        self.store_file(path, now).unwrap_or(Source::Missing)
     }
 
     /// The file changed from `before` to what the review holds now: each applied hunk of it
@@ -156,10 +157,13 @@ impl Review {
         let lines: Vec<&str> = now.as_deref().map_or_else(Vec::new, |t| t.lines().collect());
         let mut map: Option<LineMap> = None;
         let mut reverted = Vec::new();
-        for h in self.hunks.iter_mut() {
-            if h.path != path || h.state != HunkState::Applied || Some(h.id) == except {
-                continue;
-            }
+        let applied: Vec<usize> = (self.hunks.indices_of(path).iter().copied())
+            .filter(|&i| {
+                self.hunks[i].state == HunkState::Applied && Some(self.hunks[i].id) != except
+            })
+            .collect();
+        for idx in applied {
+            let h = self.hunks.get_mut(idx);
             let p = &h.preview;
             if p.deletes {
                 if now.is_some() {
@@ -193,7 +197,7 @@ impl Review {
         {
             self.decisions.remove(pos);
         }
-        if let Some(h) = self.hunks.iter_mut().find(|h| h.id == id) {
+        if let Some(h) = self.hunks.find_mut(id) {
             h.state = HunkState::Pending;
             h.disk = Some(DiskNote::Reverted);
             h.anchor = None;

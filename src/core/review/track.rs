@@ -1,0 +1,106 @@
+//! The review's hunk list, kept so that a message costs what it changes: hunks found by id,
+//! a file's hunks found by path, and the set of hunks changed since the journal last asked
+//! ([`Review::take_changed`]).
+//!
+//! [`Hunks`] hands out `&mut` to a hunk only through [`Hunks::get_mut`], which marks it
+//! changed; adding and splicing mark too. There is no other way to change a hunk (no
+//! `DerefMut`, no `iter_mut`), so the set of changed ids cannot miss one: the recorder
+//! (`app::record`) appends records for those and never compares every hunk after every
+//! message. Marking a hunk that ends up unchanged only costs the recorder one comparison.
+//!
+//! Not for: deciding anything about a hunk (`core::review`), the journal's records
+//! (`app::record`).
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Deref;
+
+use super::{HunkId, Review, ReviewHunk};
+
+/// The review's hunks in list order, with indexes over them kept in step.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Hunks {
+    list: Vec<ReviewHunk>,
+    /// Each hunk's index in `list` (the first, should two share an id).
+    positions: HashMap<HunkId, usize>,
+    /// Each file's hunks, in list order.
+    by_path: HashMap<String, Vec<usize>>,
+    /// Hunks added, changed or removed since [`Hunks::take_changed`].
+    changed: HashSet<HunkId>,
+}
+
+impl Deref for Hunks {
+    type Target = [ReviewHunk];
+
+    fn deref(&self) -> &[ReviewHunk] {
+        &self.list
+    }
+}
+
+impl Hunks {
+    /// Where the hunk with this id is.
+    pub(super) fn position(&self, id: HunkId) -> Option<usize> {
+        self.positions.get(&id).copied()
+    }
+
+    pub(super) fn contains(&self, id: HunkId) -> bool {
+        self.positions.contains_key(&id)
+    }
+
+    /// The hunk at `idx`, to change: it is marked changed.
+    pub(super) fn get_mut(&mut self, idx: usize) -> &mut ReviewHunk {
+        self.changed.insert(self.list[idx].id);
+        &mut self.list[idx]
+    }
+
+    /// The hunk with this id, to change (marked changed).
+    pub(super) fn find_mut(&mut self, id: HunkId) -> Option<&mut ReviewHunk> {
+        let idx = self.position(id)?;
+        Some(self.get_mut(idx))
+    }
+
+    /// Add a hunk at the end.
+    pub(super) fn push(&mut self, hunk: ReviewHunk) {
+        let idx = self.list.len();
+        self.positions.entry(hunk.id).or_insert(idx);
+        self.by_path.entry(hunk.path.clone()).or_default().push(idx);
+        self.changed.insert(hunk.id);
+        self.list.push(hunk);
+    }
+
+    /// Replace the hunk at `idx` by `parts` (a split). The indexes are built again: one pass
+    /// over the hunks, taken only on the user's explicit split.
+    pub(super) fn splice(&mut self, idx: usize, parts: Vec<ReviewHunk>) {
+        self.changed.insert(self.list[idx].id);
+        self.changed.extend(parts.iter().map(|h| h.id));
+        self.list.splice(idx..=idx, parts);
+        self.positions.clear();
+        self.by_path.clear();
+        for (i, h) in self.list.iter().enumerate() {
+            self.positions.entry(h.id).or_insert(i);
+            self.by_path.entry(h.path.clone()).or_default().push(i);
+        }
+    }
+
+    /// The indices of a file's hunks, in list order.
+    pub(super) fn indices_of(&self, path: &str) -> &[usize] {
+        self.by_path.get(path).map_or(&[], Vec::as_slice)
+    }
+
+    fn take_changed(&mut self) -> Vec<HunkId> {
+        self.changed.drain().collect()
+    }
+}
+
+impl Review {
+    /// The hunks added, changed or removed since the last call, in no particular order: what
+    /// the journal must look at after a message. A removed hunk's id is among them, and
+    /// [`Review::hunk`] no longer finds it.
+    pub fn take_changed(&mut self) -> Vec<HunkId> {
+        self.hunks.take_changed()
+    }
+
+    /// Where a hunk is in [`Review::hunks`].
+    pub fn index_of(&self, id: HunkId) -> Option<usize> {
+        self.hunks.position(id)
+    }
+}
