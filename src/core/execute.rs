@@ -43,6 +43,7 @@ pub(crate) fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 reply_lines: p.reply_lines,
                 searched: None,
                 closest: None,
+                candidates: Vec::new(),
             }),
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
@@ -122,6 +123,7 @@ fn report(edit: &Edit, path: &str, status: Status, strategy: &str) -> EditReport
         reply_lines: edit.reply_lines,
         searched: None,
         closest: None,
+        candidates: Vec::new(),
     }
 }
 
@@ -140,6 +142,7 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
             _ => None,
         },
         closest: None,
+        candidates: Vec::new(),
     }
 }
 
@@ -548,6 +551,7 @@ fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {
     }
     r.reason = Some(reason);
     r.closest = refusal.closest.clone();
+    r.candidates = refusal.candidates.clone();
     r
 }
 

@@ -553,6 +553,7 @@ fn empty_report() -> EditReport {
         reply_lines: (0, 0),
         searched: None,
         closest: None,
+        candidates: Vec::new(),
     }
 }
 

@@ -396,6 +396,7 @@ mod tests {
             reply_lines: (1, 7),
             searched: None,
             closest: None,
+            candidates: Vec::new(),
         }
     }
 
