@@ -220,7 +220,8 @@ fn a_picked_candidate_places_the_hunk_there_and_only_there() {
 #[test]
 fn an_ambiguous_refusal_lists_at_most_nine_candidates() {
     let text = "    x = 1\n    return x\n\n".repeat(12);
-    let e = apply(&text, &sr("    x = 1\n    return x\n", "    x = 2\n    return x\n")).unwrap_err();
+    let e =
+        apply(&text, &sr("    x = 1\n    return x\n", "    x = 2\n    return x\n")).unwrap_err();
     assert_eq!(e.candidates.len(), MAX_CANDIDATES);
     assert_eq!(e.candidates[8].first_line, 25);
     assert!(e.message.contains("12 places"), "{}", e.message);

@@ -37,6 +37,7 @@ impl Review {
             }
         }
         self.follow_applied(path, &before, Some(id));
+        self.follow_picks(path, &before);
         self.replace_pending(path);
     }
 
@@ -131,6 +132,7 @@ impl Review {
     pub fn undo_done(&mut self, path: &str, after: After) {
         let before = self.set_file(path, &after);
         self.follow_applied(path, &before, None);
+        self.follow_picks(path, &before);
         self.replace_pending(path);
     }
 
