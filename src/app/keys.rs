@@ -52,6 +52,7 @@ impl App {
                 return self.batch(ids, true);
             }
             Action::Split => self.split(),
+            Action::Pick => self.pick(&key),
             Action::Edit => {
                 if let Some(h) = self.selected_hunk()
                     && let Some(view) = self.review.conflict_view(h.id)

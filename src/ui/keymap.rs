@@ -28,6 +28,8 @@ pub enum Action {
     RejectFile,
     AcceptAll,
     Split,
+    /// Place an ambiguous hunk at one of its candidate places: the digit of the key pressed.
+    Pick,
     Edit,
     ToggleView,
     ToggleWrap,
@@ -60,6 +62,12 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
     (Action::RejectFile, "reject_file", "reject the rest of the file", &["d"]),
     (Action::AcceptAll, "accept_all", "accept every finished hunk", &["A"]),
     (Action::Split, "split", "split the hunk into its changes", &["s"]),
+    (
+        Action::Pick,
+        "pick",
+        "a hunk that fits several places: place it at the one numbered by the key's digit",
+        &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+    ),
     (Action::Edit, "edit", "edit the new text in $EDITOR, then accept", &["e"]),
     (Action::ToggleView, "toggle_view", "unified / side-by-side diff", &["v"]),
     (
@@ -306,6 +314,17 @@ impl Keymap {
                 Some((key.label(), *label))
             })
             .collect()
+    }
+
+    /// The hint for picking a candidate place (`1-9`: the pick keys' first and last), when any
+    /// key picks.
+    pub fn pick_hint(&self) -> Option<(String, &'static str)> {
+        let keys = &self.bindings.iter().find(|b| b.action == Action::Pick)?.keys;
+        let label = match (keys.first()?, keys.last()?) {
+            (a, b) if a == b => a.label(),
+            (a, b) => format!("{}-{}", a.label(), b.label()),
+        };
+        Some((label, "pick place"))
     }
 
     /// The help overlay's lines: keys, then what they do.
