@@ -65,7 +65,7 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
     (
         Action::Pick,
         "pick",
-        "a hunk that fits several places: place it at the one numbered by the key's digit",
+        "place a hunk that fits several places there",
         &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
     ),
     (Action::Edit, "edit", "edit the new text in $EDITOR, then accept", &["e"]),
@@ -333,7 +333,11 @@ impl Keymap {
             .iter()
             .map(|b| {
                 let keys: Vec<String> = b.keys.iter().map(KeySpec::label).collect();
-                (keys.join(" "), b.description)
+                // Nine digit keys read better as a range.
+                match self.pick_hint() {
+                    Some((range, _)) if b.action == Action::Pick => (range, b.description),
+                    _ => (keys.join(" "), b.description),
+                }
             })
             .collect()
     }
