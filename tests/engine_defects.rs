@@ -581,6 +581,7 @@ fn hunk(lines: &[(LineKind, &str)], marked: bool) -> Hunk {
         lines: lines.iter().map(|(k, t)| HunkLine::new(*k, *t)).collect(),
         old_start_hint: None,
         marked,
+        pick: None,
     }
 }
 

@@ -264,7 +264,7 @@ fn help_scrolls_at_80x24_and_takes_two_columns_when_wide_and_short() {
     key(&mut app, '?', now);
     key(&mut app, 'G', now);
     let end = render(&app, 80, 24);
-    assert!(end.contains("keys 7-28/28") && end.contains("q C-c"), "{end}");
+    assert!(end.contains("keys 8-29/29") && end.contains("q C-c"), "{end}");
     insta::assert_snapshot!("help_80x24_scrolled_to_the_end", end);
     key(&mut app, 'x', now);
     app.update(Msg::Resize(150, 24), now);

@@ -166,6 +166,28 @@ impl App {
         Vec::new()
     }
 
+    /// Place the selected ambiguous hunk at the candidate the key's digit numbers. On any
+    /// other hunk the key does nothing: digits mean nothing there.
+    pub(super) fn pick(&mut self, key: &KeyEvent) {
+        let Some(id) = self.selected else { return };
+        let count = self.review.candidates(id).len();
+        if count == 0 {
+            return;
+        }
+        let n = match key.code {
+            KeyCode::Char(c) => c.to_digit(10).map_or(0, |d| d as usize),
+            _ => 0,
+        };
+        if !self.review.pick(id, n) {
+            self.notice = Some(format!("pick a place from 1 to {count}"));
+            return;
+        }
+        self.notice = Some(match self.review.hunk(id).map(|h| &h.state) {
+            Some(HunkState::Pending) => format!("placed at candidate {n}: review it, then accept"),
+            _ => format!("candidate {n} was refused; see why above"),
+        });
+    }
+
     pub(super) fn split(&mut self) {
         let Some(id) = self.selected else { return };
         let Some(idx) = self.review.hunks().iter().position(|h| h.id == id) else { return };

@@ -29,6 +29,8 @@ pub enum Action {
     RejectFile,
     AcceptAll,
     Split,
+    /// Place an ambiguous hunk at one of its candidate places: the digit of the key pressed.
+    Pick,
     Edit,
     ToggleView,
     ToggleWrap,
@@ -61,6 +63,12 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
     (Action::RejectFile, "reject_file", "reject the rest of the file", &["d"]),
     (Action::AcceptAll, "accept_all", "accept every finished hunk", &["A"]),
     (Action::Split, "split", "split the hunk into its changes", &["s"]),
+    (
+        Action::Pick,
+        "pick",
+        "place a hunk that fits several places there",
+        &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+    ),
     (Action::Edit, "edit", "edit the new text in $EDITOR, then accept", &["e"]),
     (Action::ToggleView, "toggle_view", "unified / side-by-side diff", &["v"]),
     (
@@ -238,13 +246,28 @@ impl Keymap {
             .collect()
     }
 
+    /// The hint for picking a candidate place (`1-9`: the pick keys' first and last), when any
+    /// key picks.
+    pub fn pick_hint(&self) -> Option<(String, &'static str)> {
+        let keys = &self.bindings.iter().find(|b| b.action == Action::Pick)?.keys;
+        let label = match (keys.first()?, keys.last()?) {
+            (a, b) if a == b => a.label(),
+            (a, b) => format!("{}-{}", a.label(), b.label()),
+        };
+        Some((label, "pick place"))
+    }
+
     /// The help overlay's lines: keys, then what they do.
     pub fn help_lines(&self) -> Vec<(String, &'static str)> {
         self.bindings
             .iter()
             .map(|b| {
                 let keys: Vec<String> = b.keys.iter().map(KeyEvent::label).collect();
-                (keys.join(" "), b.description)
+                // Nine digit keys read better as a range.
+                match self.pick_hint() {
+                    Some((range, _)) if b.action == Action::Pick => (range, b.description),
+                    _ => (keys.join(" "), b.description),
+                }
             })
             .collect()
     }

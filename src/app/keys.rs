@@ -53,6 +53,7 @@ impl App {
                 return self.batch(ids, true);
             }
             Action::Split => self.split(),
+            Action::Pick => self.pick(&key),
             Action::Edit => return self.edit_selected(),
             Action::ToggleView => {
                 self.view = match self.view {

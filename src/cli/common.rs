@@ -513,6 +513,7 @@ pub(crate) mod tests {
             reply_lines: (1, 7),
             searched: None,
             closest: None,
+            candidates: Vec::new(),
         }
     }
 

@@ -64,6 +64,11 @@ pub struct Hunk {
     /// context line be a new line whose `+` was forgotten; a SEARCH/REPLACE block's context is
     /// derived, not written.
     pub marked: bool,
+    /// The 1-based first line of the place a person chose among the places an ambiguous hunk
+    /// fits equally well ([`crate::core::locate::Candidate`]): it decides between them, and
+    /// nothing else.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick: Option<usize>,
 }
 
 impl Hunk {
@@ -122,7 +127,7 @@ impl Hunk {
                 }
             }
         }
-        Hunk { lines, old_start_hint: None, marked: false }
+        Hunk { lines, old_start_hint: None, marked: false, pick: None }
     }
 }
 

@@ -45,6 +45,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 reply_lines: p.reply_lines,
                 searched: None,
                 closest: None,
+                candidates: Vec::new(),
             }),
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
@@ -124,6 +125,7 @@ fn report(edit: &Edit, path: &str, status: Status, strategy: &str) -> EditReport
         reply_lines: edit.reply_lines,
         searched: None,
         closest: None,
+        candidates: Vec::new(),
     }
 }
 
@@ -142,6 +144,7 @@ fn refused(edit: &Edit, path: String, reason: String) -> EditReport {
             _ => None,
         },
         closest: None,
+        candidates: Vec::new(),
     }
 }
 
@@ -550,6 +553,7 @@ fn refusal_report(edit: &Edit, path: &str, refusal: &Refusal) -> EditReport {
     }
     r.reason = Some(reason);
     r.closest = refusal.closest.clone();
+    r.candidates = refusal.candidates.clone();
     r
 }
 

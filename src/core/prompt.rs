@@ -599,6 +599,7 @@ mod tests {
             kind: RefusalKind::NotFound,
             message: "not found".into(),
             closest: Some(Closest { first_line: 4, text: "y\n".into(), similarity: 0.7 }),
+            candidates: Vec::new(),
         };
         let f = FailedEdit::from_refusal("a.py", "x\n", &refusal);
         assert_eq!(f.closest, Some((4, "y\n".to_string(), 0.7)));

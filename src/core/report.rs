@@ -40,6 +40,9 @@ pub struct EditReport {
     /// For a refused hunk: the closest text found in the file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closest: Option<crate::core::locate::Closest>,
+    /// For a hunk refused as ambiguous: the places it fits equally well, in file order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<crate::core::locate::Candidate>,
 }
 
 /// Everything [`crate::core::execute::run`] decided.

@@ -323,7 +323,9 @@ mod tests {
     }
 
     fn modify() -> Change {
-        Change::Modify { hunk: Hunk { lines: vec![], old_start_hint: None, marked: false } }
+        Change::Modify {
+            hunk: Hunk { lines: vec![], old_start_hint: None, marked: false, pick: None },
+        }
     }
 
     #[test]

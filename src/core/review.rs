@@ -344,6 +344,7 @@ impl Review {
     pub fn file_changed(&mut self, path: &str, source: Source) {
         let before = self.store_file(path, source.clone());
         self.follow_applied(path, before.as_ref().unwrap_or(&Source::Missing), None);
+        self.follow_picks(path, before.as_ref().unwrap_or(&Source::Missing));
         self.refresh_rejected(path);
         let old = match &before {
             Some(Source::Text(t)) => t.as_str(),
@@ -397,6 +398,9 @@ impl Review {
             h.anchor = new_anchor;
             h.state = if fits {
                 HunkState::Pending
+            } else if h.asks_again() {
+                // Placed by a person's choice, and now that place is gone: ask again.
+                HunkState::Failed
             } else if anchor.is_some() || was_conflict {
                 // Keep what it matched, so that undoing the change on disk makes it fit again.
                 h.anchor = anchor;
@@ -465,6 +469,9 @@ impl Review {
 mod conflict;
 mod edit;
 mod numbers;
+mod pick;
+#[cfg(test)]
+mod pick_tests;
 mod placing;
 use placing::{anchor_of, preview, preview_of, source_lines};
 mod track;

@@ -72,6 +72,12 @@ fn header<'a>(app: &App, h: &ReviewHunk, theme: &Theme) -> Vec<Line<'a>> {
             let mut why_lines = why.lines();
             let first = why_lines.next().unwrap_or("cannot be placed");
             header.push(Line::styled(format!("✗ {first}"), theme.fg(theme.failed)));
+            let candidates = app.review.candidates(h.id);
+            if !candidates.is_empty() {
+                // The candidates say more than the closest text: one of them is it.
+                header.extend(candidate_lines(app, h, theme));
+                return header;
+            }
             for rest in why_lines {
                 header.push(Line::styled(format!("  {rest}"), theme.fg(theme.dim)));
             }
@@ -96,6 +102,54 @@ fn header<'a>(app: &App, h: &ReviewHunk, theme: &Theme) -> Vec<Line<'a>> {
         _ => {}
     }
     header
+}
+
+/// File lines shown of each candidate place, enough to tell them apart.
+const CANDIDATE_LINES: usize = 2;
+
+/// The places an ambiguous hunk fits, numbered by their keys, each with its lines and the
+/// first of them as they are in the file, then what the keys do.
+fn candidate_lines<'a>(app: &App, h: &ReviewHunk, theme: &Theme) -> Vec<Line<'a>> {
+    let text = match app.review.source(&h.path) {
+        Some(crate::core::file::Source::Text(t)) => t.as_str(),
+        _ => "",
+    };
+    let file: Vec<&str> = text.lines().collect();
+    let mut lines = Vec::new();
+    for (i, c) in app.review.candidates(h.id).iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {} ", i + 1),
+                theme.fg(theme.accent).add_modifier(ratatui::style::Modifier::BOLD),
+            ),
+            Span::raw(format!(
+                "lines {}-{} ({:.0}% similar)",
+                c.first_line,
+                c.last_line,
+                c.similarity * 100.0
+            )),
+        ]));
+        let shown = file
+            .iter()
+            .skip(c.first_line - 1)
+            .take(CANDIDATE_LINES.min(c.last_line + 1 - c.first_line));
+        for (k, l) in shown.enumerate() {
+            let l = l.replace('\t', "    ");
+            lines.push(Line::styled(
+                format!("    {:>4} │ {l}", c.first_line + k),
+                theme.fg(theme.dim),
+            ));
+        }
+    }
+    let hint = match app.keymap.pick_hint() {
+        Some((keys, _)) => format!(
+            "  `{keys}` places it at that candidate (the diff then shows it there) · `{}` asks the model again",
+            app.keymap.first_key(Action::Retry)
+        ),
+        None => format!("  `{}` asks the model again", app.keymap.first_key(Action::Retry)),
+    };
+    lines.push(Line::styled(hint, theme.fg(theme.dim)));
+    lines
 }
 
 /// Draw the diff pane.

@@ -112,7 +112,23 @@ pub struct Refusal {
     pub message: String,
     /// The closest text found: 1-based first line, the lines, and their similarity.
     pub closest: Option<Closest>,
+    /// For an ambiguous hunk: the places that fit equally well, in file order (at most
+    /// [`MAX_CANDIDATES`]), so that a person can choose one ([`Hunk::pick`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
 }
+
+/// One of the places an ambiguous hunk fits: 1-based inclusive lines of the file and how
+/// similar they are to the hunk's old text.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Candidate {
+    pub first_line: usize,
+    pub last_line: usize,
+    pub similarity: f64,
+}
+
+/// Most candidates a refusal lists: one digit key each on the review screen.
+pub const MAX_CANDIDATES: usize = 9;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Closest {
@@ -168,6 +184,7 @@ pub fn locate_indexed(
             kind: RefusalKind::EmptyOldText,
             message: "the hunk's old text has no lines to search for (only blank lines or `...`): include the unchanged lines around the change".into(),
             closest: None,
+            candidates: Vec::new(),
         });
     }
     let windows = candidate_windows(&pat, file, index);
@@ -201,32 +218,49 @@ pub fn locate_indexed(
     if !rivals.is_empty() {
         let mut all = vec![&best];
         all.extend(rivals.iter().copied());
-        match hint_pick(hunk.old_start_hint, hint_shift, &all) {
+        // A place the user chose among the candidates wins over the header's line number.
+        let picked = hunk.pick.and_then(|p| all.iter().copied().find(|c| c.span.0 + 1 == p));
+        match picked.or_else(|| hint_pick(hunk.old_start_hint, hint_shift, &all)) {
             Some(pick) => {
                 chosen = pick.clone();
-                by_hint = true;
+                by_hint = picked.is_none();
             }
-            None => {
-                let mut places: Vec<usize> = all.iter().map(|c| c.span.0 + 1).collect();
-                places.sort_unstable();
-                places.dedup();
-                let sim = similarity(&pat, &chosen.slots, &[], 0.0);
-                return Err(Refusal {
-                    kind: RefusalKind::Ambiguous,
-                    message: format!(
-                        "the old text matches {} places equally well (lines {}): include more unchanged lines around the change so that exactly one place fits",
-                        places.len(),
-                        places.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
-                    ),
-                    closest: Some(closest_of(file, chosen.span, sim)),
-                });
-            }
+            None => return Err(ambiguous(&pat, file, &all)),
         }
     }
     if let Some(refusal) = twin_line(&pat, file, index, &chosen) {
         return Err(refusal);
     }
     finish(hunk, &pat, &origin, file, chosen, by_hint)
+}
+
+/// The refusal of a hunk that fits several places equally well (`all`, the best first): it
+/// names them, and lists them as candidates a person can choose from.
+fn ambiguous(pat: &[PatLine], file: &[LineInfo], all: &[&Alignment]) -> Refusal {
+    let mut places: Vec<&Alignment> = all.to_vec();
+    places.sort_by_key(|c| c.span.0);
+    places.dedup_by_key(|c| c.span.0);
+    let lines: Vec<String> = places.iter().map(|c| (c.span.0 + 1).to_string()).collect();
+    let best = all[0];
+    let candidates = places
+        .iter()
+        .take(MAX_CANDIDATES)
+        .map(|c| Candidate {
+            first_line: c.span.0 + 1,
+            last_line: c.span.1.max(c.span.0 + 1),
+            similarity: similarity(pat, &c.slots, &[], 0.0),
+        })
+        .collect();
+    Refusal {
+        kind: RefusalKind::Ambiguous,
+        message: format!(
+            "the old text matches {} places equally well (lines {}): include more unchanged lines around the change so that exactly one place fits",
+            places.len(),
+            lines.join(", ")
+        ),
+        closest: Some(closest_of(file, best.span, similarity(pat, &best.slots, &[], 0.0))),
+        candidates,
+    }
 }
 
 /// A telling line of the old text matched only roughly, while the file holds it exactly
@@ -256,6 +290,7 @@ fn twin_line(
                     o + 1
                 ),
                 closest: Some(closest_of(file, a.span, 0.0)),
+                candidates: Vec::new(),
             });
         }
     }
@@ -293,6 +328,7 @@ fn finish(
                     kind: RefusalKind::UnanchoredElision,
                     message: "the hunk removes a `...` line: say exactly which lines to remove instead of eliding them".into(),
                     closest: None,
+                    candidates: Vec::new(),
                 });
             }
             (Slot::Unmatched, _) if pat[p].wildcard => HunkSlot::Elided(usize::MAX, usize::MAX),
@@ -309,6 +345,7 @@ fn finish(
                             hunk.lines[k].text.trim()
                         ),
                         closest: Some(closest_of(file, a.span, sim)),
+                        candidates: Vec::new(),
                     });
                 }
             }
@@ -333,6 +370,7 @@ fn finish(
                 MIN_SIMILARITY * 100.0
             ),
             closest: Some(closest_of(file, a.span, sim)),
+            candidates: Vec::new(),
         });
     }
     let strategy = strategy_of(&slots, a.span, hunk);
@@ -491,6 +529,7 @@ fn check_elision_ends(hunk: &Hunk, slots: &[HunkSlot], file: &[LineInfo]) -> Res
                 hunk.lines.get(k + 1).map_or("", |l| l.text.trim())
             ),
             closest: None,
+            candidates: Vec::new(),
         });
     }
     Ok(())
@@ -522,6 +561,7 @@ fn resolve_empty_elisions(slots: &mut [HunkSlot]) -> Result<(), Refusal> {
                 kind: RefusalKind::UnanchoredElision,
                 message: "new lines sit next to a `...` at the edge of the hunk, so where they go is unknown: include the unchanged line they follow".into(),
                 closest: None,
+                candidates: Vec::new(),
             });
         }
         slots[k] = HunkSlot::Ignored;
@@ -647,6 +687,7 @@ fn not_found(pat: &[PatLine], file: &[LineInfo], searched: &str) -> Refusal {
             first
         ),
         closest,
+        candidates: Vec::new(),
     }
 }
 

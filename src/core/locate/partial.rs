@@ -57,6 +57,7 @@ mod tests {
             lines: vec![HunkLine::new(LineKind::Remove, old), HunkLine::new(LineKind::Add, new)],
             old_start_hint: None,
             marked: true,
+            pick: None,
         }
     }
 

@@ -85,9 +85,14 @@ fn cut(
                 lines: lines[..at].to_vec(),
                 old_start_hint: hunk.old_start_hint,
                 marked: hunk.marked,
+                pick: hunk.pick,
             };
-            let tail =
-                Hunk { lines: lines[at..].to_vec(), old_start_hint: None, marked: hunk.marked };
+            let tail = Hunk {
+                lines: lines[at..].to_vec(),
+                old_start_hint: None,
+                marked: hunk.marked,
+                pick: None,
+            };
             if *budget == 0 {
                 return best;
             }

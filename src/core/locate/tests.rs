@@ -19,7 +19,7 @@ fn udiff(body: &str) -> Hunk {
             _ => HunkLine::new(LineKind::Context, l),
         })
         .collect();
-    Hunk { lines, old_start_hint: None, marked: true }
+    Hunk { lines, old_start_hint: None, marked: true, pick: None }
 }
 
 fn apply(text: &str, hunk: &Hunk) -> Result<(String, Located), Refusal> {
@@ -188,4 +188,41 @@ fn trailing_elision_with_new_lines_after_is_refused() {
         "def create_task(title):\n    ...\n    print(1)\n",
     );
     assert_eq!(apply(PY, &h).unwrap_err().kind, RefusalKind::UnanchoredElision);
+}
+
+#[test]
+fn an_ambiguous_refusal_lists_its_candidates_in_file_order() {
+    let text = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n\ndef c():\n    x = 1\n    return x\n";
+    let e = apply(text, &sr("    x = 1\n    return x\n", "    x = 2\n    return x\n")).unwrap_err();
+    assert_eq!(e.kind, RefusalKind::Ambiguous);
+    let places: Vec<(usize, usize)> =
+        e.candidates.iter().map(|c| (c.first_line, c.last_line)).collect();
+    assert_eq!(places, vec![(2, 3), (6, 7), (10, 11)]);
+    assert!(e.candidates.iter().all(|c| c.similarity == 1.0));
+    // The headless message still names the places.
+    assert!(e.message.contains("lines 2, 6, 10"), "{}", e.message);
+}
+
+#[test]
+fn a_picked_candidate_places_the_hunk_there_and_only_there() {
+    let text = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n\ndef c():\n    x = 1\n    return x\n";
+    let mut h = sr("    x = 1\n    return x\n", "    x = 2\n    return x\n");
+    h.pick = Some(6);
+    let (out, loc) = apply(text, &h).unwrap();
+    assert_eq!((loc.start, loc.end), (5, 7));
+    assert!(!loc.by_hint);
+    assert_eq!(out, text.replacen("def b():\n    x = 1", "def b():\n    x = 2", 1));
+    // A pick that is none of the candidates decides nothing.
+    h.pick = Some(4);
+    assert_eq!(apply(text, &h).unwrap_err().kind, RefusalKind::Ambiguous);
+}
+
+#[test]
+fn an_ambiguous_refusal_lists_at_most_nine_candidates() {
+    let text = "    x = 1\n    return x\n\n".repeat(12);
+    let e =
+        apply(&text, &sr("    x = 1\n    return x\n", "    x = 2\n    return x\n")).unwrap_err();
+    assert_eq!(e.candidates.len(), MAX_CANDIDATES);
+    assert_eq!(e.candidates[8].first_line, 25);
+    assert!(e.message.contains("12 places"), "{}", e.message);
 }

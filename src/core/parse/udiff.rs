@@ -338,7 +338,7 @@ impl Parser {
         };
         let end = self.line_no.saturating_sub(1).max(h.start);
         strip_first_boms(&mut h.lines);
-        let hunk = Hunk { lines: h.lines, old_start_hint: h.hint, marked: true };
+        let hunk = Hunk { lines: h.lines, old_start_hint: h.hint, marked: true, pick: None };
         self.emit(path, source, Format::Udiff, Change::Modify { hunk }, h.start, end);
     }
 

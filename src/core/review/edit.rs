@@ -100,6 +100,7 @@ pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
             lines: lines[lo..hi].to_vec(),
             old_start_hint: None,
             marked: hunk.marked,
+            pick: None,
         });
     }
     parts

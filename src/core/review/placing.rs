@@ -145,6 +145,7 @@ pub(super) fn empty_report() -> EditReport {
         reply_lines: (0, 0),
         searched: None,
         closest: None,
+        candidates: Vec::new(),
     }
 }
 

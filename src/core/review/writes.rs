@@ -38,6 +38,7 @@ impl Review {
             }
         }
         self.follow_applied(path, &before, Some(id));
+        self.follow_picks(path, &before);
         self.replace_pending(path);
     }
 
@@ -132,6 +133,7 @@ impl Review {
     pub fn undo_done(&mut self, path: &str, after: After) {
         let before = self.set_file(path, &after);
         self.follow_applied(path, &before, None);
+        self.follow_picks(path, &before);
         self.replace_pending(path);
     }
 

@@ -17,7 +17,7 @@ fn hunk(spec: &[(&str, &str)]) -> Hunk {
             HunkLine::new(kind, *t)
         })
         .collect();
-    Hunk { lines, old_start_hint: None, marked: true }
+    Hunk { lines, old_start_hint: None, marked: true, pick: None }
 }
 
 #[test]

@@ -1,0 +1,102 @@
+//! Picking among the places an ambiguous hunk fits.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::core::parse::{ParseOptions, parse_reply};
+
+const TWINS: &str = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n\ndef c():\n    x = 1\n    return x\n";
+
+const REPLY: &str =
+    "app.py\n```\n<<<<<<< SEARCH\n    x = 1\n=======\n    x = 2\n>>>>>>> REPLACE\n```\n";
+
+fn review(text: &str) -> Review {
+    let mut sources = BTreeMap::new();
+    sources.insert("app.py".to_string(), Source::Text(text.to_string()));
+    let mut r = Review::new(vec!["app.py".to_string()], sources);
+    for e in parse_reply(REPLY, ParseOptions::default()) {
+        assert!(r.add_event(e).is_empty());
+    }
+    r
+}
+
+fn written(e: Effect) -> String {
+    match e {
+        Effect::Write { text, .. } => text,
+        other => panic!("not a write: {other:?}"),
+    }
+}
+
+#[test]
+fn an_ambiguous_hunk_is_failed_with_its_candidates_in_order() {
+    let r = review(TWINS);
+    let h = &r.hunks()[0];
+    assert_eq!(h.state, HunkState::Failed);
+    let firsts: Vec<usize> = r.candidates(h.id).iter().map(|c| c.first_line).collect();
+    assert_eq!(firsts, vec![2, 6, 10]);
+}
+
+#[test]
+fn picking_places_the_hunk_at_that_candidate_only() {
+    let mut r = review(TWINS);
+    let id = r.hunks()[0].id;
+    assert!(r.pick(id, 2));
+    let h = r.hunk(id).unwrap();
+    assert_eq!(h.state, HunkState::Pending);
+    assert_eq!(h.report.lines, Some((6, 6)));
+    assert_eq!(h.preview.start, 5);
+    assert!(r.candidates(id).is_empty(), "a placed hunk asks nothing");
+    let text = written(r.accept(id).expect("a write"));
+    assert_eq!(text, TWINS.replacen("def b():\n    x = 1", "def b():\n    x = 2", 1));
+}
+
+#[test]
+fn a_number_without_a_candidate_changes_nothing() {
+    let mut r = review(TWINS);
+    let id = r.hunks()[0].id;
+    let before = r.hunk(id).unwrap().report.clone();
+    assert!(!r.pick(id, 0));
+    assert!(!r.pick(id, 4));
+    assert_eq!(r.hunk(id).unwrap().state, HunkState::Failed);
+    assert_eq!(r.hunk(id).unwrap().report, before);
+    // Nor does a pick on a hunk that is not ambiguous.
+    let mut plain = review("def a():\n    x = 1\n");
+    let id = plain.hunks()[0].id;
+    assert_eq!(plain.hunk(id).unwrap().state, HunkState::Pending);
+    assert!(!plain.pick(id, 1));
+}
+
+#[test]
+fn a_refused_placement_at_the_chosen_place_leaves_the_hunk_failed_asking_again() {
+    let mut r = review(TWINS);
+    let id = r.hunks()[0].id;
+    // A candidate list gone stale (as the screen may hold it): line 4 is no place the hunk
+    // fits, so the placement there is refused and nothing is placed.
+    let idx = r.hunks.iter().position(|h| h.id == id).unwrap();
+    r.hunks.get_mut(idx).report.candidates[0].first_line = 4;
+    assert!(r.pick(id, 1));
+    let h = r.hunk(id).unwrap();
+    assert_eq!(h.state, HunkState::Failed);
+    assert!(h.report.reason.as_deref().unwrap_or("").contains("equally well"));
+    assert!(h.preview.new.is_empty());
+    assert_eq!(r.candidates(id).len(), 3, "it still asks");
+    assert!(r.accept(id).is_none());
+}
+
+#[test]
+fn a_picked_hunk_follows_its_place_when_the_file_changes_and_asks_again_when_it_is_gone() {
+    let mut r = review(TWINS);
+    let id = r.hunks()[0].id;
+    assert!(r.pick(id, 2));
+    // Lines above move it: it stays pending at the same place, moved.
+    let moved = format!("import os\nimport sys\n\n{TWINS}");
+    r.file_changed("app.py", Source::Text(moved.clone()));
+    let h = r.hunk(id).unwrap();
+    assert_eq!(h.state, HunkState::Pending);
+    assert_eq!(h.report.lines, Some((9, 9)));
+    // Its place rewritten, the other two still fit equally well: it asks again.
+    let gone = moved.replacen("def b():\n    x = 1\n    return x\n", "def b():\n    pass\n", 1);
+    r.file_changed("app.py", Source::Text(gone));
+    assert!(r.hunk(id).unwrap().state.is_open());
+    assert_eq!(r.candidates(id).iter().map(|c| c.first_line).collect::<Vec<_>>(), vec![5, 12]);
+}
