@@ -16,12 +16,12 @@ use proptest::prelude::*;
 use super::record::Recorder;
 use super::tests::{INVENTORY, REPLY, app_with};
 use super::{App, AppConfig, AppEffect, Msg, StreamDone};
+use crate::app::keymap::Keymap;
 use crate::core::execute::After;
 use crate::core::file::Source;
 use crate::core::prompt::Prompts;
 use crate::core::review::{Effect, Review};
 use crate::provider::{ChatMessage, Role};
-use crate::app::keymap::Keymap;
 
 /// Functions per file: hunks are spread over files of this many, so placing one costs the same
 /// whatever the count.

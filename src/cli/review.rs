@@ -20,8 +20,8 @@ use crate::core::file::Source;
 use crate::core::review::Review;
 use crate::core::session::Header;
 use crate::provider::{ChatMessage, Role};
-use crate::shell::runtime::Watch;
 use crate::shell::journal::Journal;
+use crate::shell::runtime::Watch;
 use crate::shell::workspace::Workspace;
 
 /// The review screen's options (the command line with no subcommand).

@@ -10,8 +10,8 @@
 use super::conflict::LineMap;
 use super::{HunkId, HunkState, Review};
 use crate::core::edit::Change;
-use crate::core::locate::Candidate;
 use crate::core::file::Source;
+use crate::core::locate::Candidate;
 use crate::core::report::Status;
 
 impl super::ReviewHunk {

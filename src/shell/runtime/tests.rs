@@ -13,6 +13,7 @@ use super::core::{Core, Log};
 use super::disk::{Disk, MemoryDisk};
 use super::screen::{Headless, Screen};
 use super::{Io, Replies, event_loop};
+use crate::app::keymap::Keymap;
 use crate::app::{App, AppConfig, Msg, StreamDone};
 use crate::core::file::{FileWrite, Source};
 use crate::core::prompt::Prompts;
@@ -20,7 +21,6 @@ use crate::core::review::{HunkId, Review};
 use crate::provider::{ChatMessage, Role};
 use crate::shell::workspace::WriteError;
 use crate::ui::highlight::Highlighter;
-use crate::app::keymap::Keymap;
 use crate::ui::theme::Theme;
 
 const FILE: &str = "a = 1\nb = 2\nc = 3\n";
