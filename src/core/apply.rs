@@ -27,13 +27,7 @@ pub fn apply_hunk_styled(
     loc: &Located,
     style: FileStyle,
 ) -> isize {
-    let pairs = hunk.lines.iter().zip(&loc.slots).filter_map(|(l, s)| match s {
-        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
-            Some((l.text.as_str(), file.lines[*f].as_str()))
-        }
-        _ => None,
-    });
-    let indent = IndentMap::learn(pairs, style);
+    let indent = learn_indent(&file.lines, hunk, &loc.slots, style);
     let keep = |out: &mut Vec<NewLine>, from: usize, to: usize, file: &TextFile| {
         for f in from..to {
             out.push(NewLine::kept(file.lines[f].clone(), file.eols[f]));
@@ -70,29 +64,28 @@ pub fn apply_hunk_styled(
                     // (a docstring's closing quotes, a comment, an attribute) stay before them:
                     // the model wrote the new lines right before that next line. Blank lines it
                     // left out stay after them, as separators.
-                    let mut found_after = None;
+                    let mut found_after = false;
                     let next = match next_anchor(&slots[run_end..]) {
                         Some(n) => n.max(pos),
                         // New lines ending the hunk: lines that close the construct they follow
                         // (`}` of the function the hunk's last line is in) come first when the new
                         // lines are no deeper than them, or the new code would land inside it.
                         None => {
-                            let depth = added
-                                .iter()
-                                .find(|l| !l.trim().is_empty())
-                                .map(|l| columns(&indent.apply(l)));
+                            let depth = depth_of(&indent, &added);
                             let tail = tail_place(&file.lines, hunk, slots, k, pos, depth);
                             found_after = tail.found;
                             end = end.max(tail.at);
                             tail.at
                         }
                     };
-                    let split = found_after.unwrap_or_else(|| {
+                    let split = if found_after {
+                        next
+                    } else {
                         (pos..next)
                             .rev()
                             .find(|&f| !file.lines[f].trim().is_empty())
                             .map_or(pos, |f| f + 1)
-                    });
+                    };
                     keep(&mut out, pos, split, file);
                     for l in &added {
                         out.push(NewLine::added(indent.apply(l)));
@@ -137,9 +130,9 @@ pub fn apply_hunk_styled(
 struct Tail {
     /// The file line they go before (the closers of the construct they follow skipped).
     at: usize,
-    /// Set when the context the locator passed over right before them was found after that
-    /// line: they go right after it, as the hunk has them.
-    found: Option<usize>,
+    /// Whether the context the locator passed over right before them was found, ending at
+    /// `at`: they go right after it, as the hunk has them.
+    found: bool,
     /// A non-blank line of that context not found: where they go is a guess.
     lost: Option<usize>,
 }
@@ -175,15 +168,15 @@ fn tail_place(
             .enumerate()
             .all(|(i, &j)| lines.get(at + i).is_some_and(|l| l.trim() == text(j)))
     };
-    let at = |a: usize| Tail { at: a, found: Some(a), lost: None };
+    let at = |a: usize| Tail { at: a, found: true, lost: None };
     if passed.is_empty() {
-        return Tail { at: n, found: None, lost: None };
+        return Tail { at: n, found: false, lost: None };
     }
     if n > pos && found_at(n) {
         return at(n + passed.len());
     }
     let Some(lost) = passed.iter().copied().find(|&j| !text(j).is_empty()) else {
-        return Tail { at: n, found: None, lost: None };
+        return Tail { at: n, found: false, lost: None };
     };
     // The block the last found line opens, its body left out of the hunk (`fn f() {` … `}`).
     if pos > 0 {
@@ -195,7 +188,7 @@ fn tail_place(
             return at(body_end + passed.len());
         }
     }
-    Tail { at: n, found: None, lost: Some(lost) }
+    Tail { at: n, found: false, lost: Some(lost) }
 }
 
 /// Whether the hunk ends with new lines after context the locator passed over: where they go
@@ -208,36 +201,45 @@ pub(crate) fn places_past_its_lines(loc: &Located) -> bool {
 }
 
 /// The first line of context right before new lines that end a hunk which is in neither place
-/// [`tail_place`] looks for it: the new lines' place would be a guess.
+/// [`tail_place`] looks for it: the new lines' place would be a guess. `style` (the file's
+/// indentation style) is read only for such a hunk.
 pub(crate) fn lost_tail_context<'h>(
     lines: &[String],
     hunk: &'h Hunk,
     loc: &Located,
-    style: FileStyle,
+    style: impl FnOnce() -> FileStyle,
 ) -> Option<&'h str> {
     let slots = &loc.slots;
     let k = slots.iter().rposition(|s| !is_added(*s) && *s != HunkSlot::Ignored)?;
     let run = (k + 1..slots.len()).find(|&j| is_added(slots[j]))?;
-    if slots[k + 1..run].iter().any(|s| *s != HunkSlot::Ignored) {
+    if run == k + 1 || slots[k + 1..run].iter().any(|s| *s != HunkSlot::Ignored) {
         return None;
     }
     let pos = match slots[k] {
         HunkSlot::Kept(f, _) => f + 1,
         _ => return None,
     };
+    let run_end = (run..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
+    let added: Vec<&str> = hunk.lines[run..run_end].iter().map(|l| l.text.as_str()).collect();
+    let depth = depth_of(&learn_indent(lines, hunk, slots, style()), &added);
+    tail_place(lines, hunk, slots, run, pos, depth).lost.map(|j| hunk.lines[j].text.trim())
+}
+
+/// How the model's indentation maps onto the file's, learned from the lines the hunk shares
+/// with the file.
+fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileStyle) -> IndentMap {
     let pairs = hunk.lines.iter().zip(slots).filter_map(|(l, s)| match s {
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
             Some((l.text.as_str(), lines[*f].as_str()))
         }
         _ => None,
     });
-    let indent = IndentMap::learn(pairs, style);
-    let depth = hunk.lines[run..]
-        .iter()
-        .map(|l| l.text.as_str())
-        .find(|l| !l.trim().is_empty())
-        .map(|l| columns(&indent.apply(l)));
-    tail_place(lines, hunk, slots, run, pos, depth).lost.map(|j| hunk.lines[j].text.trim())
+    IndentMap::learn(pairs, style)
+}
+
+/// The depth, in the file's indentation, of the first non-blank of some new lines.
+fn depth_of(indent: &IndentMap, added: &[&str]) -> Option<usize> {
+    added.iter().find(|l| !l.trim().is_empty()).map(|l| columns(&indent.apply(l)))
 }
 
 /// A line that only closes a construct: `}`, `});`, `end`, `)`.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit, Hunk, LineKind};
 use crate::core::file::{FileWrite, Source};
-use crate::core::indent::{FileStyle, file_style};
+use crate::core::indent::file_style;
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
 use crate::core::locate::{
@@ -284,18 +284,13 @@ fn modify(
     // the edit was made before, and the rough place is a look-alike.
     let rough = parts.iter().any(|(_, l)| l.strategy == Strategy::Fuzzy);
     let already = in_place_already(&parts, &text.lines)
-        .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten())
-        .or_else(|| inserted_twice(&parts, text, style));
-    if let Some((start, end)) = already {
-        let mut r = report(edit, path, Status::Applied, "already-applied");
-        r.similarity = Some(1.0);
-        r.lines = Some((start + 1, end));
-        r.reason =
-            Some("the file already holds this hunk's new text there; nothing changed".into());
-        return r;
+        .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten());
+    if let Some(place) = already {
+        return already_report(edit, path, place);
     }
     // A refusal below leaves the file as it was: `guarded` drops this copy of it.
-    let before = text.lines.clone();
+    let before = text.clone();
+    let moves = w.moves.len();
     // Apply bottom-up so that earlier parts' line numbers stay valid.
     let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
     ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
@@ -305,7 +300,15 @@ fn modify(
         let grew = apply_hunk_styled(text, h, loc, s);
         w.moves.push((loc.start + 1, grew));
     }
-    if let Err(why) = verify::check_hunk(&before, &text.lines, hunk) {
+    // New lines that landed right beside a copy of themselves (placed past lines the hunk left
+    // out, which `in_place_already` does not follow): the edit was made before.
+    let only_adds = hunk.lines.iter().all(|l| l.kind != LineKind::Remove);
+    if let Some(place) = only_adds.then(|| inserted_twice(&before.lines, &text.lines)).flatten() {
+        *text = before;
+        w.moves.truncate(moves);
+        return already_report(edit, path, place);
+    }
+    if let Err(why) = verify::check_hunk(&before.lines, &text.lines, hunk) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
     w.dirty = true;
@@ -324,7 +327,7 @@ fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Option<String
     let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
     parts.iter().find_map(|(h, loc)| {
         insertion_gap(h, loc, lines).or_else(|| {
-            let lost = crate::core::apply::lost_tail_context(lines, h, loc, style())?;
+            let lost = crate::core::apply::lost_tail_context(lines, h, loc, style)?;
             Some(format!(
                 "the new lines follow {lost:?} in the hunk, which is not in the file after the lines found before it: include the lines the file has there as context so that the place is clear"
             ))
@@ -425,28 +428,21 @@ fn in_place_already(parts: &[(Hunk, Located)], lines: &[String]) -> Option<(usiz
     Some((first, last))
 }
 
-/// A hunk that only adds lines, whose every added block would land right beside a copy of
-/// itself: the edit was made before (new lines placed past lines the hunk left out, which
-/// [`in_place_already`] does not follow). Blocks of blank lines and closers alone say nothing.
-fn inserted_twice(
-    parts: &[(Hunk, Located)],
-    text: &TextFile,
-    style: Option<FileStyle>,
-) -> Option<(usize, usize)> {
-    if parts.iter().any(|(h, _)| h.lines.iter().any(|l| l.kind == LineKind::Remove)) {
-        return None;
-    }
-    let mut trial = text.clone();
-    let mut ordered: Vec<&(Hunk, Located)> = parts.iter().collect();
-    ordered.sort_by_key(|(_, l)| std::cmp::Reverse(l.start));
-    let mut style = style;
-    for (h, loc) in ordered {
-        let s = style.take().unwrap_or_else(|| file_style(trial.lines.iter().map(|s| s.as_str())));
-        apply_hunk_styled(&mut trial, h, loc, s);
-    }
-    let key = |l: &String| l.trim().to_string();
-    let old: Vec<String> = text.lines.iter().map(key).collect();
-    let new: Vec<String> = trial.lines.iter().map(key).collect();
+/// The report of an edit whose new text the file already holds at lines `start..end`.
+fn already_report(edit: &Edit, path: &str, (start, end): (usize, usize)) -> EditReport {
+    let mut r = report(edit, path, Status::Applied, "already-applied");
+    r.similarity = Some(1.0);
+    r.lines = Some((start + 1, end));
+    r.reason = Some("the file already holds this hunk's new text there; nothing changed".into());
+    r
+}
+
+/// Where `after` is `before` with blocks of lines inserted, each right beside a copy of itself
+/// (an edit made a second time), the lines they span. Blocks of blank lines and closers alone
+/// say nothing.
+fn inserted_twice(before: &[String], after: &[String]) -> Option<(usize, usize)> {
+    let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
+    let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
     let (mut first, mut last, mut any) = (usize::MAX, 0, false);
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
         match op {
@@ -465,7 +461,7 @@ fn inserted_twice(
             _ => return None,
         }
     }
-    any.then_some((first.min(text.lines.len()), last.min(text.lines.len())))
+    any.then_some((first.min(before.len()), last.min(before.len())))
 }
 
 /// The report of a hunk located (in one or more parts) and applied.
