@@ -10,12 +10,8 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, Msg, StreamDone, ViewMode};
 use redline::core::file::Source;
-use redline::core::prompt::Prompts;
-use redline::core::review::Review;
-use redline::provider::{ChatMessage, Role};
 use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
 use redline::ui::theme::{ColorMode, Theme};
@@ -39,13 +35,8 @@ fn session() -> App {
         sources.insert(path, Source::Text(text));
     }
     let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
         label: "bench · model".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "x")],
-        request: None,
+        ..AppConfig::new(files, sources, "x")
     });
     let now = Instant::now();
     app.start(now);

@@ -11,16 +11,12 @@ use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use redline::app::key::{KeyCode, KeyEvent};
-use redline::app::keymap::Keymap;
 use redline::app::record::Recorder;
 use redline::app::{App, AppConfig, Msg, StreamDone};
 use redline::core::file::Source;
 use redline::core::parse::ParseOptions;
 use redline::core::plan::{self, FormatChoice};
-use redline::core::prompt::Prompts;
-use redline::core::review::Review;
 use redline::core::stream::StreamParser;
-use redline::provider::{ChatMessage, Role};
 use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
 
@@ -58,13 +54,8 @@ fn project(files: usize, funcs: usize, prose: usize) -> Project {
 
 fn app_of(p: &Project) -> App {
     App::new(AppConfig {
-        review: Review::new(p.paths.clone(), p.sources.clone()),
-        known_paths: p.paths.clone(),
         label: "bench".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "x")],
-        request: None,
+        ..AppConfig::new(p.paths.clone(), p.sources.clone(), "x")
     })
 }
 

@@ -10,11 +10,8 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use redline::app::key::{KeyCode, KeyEvent, KeyModifiers};
-use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, AppEffect, Msg, StreamDone};
-use redline::core::prompt::Prompts;
-use redline::core::review::{HunkState, Review};
-use redline::provider::{ChatMessage, Role};
+use redline::core::review::HunkState;
 use redline::shell::runtime::carry_out_write;
 use redline::shell::workspace::Workspace;
 
@@ -92,15 +89,8 @@ fn not_one_byte_of_another_writer_is_lost() {
     let ws = Workspace::open(dir.path()).unwrap();
     let files = vec!["settings.py".to_string()];
     let sources = BTreeMap::from([("settings.py".to_string(), ws.read_source("settings.py"))]);
-    let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
-        label: "test".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "tune")],
-        request: None,
-    });
+    let mut app =
+        App::new(AppConfig { label: "test".into(), ..AppConfig::new(files, sources, "tune") });
     let now = Instant::now();
     app.start(now);
     app.update(Msg::Chunk(reply()), now);

@@ -13,12 +13,8 @@ use std::time::Instant;
 
 use frame_support::{render, render_styles};
 use redline::app::key::{KeyCode, KeyEvent, KeyModifiers};
-use redline::app::keymap::Keymap;
 use redline::app::{App, AppConfig, Msg, StreamDone};
 use redline::core::file::Source;
-use redline::core::prompt::Prompts;
-use redline::core::review::Review;
-use redline::provider::{ChatMessage, Role};
 
 const INVENTORY: &str = include_str!("../demo/project/inventory.py");
 const REPORT: &str = include_str!("../demo/project/report.py");
@@ -30,13 +26,8 @@ fn app() -> (App, Instant) {
     sources.insert("inventory.py".to_string(), Source::Text(INVENTORY.into()));
     sources.insert("report.py".to_string(), Source::Text(REPORT.into()));
     let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
         label: "demo · bundled reply".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "change things")],
-        request: None,
+        ..AppConfig::new(files, sources, "change things")
     });
     let now = Instant::now();
     app.start(now);
@@ -198,13 +189,8 @@ fn one_change(path: &str, old: &str, new: &str) -> (App, Instant) {
     let mut sources = BTreeMap::new();
     sources.insert(path.to_string(), Source::Text(file));
     let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
         label: "test".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "change the animal")],
-        request: None,
+        ..AppConfig::new(files, sources, "change the animal")
     });
     let now = Instant::now();
     app.start(now);

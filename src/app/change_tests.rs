@@ -12,13 +12,8 @@ fn reviewing() -> (App, Instant, HunkId) {
     let files = vec!["app.py".to_string()];
     let sources = BTreeMap::from([("app.py".to_string(), Source::Text(APP_PY.into()))]);
     let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
         label: "test · model".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "use utf-8")],
-        request: None,
+        ..AppConfig::new(files, sources, "use utf-8")
     });
     let now = Instant::now();
     app.start(now);

@@ -195,6 +195,28 @@ pub struct AppConfig {
     pub request: Option<RequestSpec>,
 }
 
+impl AppConfig {
+    /// A review of `files` (their contents so far in `sources`) answering the user's `request`
+    /// (none: the input line asks for it), with the default keys and prompts, no label and no
+    /// request to rebuild. Set the other fields with `..AppConfig::new(..)`.
+    pub fn new(files: Vec<String>, sources: BTreeMap<String, Source>, request: &str) -> Self {
+        let conversation = if request.is_empty() {
+            Vec::new()
+        } else {
+            vec![ChatMessage::new(Role::User, request)]
+        };
+        AppConfig {
+            review: Review::new(files.clone(), sources),
+            known_paths: files,
+            label: String::new(),
+            keymap: Keymap::default(),
+            prompts: Prompts::default(),
+            conversation,
+            request: None,
+        }
+    }
+}
+
 /// The review screen's state.
 pub struct App {
     pub review: Review,

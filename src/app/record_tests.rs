@@ -16,11 +16,9 @@ use proptest::prelude::*;
 use super::record::Recorder;
 use super::tests::{INVENTORY, REPLY, app_with};
 use super::{App, AppConfig, AppEffect, Msg, StreamDone};
-use crate::app::keymap::Keymap;
 use crate::core::execute::After;
 use crate::core::file::Source;
-use crate::core::prompt::Prompts;
-use crate::core::review::{Effect, Review};
+use crate::core::review::Effect;
 use crate::provider::{ChatMessage, Role};
 
 /// Functions per file: hunks are spread over files of this many, so placing one costs the same
@@ -50,15 +48,8 @@ fn project_and_reply(n: usize) -> (BTreeMap<String, Source>, String) {
 fn streamed(n: usize, chunk: usize) -> (App, Recorder, u64, u64) {
     let (sources, reply) = project_and_reply(n);
     let files: Vec<String> = sources.keys().cloned().collect();
-    let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
-        label: "test".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "change")],
-        request: None,
-    });
+    let mut app =
+        App::new(AppConfig { label: "test".into(), ..AppConfig::new(files, sources, "change") });
     let now = Instant::now();
     let mut rec = Recorder::new();
     rec.start(&mut app, now, 0);

@@ -326,15 +326,7 @@ fn the_input_line_sends_the_request() {
 fn files_not_read_yet_are_asked_for_once() {
     let now = Instant::now();
     let files = vec!["report.py".to_string()];
-    let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), BTreeMap::new()),
-        known_paths: files,
-        label: String::new(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "x")],
-        request: None,
-    });
+    let mut app = App::new(AppConfig::new(files, BTreeMap::new(), "x"));
     app.start(now);
     let reply = REPLY.split("Then the report").nth(1).unwrap();
     let effects = app.update(Msg::Chunk(reply.into()), now);

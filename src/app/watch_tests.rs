@@ -13,13 +13,8 @@ const ANSWER: &str = "shapes.py\n```\n<<<<<<< SEARCH\ndef area(r):  # AI! add a 
 fn watching(apply_all: bool) -> (App, Instant) {
     let files = vec!["shapes.py".to_string(), "notes.md".to_string()];
     let app = App::new(AppConfig {
-        review: Review::new(files.clone(), BTreeMap::new()),
-        known_paths: files,
         label: "test · watching".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: Vec::new(),
-        request: None,
+        ..AppConfig::new(files, BTreeMap::new(), "")
     })
     .with_watch(WatchMode::new(Format::SearchReplace, apply_all));
     let mut app = app;

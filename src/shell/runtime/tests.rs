@@ -13,12 +13,9 @@ use super::core::{Core, Log};
 use super::disk::{Disk, MemoryDisk};
 use super::screen::{Headless, Screen};
 use super::{Io, Replies, event_loop};
-use crate::app::keymap::Keymap;
 use crate::app::{App, AppConfig, Msg, StreamDone};
 use crate::core::file::{FileWrite, Source};
-use crate::core::prompt::Prompts;
-use crate::core::review::{HunkId, Review};
-use crate::provider::{ChatMessage, Role};
+use crate::core::review::HunkId;
 use crate::shell::workspace::WriteError;
 use crate::ui::highlight::Highlighter;
 use crate::ui::theme::Theme;
@@ -69,15 +66,8 @@ impl Screen for Counted {
 fn reviewed(now: Instant) -> App {
     let files = vec!["f.py".to_string()];
     let sources = BTreeMap::from([("f.py".to_string(), Source::Text(FILE.into()))]);
-    let mut app = App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
-        label: "test".into(),
-        keymap: Keymap::default(),
-        prompts: Prompts::default(),
-        conversation: vec![ChatMessage::new(Role::User, "change")],
-        request: None,
-    });
+    let mut app =
+        App::new(AppConfig { label: "test".into(), ..AppConfig::new(files, sources, "change") });
     app.start(now);
     app.update(Msg::Resize(100, 30), now);
     app.update(Msg::Chunk(REPLY.into()), now);
