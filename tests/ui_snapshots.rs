@@ -307,3 +307,39 @@ fn flags_are_drawn_whole() {
         assert_no_split_flags(&app, 80, 24);
     }
 }
+
+/// A hunk whose old text is one line that three functions share: refused as ambiguous, with
+/// its three places listed.
+fn ambiguous() -> (App, Instant) {
+    let file = "def small(items):\n    total = 0\n    return total + len(items)\n\n\ndef medium(items):\n    total = 0\n    return total + 2 * len(items)\n\n\ndef large(items):\n    total = 0\n    return total + 3 * len(items)\n";
+    let reply = "Start the totals at one.\n\nsizes.py\n```python\n<<<<<<< SEARCH\n    total = 0\n=======\n    total = 1\n>>>>>>> REPLACE\n```\n";
+    let files = vec!["sizes.py".to_string()];
+    let sources = BTreeMap::from([("sizes.py".to_string(), Source::Text(file.into()))]);
+    let mut app = App::new(AppConfig {
+        label: "test".into(),
+        ..AppConfig::new(files, sources, "start at one")
+    });
+    let now = Instant::now();
+    app.start(now);
+    app.update(Msg::Chunk(reply.into()), now);
+    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    (app, now)
+}
+
+#[test]
+fn an_ambiguous_hunk_lists_every_place_at_80x24_and_a_digit_picks_one() {
+    let (mut app, now) = ambiguous();
+    let frame = render(&app, 80, 24);
+    // Every candidate and what the keys do fit at 80x24 (half the pane held only the first).
+    for place in ["  1     2 │     total = 0", "  2     7 │     total = 0", "  3    12 │     total = 0"] {
+        assert!(frame.contains(place), "{place:?} is not shown:\n{frame}");
+    }
+    assert!(frame.contains("`1-9` places it"), "{frame}");
+    insta::assert_snapshot!(frame);
+    key(&mut app, '2', now);
+    let picked = render(&app, 80, 24);
+    // Placed at the second place, in `medium`, and only there.
+    assert!(picked.contains("def medium(items) · pending"), "{picked}");
+    assert!(picked.contains("   7      -     total = 0"), "{picked}");
+    insta::assert_snapshot!("ambiguous_hunk_picked", picked);
+}

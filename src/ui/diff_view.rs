@@ -117,28 +117,23 @@ fn candidate_lines<'a>(app: &App, h: &ReviewHunk, theme: &Theme) -> Vec<Line<'a>
     let file: Vec<&str> = text.lines().collect();
     let mut lines = Vec::new();
     for (i, c) in app.review.candidates(h.id).iter().enumerate() {
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("  {} ", i + 1),
-                theme.fg(theme.accent).add_modifier(ratatui::style::Modifier::BOLD),
-            ),
-            Span::raw(format!(
-                "lines {}-{} ({:.0}% similar)",
-                c.first_line,
-                c.last_line,
-                c.similarity * 100.0
-            )),
-        ]));
-        let shown = file
-            .iter()
-            .skip(c.first_line - 1)
-            .take(CANDIDATE_LINES.min(c.last_line + 1 - c.first_line));
-        for (k, l) in shown.enumerate() {
-            let l = l.replace('\t', "    ");
-            lines.push(Line::styled(
-                format!("    {:>4} │ {l}", c.first_line + k),
-                theme.fg(theme.dim),
-            ));
+        // One row a candidate when it is one line: its key, where it is, what the file has there.
+        let rows = CANDIDATE_LINES.min(c.last_line + 1 - c.first_line);
+        for (k, l) in file.iter().skip(c.first_line - 1).take(rows).enumerate() {
+            let key = if k == 0 { format!("  {} ", i + 1) } else { "    ".to_string() };
+            let rough = (k == 0 && c.similarity < 0.995)
+                .then(|| format!("  ({:.0}% similar)", c.similarity * 100.0))
+                .unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::styled(
+                    key,
+                    theme.fg(theme.accent).add_modifier(ratatui::style::Modifier::BOLD),
+                ),
+                Span::styled(
+                    format!("{:>5} │ {}{rough}", c.first_line + k, l.replace('\t', "    ")),
+                    theme.fg(theme.dim),
+                ),
+            ]));
         }
     }
     let hint = match app.keymap.pick_hint() {
@@ -165,7 +160,7 @@ pub fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &H
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let header = header(app, h, theme);
-    let header_rows = header_height(&header, inner);
+    let header_rows = header_height(&header, inner, picking(app, h));
     let [head, body] =
         Layout::vertical([Constraint::Length(header_rows as u16), Constraint::Min(0)]).areas(inner);
     // The header (why a hunk failed) always wraps.
@@ -183,20 +178,28 @@ pub fn extent(app: &App, area: Rect) -> Option<(usize, usize)> {
     let h = app.selected_hunk()?;
     let theme = Theme::bare();
     let inner = pane(String::new(), false, &theme).inner(area);
-    let shown =
-        (inner.height as usize).saturating_sub(header_height(&header(app, h, &theme), inner));
+    let shown = (inner.height as usize).saturating_sub(header_height(
+        &header(app, h, &theme),
+        inner,
+        picking(app, h),
+    ));
     let total = body_rows(app, h, &theme, &Highlighter::off(), inner.width as usize).len();
     Some((shown, total))
 }
 
-/// Rows the header takes, wrapped: at most half the pane.
-fn header_height(header: &[Line], inner: Rect) -> usize {
+/// Whether the hunk waits for a person to pick its place: its candidates are then what the
+/// pane is for, more than its own text.
+fn picking(app: &App, h: &ReviewHunk) -> bool {
+    !app.review.candidates(h.id).is_empty()
+}
+
+/// Rows the header takes, wrapped: at most half the pane, or all but two rows of it while the
+/// hunk's candidates are listed (at 80x24 half the pane cut the list after the first).
+fn header_height(header: &[Line], inner: Rect, picking: bool) -> usize {
     let width = (inner.width as usize).max(1);
-    header
-        .iter()
-        .map(|l| l.width().div_ceil(width).max(1))
-        .sum::<usize>()
-        .min(inner.height as usize / 2)
+    let height = inner.height as usize;
+    let cap = if picking { height.saturating_sub(2) } else { height / 2 };
+    header.iter().map(|l| l.width().div_ceil(width).max(1)).sum::<usize>().min(cap)
 }
 
 /// Every row of the hunk's diff, or of its conflict's three views, `width` columns wide.
