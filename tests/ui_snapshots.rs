@@ -331,7 +331,9 @@ fn an_ambiguous_hunk_lists_every_place_at_80x24_and_a_digit_picks_one() {
     let (mut app, now) = ambiguous();
     let frame = render(&app, 80, 24);
     // Every candidate and what the keys do fit at 80x24 (half the pane held only the first).
-    for place in ["  1     2 │     total = 0", "  2     7 │     total = 0", "  3    12 │     total = 0"] {
+    for place in
+        ["  1     2 │     total = 0", "  2     7 │     total = 0", "  3    12 │     total = 0"]
+    {
         assert!(frame.contains(place), "{place:?} is not shown:\n{frame}");
     }
     assert!(frame.contains("`1-9` places it"), "{frame}");

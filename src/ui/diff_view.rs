@@ -121,9 +121,11 @@ fn candidate_lines<'a>(app: &App, h: &ReviewHunk, theme: &Theme) -> Vec<Line<'a>
         let rows = CANDIDATE_LINES.min(c.last_line + 1 - c.first_line);
         for (k, l) in file.iter().skip(c.first_line - 1).take(rows).enumerate() {
             let key = if k == 0 { format!("  {} ", i + 1) } else { "    ".to_string() };
-            let rough = (k == 0 && c.similarity < 0.995)
-                .then(|| format!("  ({:.0}% similar)", c.similarity * 100.0))
-                .unwrap_or_default();
+            let rough = if k == 0 && c.similarity < 0.995 {
+                format!("  ({:.0}% similar)", c.similarity * 100.0)
+            } else {
+                String::new()
+            };
             lines.push(Line::from(vec![
                 Span::styled(
                     key,
