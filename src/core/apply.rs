@@ -6,7 +6,7 @@
 //! file's indentation. What this module does not do: decide where a hunk goes (`core::locate`).
 
 use crate::core::edit::Hunk;
-use crate::core::indent::{FileStyle, IndentMap, file_style};
+use crate::core::indent::{FileStyle, IndentMap, file_style, is_closer};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::locate::lines::Likeness;
@@ -54,9 +54,8 @@ pub fn apply_hunk_styled(
             }
             HunkSlot::Ignored => {}
             HunkSlot::Add | HunkSlot::ForgottenAdd => {
-                let run_end =
-                    (k..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
-                let added: Vec<&str> = (k..run_end).map(|j| hunk.lines[j].text.as_str()).collect();
+                let added = added_from(hunk, slots, k);
+                let run_end = k + added.len();
                 let after_removal =
                     k > 0 && slots[k - 1..k].iter().any(|s| matches!(s, HunkSlot::Removed(..)));
                 if !after_removal {
@@ -71,8 +70,7 @@ pub fn apply_hunk_styled(
                         // (`}` of the function the hunk's last line is in) come first when the new
                         // lines are no deeper than them, or the new code would land inside it.
                         None => {
-                            let depth = depth_of(&indent, &added);
-                            let tail = tail_place(&file.lines, hunk, slots, k, pos, depth);
+                            let tail = tail_place(&file.lines, hunk, slots, k, pos, &indent);
                             found_after = tail.found;
                             end = end.max(tail.at);
                             tail.at
@@ -149,8 +147,9 @@ fn tail_place(
     slots: &[HunkSlot],
     k: usize,
     pos: usize,
-    depth: Option<usize>,
+    indent: &IndentMap,
 ) -> Tail {
+    let depth = depth_of(indent, &added_from(hunk, slots, k));
     let mut n = pos;
     while let (Some(d), Some(line)) = (depth, lines.get(n))
         && is_closer(line)
@@ -172,8 +171,23 @@ fn tail_place(
     if passed.is_empty() {
         return Tail { at: n, found: false, lost: None };
     }
-    if n > pos && found_at(n) {
-        return at(n + passed.len());
+    // Among the closers or right after them, the first place the context stands as the hunk has
+    // it in the file's indentation: the model's `}` of the outer block is not the inner one's.
+    let as_written = |m: usize| {
+        passed.iter().enumerate().all(|(i, &j)| {
+            lines.get(m + i).is_some_and(|l| {
+                l.trim_end() == indent.apply(&hunk.lines[j].text).trim_end()
+                    || (l.trim().is_empty() && text(j).is_empty())
+            })
+        })
+    };
+    if n > pos {
+        if let Some(m) = (pos..=n).find(|&m| as_written(m)) {
+            return at(m + passed.len());
+        }
+        if found_at(n) {
+            return at(n + passed.len());
+        }
     }
     let Some(lost) = passed.iter().copied().find(|&j| !text(j).is_empty()) else {
         return Tail { at: n, found: false, lost: None };
@@ -219,10 +233,8 @@ pub(crate) fn lost_tail_context<'h>(
         HunkSlot::Kept(f, _) => f + 1,
         _ => return None,
     };
-    let run_end = (run..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
-    let added: Vec<&str> = hunk.lines[run..run_end].iter().map(|l| l.text.as_str()).collect();
-    let depth = depth_of(&learn_indent(lines, hunk, slots, style()), &added);
-    tail_place(lines, hunk, slots, run, pos, depth).lost.map(|j| hunk.lines[j].text.trim())
+    let indent = learn_indent(lines, hunk, slots, style());
+    tail_place(lines, hunk, slots, run, pos, &indent).lost.map(|j| hunk.lines[j].text.trim())
 }
 
 /// How the model's indentation maps onto the file's, learned from the lines the hunk shares
@@ -237,16 +249,15 @@ fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileSt
     IndentMap::learn(pairs, style)
 }
 
+/// The run of new lines that starts at hunk line `k`.
+fn added_from<'h>(hunk: &'h Hunk, slots: &[HunkSlot], k: usize) -> Vec<&'h str> {
+    let end = (k..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
+    hunk.lines[k..end].iter().map(|l| l.text.as_str()).collect()
+}
+
 /// The depth, in the file's indentation, of the first non-blank of some new lines.
 fn depth_of(indent: &IndentMap, added: &[&str]) -> Option<usize> {
     added.iter().find(|l| !l.trim().is_empty()).map(|l| columns(&indent.apply(l)))
-}
-
-/// A line that only closes a construct: `}`, `});`, `end`, `)`.
-pub(crate) fn is_closer(line: &str) -> bool {
-    let t = line.trim();
-    matches!(t, "end" | "fi" | "done" | "esac" | "*/" | "-->")
-        || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))
 }
 
 /// Indentation width, a tab counting 4.

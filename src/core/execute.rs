@@ -368,6 +368,11 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
             if matches!(s, HunkSlot::Removed(..)) { Some(None) } else { anchor_end(s).map(Some) }
         });
         let next = slots[k..].iter().find_map(anchor_start);
+        // New lines that replace removed ones stand where those were.
+        let replacing = prev == Some(None) || matches!(slots.get(k), Some(HunkSlot::Removed(..)));
+        if !replacing && let Some(why) = inside_blank_run(hunk, slots, run, k, lines) {
+            return Some(why);
+        }
         let (Some(Some(from)), Some(to)) = (prev, next) else { continue };
         if let Some(left_out) =
             lines.get(from..to).and_then(|g| g.iter().find(|l| !l.trim().is_empty()))
@@ -387,6 +392,35 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         }
     }
     None
+}
+
+/// New lines (hunk lines `run..end`) next to blank lines the hunk shares with the file, where the
+/// file's run of blank lines there is longer than the hunk's on the far side: which of the
+/// file's blank lines the hunk's are is a guess, and so is the new lines' place among them.
+fn inside_blank_run(
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    run: usize,
+    end: usize,
+    lines: &[String],
+) -> Option<String> {
+    let blank_at = |j: usize| match slots.get(j) {
+        Some(HunkSlot::Kept(f, _)) if hunk.lines[j].text.trim().is_empty() => Some(*f),
+        _ => None,
+    };
+    let blank_line = |f: usize| lines.get(f).is_some_and(|l| l.trim().is_empty());
+    // The hunk's blank lines right before the new lines: the first of them must start the file's run.
+    let before = (0..run).rev().map_while(blank_at).last();
+    // The hunk's blank lines right after them: the last of them must end the file's run.
+    let after = (end..slots.len()).map_while(blank_at).last();
+    let left_out = before.is_some_and(|f| f > 0 && blank_line(f - 1))
+        || after.is_some_and(|f| blank_line(f + 1));
+    left_out.then(|| {
+        format!(
+            "the new line {:?} goes among blank lines the file has more of than the hunk: include the lines around them as context so that the place is clear",
+            hunk.lines[run].text.trim()
+        )
+    })
 }
 
 /// Where the file already reads, from the located place on, exactly what the hunk's new text
@@ -454,7 +488,7 @@ fn inserted_twice(before: &[String], after: &[String]) -> Option<(usize, usize)>
                 if !beside {
                     return None;
                 }
-                any |= block.iter().any(|l| !crate::core::apply::is_closer(l) && !l.is_empty());
+                any |= block.iter().any(|l| !crate::core::indent::is_closer(l) && !l.is_empty());
                 first = first.min(at);
                 last = last.max(at + n);
             }

@@ -205,6 +205,13 @@ pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
     FileStyle { tabs: is_tabs, unit }
 }
 
+/// A line that only closes a construct: `}`, `});`, `end`, `)`.
+pub(crate) fn is_closer(line: &str) -> bool {
+    let t = line.trim();
+    matches!(t, "end" | "fi" | "done" | "esac" | "*/" | "-->")
+        || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

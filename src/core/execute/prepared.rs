@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use super::{After, Working, after_of, applied_report, apply_edit, in_place_already};
 use super::{guarded, placement_doubt, working};
-use crate::core::apply::{apply_hunk_styled, is_closer};
+use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit};
 use crate::core::file::Source;
+use crate::core::indent::is_closer;
 use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::{HunkSlot, Located, locate_parts_indexed};

@@ -235,7 +235,34 @@ pub fn locate_indexed(
     if let Some(refusal) = twin_line(&pat, file, index, &chosen) {
         return Err(refusal);
     }
+    drop_stray_closers(&pat, file, &mut chosen);
     finish(hunk, &pat, &origin, file, chosen, by_hint)
+}
+
+/// A closing line (`}`, `end`) paired with a file line at another indentation than every other
+/// line of the place is a different closer: the model's `}` that ends the block around, paired
+/// with the `}` of the function inside it that the model left out. Pairing them re-indents the
+/// new lines into the wrong block; unpaired, the line is context to find after the place.
+fn drop_stray_closers(pat: &[PatLine], file: &[LineInfo], a: &mut Alignment) {
+    let closer = |p: &PatLine| crate::core::indent::is_closer(p.info.trimmed);
+    let mut others = pat.iter().zip(&a.slots).filter_map(|(p, s)| match s {
+        Slot::Line(f, _) if !p.info.is_blank() && !closer(p) => {
+            Some(align::indent_delta(p, &file[*f]))
+        }
+        _ => None,
+    });
+    let Some(delta) = others.next() else { return };
+    if !others.all(|d| d == delta) {
+        return;
+    }
+    for (p, slot) in pat.iter().zip(a.slots.iter_mut()) {
+        if let Slot::Line(f, _) = *slot
+            && closer(p)
+            && align::indent_delta(p, &file[f]) != delta
+        {
+            *slot = Slot::Unmatched;
+        }
+    }
 }
 
 /// The refusal of a hunk that fits several places equally well (`all`, the best first): it
