@@ -331,9 +331,12 @@ fn an_ambiguous_hunk_lists_every_place_at_80x24_and_a_digit_picks_one() {
     let (mut app, now) = ambiguous();
     let frame = render(&app, 80, 24);
     // Every candidate and what the keys do fit at 80x24 (half the pane held only the first).
-    for place in
-        ["  1     2 │     total = 0", "  2     7 │     total = 0", "  3    12 │     total = 0"]
-    {
+    // Each named by the function it is in: their own lines are alike.
+    for place in [
+        "  1     2 │ in def small(items)",
+        "  2     7 │ in def medium(items)",
+        "  3    12 │ in def large(items)",
+    ] {
         assert!(frame.contains(place), "{place:?} is not shown:\n{frame}");
     }
     assert!(frame.contains("`1-9` places it"), "{frame}");

@@ -107,35 +107,40 @@ fn header<'a>(app: &App, h: &ReviewHunk, theme: &Theme) -> Vec<Line<'a>> {
 /// File lines shown of each candidate place, enough to tell them apart.
 const CANDIDATE_LINES: usize = 2;
 
-/// The places an ambiguous hunk fits, numbered by their keys, each with its lines and the
-/// first of them as they are in the file, then what the keys do.
+/// The places an ambiguous hunk fits, numbered by their keys: where each is, and what tells
+/// them apart, the definition it is in (the places' own lines are alike, or they would not
+/// tie) or else its first lines as they are in the file; then what the keys do.
 fn candidate_lines<'a>(app: &App, h: &ReviewHunk, theme: &Theme) -> Vec<Line<'a>> {
     let text = match app.review.source(&h.path) {
         Some(crate::core::file::Source::Text(t)) => t.as_str(),
         _ => "",
     };
     let file: Vec<&str> = text.lines().collect();
+    let lang = crate::core::scope::Lang::of(&h.path);
+    let key_style = theme.fg(theme.accent).add_modifier(ratatui::style::Modifier::BOLD);
     let mut lines = Vec::new();
     for (i, c) in app.review.candidates(h.id).iter().enumerate() {
-        // One row a candidate when it is one line: its key, where it is, what the file has there.
+        let rough = if c.similarity < 0.995 {
+            format!("  ({:.0}% similar)", c.similarity * 100.0)
+        } else {
+            String::new()
+        };
+        let row = |key: String, at: usize, what: String| {
+            Line::from(vec![
+                Span::styled(key, key_style),
+                Span::styled(format!("{at:>5} │ {what}"), theme.fg(theme.dim)),
+            ])
+        };
+        let key = format!("  {} ", i + 1);
+        if let Some(scope) = crate::core::scope::enclosing(text, c.first_line - 1, lang) {
+            lines.push(row(key, c.first_line, format!("in {scope}{rough}")));
+            continue;
+        }
         let rows = CANDIDATE_LINES.min(c.last_line + 1 - c.first_line);
         for (k, l) in file.iter().skip(c.first_line - 1).take(rows).enumerate() {
-            let key = if k == 0 { format!("  {} ", i + 1) } else { "    ".to_string() };
-            let rough = if k == 0 && c.similarity < 0.995 {
-                format!("  ({:.0}% similar)", c.similarity * 100.0)
-            } else {
-                String::new()
-            };
-            lines.push(Line::from(vec![
-                Span::styled(
-                    key,
-                    theme.fg(theme.accent).add_modifier(ratatui::style::Modifier::BOLD),
-                ),
-                Span::styled(
-                    format!("{:>5} │ {}{rough}", c.first_line + k, l.replace('\t', "    ")),
-                    theme.fg(theme.dim),
-                ),
-            ]));
+            let key = if k == 0 { key.clone() } else { "    ".to_string() };
+            let what = l.replace('\t', "    ") + if k == 0 { rough.as_str() } else { "" };
+            lines.push(row(key, c.first_line + k, what));
         }
     }
     let hint = match app.keymap.pick_hint() {
