@@ -110,3 +110,47 @@ fn sigquit_restores_the_terminal() {
         stop_with("QUIT", 3);
     }
 }
+
+/// Wait until `path` holds a number (an exit status written by the wrapper shell).
+fn read_status(path: &Path) -> i32 {
+    let start = Instant::now();
+    loop {
+        if let Some(n) = std::fs::read_to_string(path).ok().and_then(|s| s.trim().parse().ok()) {
+            return n;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no status in {}", path.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The terminal itself goes away (its window closed, the ssh link dropped: `tmux kill-session`
+/// closes the pane's terminal), which is how SIGHUP usually comes. Writing to the closed
+/// terminal fails then, and before the fix the cursor ratatui could not show was reported with
+/// `eprintln!`, which panicked, and the panic in the panic hook aborted: no `end` record, exit
+/// by SIGABRT. Now: the journal's `end` record and 128 + 1.
+#[test]
+fn closing_the_terminal_closes_the_journal_and_exits_129() {
+    if !have_tmux("the closed-terminal test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("project");
+    let sessions = scratch.path().join("sessions");
+    let status = scratch.path().join("status");
+    let tmux = Tmux::start("hup-close", 80, 24);
+    // The wrapper ignores SIGHUP so that it outlives the terminal and writes redline's status.
+    let command = format!(
+        "sh -c 'trap \"\" HUP; env XDG_CONFIG_HOME={config} REDLINE_SESSION_DIR={sessions} TERM=xterm-256color {bin} demo {dir} --speed 0.05; echo $? > {status}'",
+        config = scratch.path().join("config").display(),
+        sessions = sessions.display(),
+        bin = env!("CARGO_BIN_EXE_redline"),
+        dir = dir.display(),
+        status = status.display(),
+    );
+    tmux.run(&command);
+    tmux.wait_for("the review screen", "┌ hunks");
+    tmux.cmd(&["kill-session", "-t", "e2e"]);
+    assert_eq!(read_status(&status), 129, "redline's exit status after its terminal closed");
+    let end = last_record(&sessions);
+    assert_eq!(end["kind"], "end", "the journal ends with its end record: {end}");
+}

@@ -72,7 +72,7 @@ pub fn apply(args: &ApplyArgs) -> Exit {
     match try_apply(args) {
         Ok(exit) => exit,
         Err(err) => {
-            eprintln!("redline: error: {err:#}");
+            say!("redline: error: {err:#}");
             Exit::Error
         }
     }
@@ -92,7 +92,7 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
         if args.json {
             print_json(&[], args.dry_run)?;
         }
-        eprintln!("redline: no edits found in the reply");
+        say!("redline: no edits found in the reply");
         return Ok(Exit::Refused);
     }
 
@@ -101,7 +101,7 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
         for write in &outcome.writes {
             if let Err(err) = workspace.write(write, sources.get(write.path())) {
                 io_failed |= err.is_io();
-                eprintln!("redline: {}: {err}", if err.is_io() { "error" } else { "refused" });
+                say!("redline: {}: {err}", if err.is_io() { "error" } else { "refused" });
                 refuse_applied(&mut reports, write.path(), &err.failure.to_string());
             }
         }
@@ -143,7 +143,7 @@ fn read_reply(path: Option<&Path>) -> Result<String> {
         _ => {
             let mut stdin = io::stdin().lock();
             if stdin.is_terminal() {
-                eprintln!("redline: reading the reply from standard input (end it with Ctrl-D)");
+                say!("redline: reading the reply from standard input (end it with Ctrl-D)");
             }
             let mut bytes = Vec::new();
             stdin.read_to_end(&mut bytes).context("cannot read the reply from standard input")?;
@@ -181,15 +181,15 @@ fn print_human(reports: &[EditReport], dry_run: bool) {
         let line = human_line(report);
         // Nothing was written: say what would be.
         match line.strip_prefix("applied  ").filter(|_| dry_run) {
-            Some(rest) => eprintln!("would apply  {rest}"),
-            None => eprintln!("{line}"),
+            Some(rest) => say!("would apply  {rest}"),
+            None => say!("{line}"),
         }
     }
     let (applied, refused) = counts(reports);
     if dry_run {
-        eprintln!("{applied} would apply, {refused} refused (dry run: nothing written)");
+        say!("{applied} would apply, {refused} refused (dry run: nothing written)");
     } else {
-        eprintln!("{applied} applied, {refused} refused");
+        say!("{applied} applied, {refused} refused");
     }
 }
 

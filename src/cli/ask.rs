@@ -67,7 +67,7 @@ pub fn ask(args: &AskArgs) -> Exit {
     match try_ask(args) {
         Ok(exit) => exit,
         Err(err) => {
-            eprintln!("redline: error: {err:#}");
+            say!("redline: error: {err:#}");
             Exit::Error
         }
     }
@@ -96,13 +96,13 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
         ApplyMode::All => !state.write_all(&workspace),
         ApplyMode::None => {
             if !state.touched.is_empty() {
-                eprintln!("redline: --apply none: nothing written");
+                say!("redline: --apply none: nothing written");
             }
             false
         }
     };
     if let Some(ProviderError::Cancelled) = rounds.failure {
-        eprintln!("redline: interrupted; nothing was written");
+        say!("redline: interrupted; nothing was written");
         return Ok(Exit::Error);
     }
     if let Some(err) = rounds.failure {
@@ -114,14 +114,14 @@ fn try_ask(args: &AskArgs) -> Result<Exit> {
                 "the edits finished before it were not written (--apply none)"
             }
         };
-        eprintln!("redline: error: {err}; {note}");
+        say!("redline: error: {err}; {note}");
         return Ok(Exit::Error);
     }
     if write_failed {
         return Ok(Exit::Error);
     }
     if !rounds.any_edits {
-        eprintln!("redline: no edits found in the reply");
+        say!("redline: no edits found in the reply");
         return Ok(Exit::Refused);
     }
     Ok(if rounds.last_reports.iter().any(|r| r.status == Status::Refused) {
@@ -168,13 +168,13 @@ fn run_rounds(
         rounds.any_edits |= !reports.is_empty();
         let label = if round == 0 { String::new() } else { format!("retry {round}: ") };
         for r in &reports {
-            eprintln!("{label}{}", human_line(r));
+            say!("{label}{}", human_line(r));
         }
         let (failed, applied): (Vec<EditReport>, Vec<EditReport>) =
             reports.iter().cloned().partition(|r| r.status == Status::Refused);
         rounds.last_reports = reports;
         match streamed.result {
-            Ok(summary) => eprintln!("redline: {}", describe(settings, &summary)),
+            Ok(summary) => say!("redline: {}", describe(settings, &summary)),
             Err(err) => {
                 rounds.failure = Some(err);
                 break;
@@ -183,7 +183,7 @@ fn run_rounds(
         if failed.is_empty() || round == args.retries {
             break;
         }
-        eprintln!("redline: asking again about {} edit(s) that could not be placed", failed.len());
+        say!("redline: asking again about {} edit(s) that could not be placed", failed.len());
         messages.push(ChatMessage::new(Role::Assistant, streamed.reply));
         let failed: Vec<FailedEdit> = failed.iter().map(FailedEdit::from_report).collect();
         let applied: Vec<String> = applied.iter().map(describe_applied).collect();
@@ -251,11 +251,11 @@ async fn stream_round(
                         }
                     }
                 }
-                Some(StreamMsg::Retrying { attempt, wait, reason }) => eprintln!(
+                Some(StreamMsg::Retrying { attempt, wait, reason }) => say!(
                     "redline: attempt {attempt} failed ({reason}); trying again in {:.1} s",
                     wait.as_secs_f64()
                 ),
-                Some(StreamMsg::Skipped(why)) => eprintln!("redline: warning: {why}"),
+                Some(StreamMsg::Skipped(why)) => say!("redline: warning: {why}"),
                 None => break,
             },
         }
@@ -362,7 +362,7 @@ impl<'w> State<'w> {
             };
             if let Err(err) = workspace.write(&write, self.originals.get(path)) {
                 let kind = if err.is_io() { "error" } else { "refused" };
-                eprintln!("redline: {kind}: {err}");
+                say!("redline: {kind}: {err}");
                 ok = false;
             }
         }

@@ -273,7 +273,7 @@ pub fn report(result: Result<()>) -> Exit {
         Ok(()) => Exit::Applied,
         Err(err) if err.is::<Stopped>() => stopped(&err),
         Err(err) => {
-            eprintln!("redline: error: {err:#}");
+            say!("redline: error: {err:#}");
             Exit::Error
         }
     }
@@ -281,7 +281,7 @@ pub fn report(result: Result<()>) -> Exit {
 
 /// A review a signal ended: said on standard error, exit status 128 + the signal's number.
 pub fn stopped(err: &anyhow::Error) -> Exit {
-    eprintln!("redline: {err}");
+    say!("redline: {err}");
     match err.downcast_ref::<Stopped>() {
         Some(Stopped(signal)) => Exit::Signal(signal.number()),
         None => Exit::Error,
@@ -408,10 +408,10 @@ pub fn display_root(root: &Path) -> String {
 pub fn recorded_where(recorded: Option<(String, PathBuf)>, warning: Option<String>) {
     match (recorded, warning) {
         (Some((id, path)), _) if path.exists() => {
-            eprintln!("redline: session {id} recorded in {}", path.display())
+            say!("redline: session {id} recorded in {}", path.display())
         }
         (Some(_), _) => {}
-        (None, Some(w)) => eprintln!("redline: warning: {w}"),
+        (None, Some(w)) => say!("redline: warning: {w}"),
         (None, None) => {}
     }
 }
@@ -419,7 +419,7 @@ pub fn recorded_where(recorded: Option<(String, PathBuf)>, warning: Option<Strin
 /// What the review ended with, on standard error.
 pub fn summary(app: &App) {
     let c = app.review.counts();
-    eprintln!(
+    say!(
         "redline: {} applied, {} rejected, {} left undecided",
         c.applied,
         c.rejected,
@@ -432,7 +432,7 @@ pub fn resume_hint(app: &App, id: Option<&str>) {
     let c = app.review.counts();
     let open = c.pending + c.failed + c.conflict;
     if let (true, Some(id)) = (open > 0, id) {
-        eprintln!("redline: `redline resume {id}` reopens the {open} undecided hunk(s)");
+        say!("redline: `redline resume {id}` reopens the {open} undecided hunk(s)");
     }
 }
 

@@ -68,7 +68,7 @@ fn try_demo(args: &DemoArgs) -> Result<()> {
     };
     let (app, ending) = play(&script, &dir, &how)?;
     summary(&app);
-    eprintln!("redline: the demo project is in {}", dir.display());
+    say!("redline: the demo project is in {}", dir.display());
     ending.into_result()
 }
 

@@ -9,6 +9,15 @@
 //! Not for: deciding anything about replies or edits (`core`), the screen's behaviour (`app`),
 //! the event loop (`runtime`), or touching files directly (`shell::workspace`).
 
+/// A message on standard error. Not `eprintln!`, which panics when stderr is gone (the terminal
+/// closed: SIGHUP), turning a clean stop into an internal error.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod apply;
 pub mod ask;
 pub mod common;
@@ -20,6 +29,7 @@ pub mod review;
 pub mod sessions;
 pub mod watch;
 
+use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 
@@ -149,7 +159,10 @@ fn install_panic_hook() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_string());
         let place = info.location().map(|l| format!(" at {}:{}", l.file(), l.line()));
-        eprintln!(
+        // Not `eprintln!`: it panics when stderr is gone (the terminal closed), and a panic in
+        // the hook aborts.
+        let _ = writeln!(
+            std::io::stderr(),
             "redline: internal error: {message}{}\nThis is a bug in redline; nothing more was written.",
             place.unwrap_or_default()
         );

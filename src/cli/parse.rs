@@ -74,13 +74,13 @@ pub fn parse(args: &ParseArgs) -> Exit {
     match try_parse(args) {
         Ok(stats) => {
             if args.stats {
-                eprintln!("{stats}");
+                say!("{stats}");
             }
             // Status 0: the reply was read to its end, whatever it held.
             Exit::Applied
         }
         Err(err) => {
-            eprintln!("redline: error: {err:#}");
+            say!("redline: error: {err:#}");
             Exit::Error
         }
     }
@@ -98,7 +98,7 @@ fn try_parse(args: &ParseArgs) -> Result<Stats> {
         (None, None) => {
             let stdin = io::stdin().lock();
             if stdin.is_terminal() {
-                eprintln!("redline: reading the reply from standard input (end it with Ctrl-D)");
+                say!("redline: reading the reply from standard input (end it with Ctrl-D)");
             }
             parse_stream(stdin, "standard input", out)
         }

@@ -63,7 +63,7 @@ pub fn replay(args: &ReplayArgs) -> Exit {
         Ok(exit) => exit,
         Err(err) if err.is::<crate::shell::runtime::Stopped>() => stopped(&err),
         Err(err) => {
-            eprintln!("redline: error: {err:#}");
+            say!("redline: error: {err:#}");
             Exit::Error
         }
     }
@@ -77,7 +77,7 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
     let path = journal::resolve(&dir, &args.session)?;
     let journal = journal::load(&path)?;
     if let Some(d) = &journal.dropped {
-        eprintln!(
+        say!(
             "redline: {} is cut at line {} ({}); replaying what comes before",
             path.display(),
             d.line,
@@ -85,7 +85,7 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
         );
     }
     for lack in journal.lacking() {
-        eprintln!("redline: {}: {lack}", path.display());
+        say!("redline: {}: {lack}", path.display());
     }
     if args.headless {
         let report = runtime::check(&journal)
@@ -122,7 +122,7 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
     let (app, ending) = play(&script, &root, &play_args)?;
     summary(&app);
     if scratch {
-        eprintln!("redline: the replay's files are in {}", root.display());
+        say!("redline: the replay's files are in {}", root.display());
     }
     ending.into_result()?;
     Ok(Exit::Applied)

@@ -64,7 +64,7 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     let c = app.review.counts();
     let open = c.pending + c.failed + c.conflict;
     if open == 0 {
-        eprintln!("redline: session {} has no undecided hunks", script.header.id);
+        say!("redline: session {} has no undecided hunks", script.header.id);
         return Ok(());
     }
     let root = args.root.clone().unwrap_or_else(|| PathBuf::from(&script.header.root));

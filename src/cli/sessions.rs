@@ -29,7 +29,7 @@ pub fn sessions(args: &SessionsArgs) -> Exit {
     match try_sessions(args) {
         Ok(()) => Exit::Applied,
         Err(err) => {
-            eprintln!("redline: error: {err:#}");
+            say!("redline: error: {err:#}");
             Exit::Error
         }
     }
@@ -61,7 +61,7 @@ fn try_sessions(args: &SessionsArgs) -> Result<()> {
         return Ok(());
     }
     if listed.is_empty() {
-        eprintln!("redline: no sessions in {}", dir.display());
+        say!("redline: no sessions in {}", dir.display());
         return Ok(());
     }
     let summaries: Vec<&Summary> = listed.iter().map(|l| &l.summary).collect();

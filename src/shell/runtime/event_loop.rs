@@ -98,7 +98,12 @@ where
     Sc: Screen,
 {
     let mut l = Loop::new(io);
-    let result = l.run(core, started).await;
+    let result = match l.run(core, started).await {
+        // A terminal that fails or ends is usually one that hung up, its SIGHUP on the way:
+        // the session ends as the signal says, not as an error.
+        Err(e) => l.hangup().await.map(Ending::Signal).ok_or(e),
+        ending => ending,
+    };
     l.cancel.cancel();
     // A write under way finishes before the loop returns: a file is wholly old or wholly new,
     // and no temporary file is left behind.
@@ -111,6 +116,12 @@ where
     S: Stream<Item = io::Result<Event>> + Unpin,
     Sc: Screen,
 {
+    /// A stop signal that arrives within a moment of the terminal failing or ending.
+    async fn hangup(&mut self) -> Option<crate::shell::terminal::StopSignal> {
+        let wait = Duration::from_millis(250);
+        tokio::time::timeout(wait, recv_signal(&mut self.io.signals)).await.ok()
+    }
+
     fn new(io: Io<'s, S, Sc>) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
         let (done_tx, done_rx) = mpsc::unbounded_channel();
@@ -206,7 +217,9 @@ where
                 ev = self.io.input.next() => match input_msg(ev)? {
                     Input::Msg(m) => m,
                     Input::Nothing => continue,
-                    Input::End => return Ok(Ending::Quit),
+                    Input::End => {
+                        return Ok(self.hangup().await.map_or(Ending::Quit, Ending::Signal));
+                    }
                 },
                 Some(m) = self.rx.recv() => m,
                 Some((key, c)) = self.hl_rx.recv() => {

@@ -26,13 +26,25 @@ pub trait Screen {
 }
 
 /// The real terminal, in full-screen mode.
-pub struct TerminalScreen(Terminal<CrosstermBackend<io::Stdout>>);
+///
+/// Its ratatui `Terminal` is never dropped: that drop reports a cursor it cannot show with
+/// `eprintln!`, which panics when the terminal is gone (a closed window or ssh link: SIGHUP,
+/// stderr answering EIO), and the session then aborted before its journal was closed.
+pub struct TerminalScreen(std::mem::ManuallyDrop<Terminal<CrosstermBackend<io::Stdout>>>);
 
 impl TerminalScreen {
     pub fn new() -> Result<TerminalScreen> {
         let t = Terminal::new(CrosstermBackend::new(io::stdout()))
             .context("cannot draw on the terminal")?;
-        Ok(TerminalScreen(t))
+        Ok(TerminalScreen(std::mem::ManuallyDrop::new(t)))
+    }
+}
+
+impl Drop for TerminalScreen {
+    fn drop(&mut self) {
+        // What ratatui's drop would do, quietly; the rest of the terminal is the guard's
+        // (`terminal::restore`). The terminal's buffers are left to the process's end.
+        let _ = self.0.show_cursor();
     }
 }
 
