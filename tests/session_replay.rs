@@ -487,3 +487,37 @@ fn a_journal_of_blobs_replays_and_one_over_the_limit_says_what_it_lacks() {
         }
     }
 }
+
+const TOTALS: &str = "def small(items):\n    total = 0\n    return total + len(items)\n\n\ndef large(items):\n    total = 0\n    return total + 9 * len(items)\n";
+
+const TOTALS_REPLY: &str = "totals.py\n```python\n<<<<<<< SEARCH\n    total = 0\n=======\n    total = 1\n>>>>>>> REPLACE\n```\n";
+
+/// A hunk that fits two places, placed by the user's `2` and accepted: the journal replays to
+/// the same file, the second function changed and the first not.
+#[test]
+fn a_place_picked_among_candidates_replays_identically() {
+    let mut s = Synth::new(
+        "pick",
+        ("openai", "m"),
+        "start at one",
+        "search-replace",
+        &[("totals.py", TOTALS)],
+        11,
+    );
+    s.stream(TOTALS_REPLY);
+    s.key("2", 900);
+    s.key("y", 700);
+    let text = s.record();
+    let journal = read(text.as_bytes());
+    let report = check(&journal).unwrap();
+    assert!(report.reproduced && report.now.accepted == 1, "{report:?}");
+    let script = Script::from_journal(&journal).unwrap();
+    let mut replay = Driver::new(&script, true);
+    replay.run();
+    let want = TOTALS.replacen(
+        "    total = 0\n    return total + 9",
+        "    total = 1\n    return total + 9",
+        1,
+    );
+    assert_eq!(replay.files().get("totals.py"), Some(&Source::Text(want)));
+}
