@@ -133,8 +133,11 @@ pub fn align_with(
             if j > 0 {
                 let f = &file[lo + j - 1];
                 if p.wildcard {
+                    // On a tie the `...` starts here rather than further up: it stands for as
+                    // few lines as it can (of two `def dump_value` with the same last line, the
+                    // nearer one, not the one a class away).
                     let s = score[i * w + j - 1];
-                    if s > best || (s == best && mv == SKIP_PAT && s > 0.0) {
+                    if s > best {
                         best = s;
                         mv = ABSORB;
                     }
