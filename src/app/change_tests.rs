@@ -218,3 +218,31 @@ fn undo_is_refused_when_the_hunks_own_lines_were_edited() {
     assert!(notice.contains("cannot undo") && notice.contains("edited since"), "{notice}");
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Applied);
 }
+
+#[test]
+fn a_file_the_review_reads_is_followed_from_then_on() {
+    let (mut app, now, _) = reviewing();
+    let other = "util.py\n```\n<<<<<<< SEARCH\nX = 1\n=======\nX = 2\n>>>>>>> REPLACE\n```\n";
+    app.update(Msg::Chunk(other.into()), now);
+    let effects = app.update(
+        Msg::FileRead { path: "util.py".into(), source: Source::Text("X = 1\n".into()) },
+        now,
+    );
+    assert!(
+        effects.contains(&AppEffect::Follow { path: "util.py".into() }),
+        "the runtime is asked to follow the file it read: {effects:?}"
+    );
+}
+
+#[test]
+fn a_change_to_what_the_review_already_holds_is_no_change() {
+    let (mut app, now, id) = reviewing();
+    app.notice = None;
+    let effects = app.update(changed(APP_PY), now);
+    assert!(effects.is_empty());
+    assert_eq!(app.notice, None, "nothing is said about a change that changed nothing");
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
+    // A file the review does not hold that is still missing is no change either.
+    let gone = Msg::FileChanged { path: "nowhere.py".into(), source: Source::Missing };
+    assert!(app.update(gone, now).is_empty());
+}

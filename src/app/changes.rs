@@ -1,9 +1,50 @@
-//! Files that change under the review: what the watcher reports, writes that find the file
-//! changed just before them, and conflicts resolved by hand.
+//! Files that change under the review: the outcome of its own writes, what the watcher reports,
+//! writes that find the file changed just before them, and conflicts resolved by hand.
 
 use super::*;
 
 impl App {
+    /// A write (or its undo) was made.
+    pub(super) fn write_done(
+        &mut self,
+        hunk: HunkId,
+        path: &str,
+        after: After,
+        undo: bool,
+    ) -> Vec<AppEffect> {
+        self.stale_tries.remove(&hunk);
+        if undo {
+            self.review.undo_done(path, after);
+            self.notice = Some(format!("undone: {path} restored"));
+        } else {
+            self.review.write_done(hunk, path, after);
+        }
+        self.in_flight.remove(path);
+        let mut effects = self.next_queued(path);
+        if undo && self.undoing.is_some() {
+            effects.extend(self.undo_batch_step());
+        }
+        effects
+    }
+
+    /// A write could not be made: the hunk is back with the reason.
+    pub(super) fn write_failed(
+        &mut self,
+        hunk: HunkId,
+        path: &str,
+        reason: &str,
+        undo: bool,
+    ) -> Vec<AppEffect> {
+        // A batch undo stops at the first write it cannot make.
+        self.undoing = None;
+        if !undo {
+            self.review.write_failed(hunk, reason);
+        }
+        self.in_flight.remove(path);
+        self.notice = Some(format!("could not write {path}: {reason}"));
+        self.next_queued(path)
+    }
+
     /// A write found the file changed: place the hunk again in what the file holds now and try
     /// once more (the user's decision stands), or stop at a conflict. A file that keeps changing
     /// under every try is left to settle.
@@ -51,6 +92,15 @@ impl App {
     /// Whether a change on disk to this file matters to the review.
     pub fn follows(&self, path: &str) -> bool {
         self.watch.is_some() || self.review.source(path).is_some()
+    }
+
+    /// Whether the review holds just this for `path` (a file it does not hold: that it is
+    /// missing).
+    pub(super) fn holds(&self, path: &str, source: &Source) -> bool {
+        match self.review.source(path) {
+            Some(held) => held == source,
+            None => *source == Source::Missing,
+        }
     }
 
     /// Place the file's open hunks again in what it holds now; say how many no longer fit.

@@ -6,6 +6,33 @@
 use super::*;
 
 impl App {
+    /// The editor closed on a hunk: a conflict resolved by hand, or a hunk's new text edited
+    /// (accepted, as `y` does, then on to the next open hunk).
+    pub(super) fn editor_done(
+        &mut self,
+        hunk: HunkId,
+        result: Result<String, String>,
+    ) -> Vec<AppEffect> {
+        match result {
+            Err(reason) => {
+                self.notice = Some(format!("editor: {reason}"));
+                Vec::new()
+            }
+            Ok(text) if self.review.hunk(hunk).is_some_and(|h| h.state.is_conflict()) => {
+                self.resolve_conflict(hunk, &text)
+            }
+            Ok(text) if self.review.edit_new_text(hunk, &text) => {
+                let effects = self.accept_id(hunk);
+                self.advance_from(hunk);
+                effects
+            }
+            Ok(_) => {
+                self.notice = Some("the hunk can no longer be edited".into());
+                Vec::new()
+            }
+        }
+    }
+
     /// Hunks from index `before` on are new: note their round, select, and (watch mode with
     /// `--apply all`) accept them.
     pub(super) fn hunks_added(&mut self, before: usize) -> Vec<AppEffect> {

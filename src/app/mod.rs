@@ -29,7 +29,6 @@ use crate::core::prompt::{self, FailedEdit, Prompts};
 use crate::core::review::{Effect, HunkId, HunkState, Review, ReviewHunk};
 use crate::core::session::Why;
 use crate::core::stream::StreamParser;
-use crate::core::trigger::TriggerId;
 use crate::provider::{ChatMessage, Role};
 
 /// Which pane the scroll keys and the mouse wheel move.
@@ -61,108 +60,6 @@ pub enum Modal {
     FollowUp(String),
     /// The messages so far (`L`), scrolled this many back from the newest.
     Log(usize),
-}
-
-/// How a stream ended without error.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct StreamDone {
-    pub output_tokens: Option<u64>,
-    /// A note for the status line (the reply hit the token limit, ...).
-    pub note: Option<String>,
-}
-
-/// Everything that can happen to the review screen.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Msg {
-    Key(KeyEvent),
-    /// The mouse wheel turned, with the pointer at (column, row) when known: the pane under it
-    /// scrolls.
-    Scroll {
-        down: bool,
-        at: Option<(u16, u16)>,
-    },
-    /// A left click at (column, row): focuses the pane there, selects the hunk clicked.
-    Click {
-        column: u16,
-        row: u16,
-    },
-    Resize(u16, u16),
-    Chunk(String),
-    StreamEnd(StreamDone),
-    StreamError(String),
-    /// The stream was cancelled (by the user, or a replay's player): not a failed request.
-    StreamCancelled,
-    Tick,
-    WriteDone {
-        hunk: HunkId,
-        path: String,
-        after: After,
-        undo: bool,
-    },
-    WriteFailed {
-        hunk: HunkId,
-        path: String,
-        reason: String,
-        undo: bool,
-    },
-    /// A write was not carried out because the file changed since the review last saw it:
-    /// what it holds now, so the hunk can be placed again before another try.
-    WriteStale {
-        hunk: HunkId,
-        path: String,
-        source: Source,
-        undo: bool,
-    },
-    FileRead {
-        path: String,
-        source: Source,
-    },
-    /// A file under review changed on disk (another program, the user's editor): what it holds
-    /// now.
-    FileChanged {
-        path: String,
-        source: Source,
-    },
-    /// A git operation started (`true`) or ended in the project: changes seen meanwhile are
-    /// held, and none of them starts a request.
-    GitBusy(bool),
-    /// Watch mode has read the project as it is: how many files it follows, and the trigger
-    /// comments already in them (not new: they ask nothing until changed).
-    WatchReady {
-        files: usize,
-        triggers: Vec<TriggerId>,
-    },
-    /// Watching the files failed (the reason); the review goes on without it.
-    WatchError(String),
-    /// The editor closed: the text the user saved, or why there is none.
-    EditorDone {
-        hunk: HunkId,
-        result: Result<String, String>,
-    },
-}
-
-/// What the runtime must do.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AppEffect {
-    StartStream {
-        messages: Vec<ChatMessage>,
-        /// Why the request is made (the session journal records it).
-        why: Why,
-    },
-    CancelStream,
-    /// A review write (`undo` when it takes a hunk back out); answer with WriteDone/WriteFailed.
-    Write {
-        effect: Effect,
-        undo: bool,
-    },
-    Read {
-        path: String,
-    },
-    OpenEditor {
-        hunk: HunkId,
-        text: String,
-    },
-    Quit,
 }
 
 /// The request the input line completes (when no `-m` was given).
@@ -343,6 +240,14 @@ impl App {
         self
     }
 
+    /// A message for the status line when the screen opens.
+    pub fn with_notice(mut self, notice: Option<String>) -> App {
+        if notice.is_some() {
+            self.notice = notice;
+        }
+        self
+    }
+
     /// Watch mode: requests come from comments saved in the project's files.
     pub fn with_watch(mut self, mode: WatchMode) -> App {
         self.watch = Some(mode);
@@ -455,74 +360,42 @@ impl App {
     fn dispatch(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         match msg {
             Msg::Key(key) => self.on_key(key, now),
-            Msg::Scroll { down, at } => {
-                self.wheel(down, at);
-                Vec::new()
-            }
-            Msg::Click { column, row } => {
-                self.click(column, row);
-                Vec::new()
-            }
-            Msg::Resize(w, h) => {
-                self.size = (w, h);
-                Vec::new()
-            }
-            Msg::Chunk(text) => {
-                if !self.streaming {
-                    return Vec::new();
-                }
-                self.stats.first_text.get_or_insert(now);
-                self.stats.bytes += text.len();
-                self.stream_text.push_str(&text);
-                let events = self.parser.push_str(&text);
-                self.add_events(events)
-            }
+            Msg::Chunk(text) => self.chunk(&text, now),
             Msg::StreamEnd(done) => self.stream_end(done, now),
             Msg::StreamError(reason) => self.stream_error(Some(reason), now),
             Msg::StreamCancelled => self.stream_error(None, now),
-            Msg::Tick => {
-                self.ticks += 1;
-                Vec::new()
-            }
-            Msg::WriteDone { hunk, path, after, undo } => {
-                self.stale_tries.remove(&hunk);
-                if undo {
-                    self.review.undo_done(&path, after);
-                    self.notice = Some(format!("undone: {path} restored"));
-                } else {
-                    self.review.write_done(hunk, &path, after);
-                }
-                self.in_flight.remove(&path);
-                let mut effects = self.next_queued(&path);
-                if undo && self.undoing.is_some() {
-                    effects.extend(self.undo_batch_step());
-                }
-                effects
-            }
+            Msg::WriteDone { hunk, path, after, undo } => self.write_done(hunk, &path, after, undo),
             Msg::WriteFailed { hunk, path, reason, undo } => {
-                // A batch undo stops at the first write it cannot make.
-                self.undoing = None;
-                if !undo {
-                    self.review.write_failed(hunk, &reason);
-                }
-                self.in_flight.remove(&path);
-                self.notice = Some(format!("could not write {path}: {reason}"));
-                self.next_queued(&path)
+                self.write_failed(hunk, &path, &reason, undo)
             }
             Msg::WriteStale { hunk, path, source, undo } => {
                 self.write_stale(hunk, &path, source, undo)
             }
-            Msg::FileRead { path, source } => {
-                self.reading.remove(&path);
-                let before = self.review.hunks().len();
-                self.review.file_loaded(&path, source);
-                self.hunks_added(before)
-            }
+            Msg::FileRead { path, source } => self.file_read(path, source),
+            // An event on disk is a hint: what the review already holds is no change (our own
+            // write coming back through the watcher, a save that changed nothing).
+            Msg::FileChanged { path, source } if self.holds(&path, &source) => Vec::new(),
             Msg::FileChanged { path, source } => {
                 let effects = self.triggers_saved(&path, &source, now);
                 self.file_changed(&path, source);
                 effects
             }
+            Msg::EditorDone { hunk, result } => self.editor_done(hunk, result),
+            msg => {
+                self.on_view(msg);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Messages that ask for nothing: the pointer, the size, the clock, what the shell says,
+    /// what the watcher is up to.
+    fn on_view(&mut self, msg: Msg) {
+        match msg {
+            Msg::Scroll { down, at } => self.wheel(down, at),
+            Msg::Click { column, row } => self.click(column, row),
+            Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Tick => self.ticks += 1,
             Msg::GitBusy(busy) => {
                 self.git_busy = busy;
                 self.notice = Some(if busy {
@@ -530,37 +403,37 @@ impl App {
                 } else {
                     "the git operation ended; changed files were read again".into()
                 });
-                Vec::new()
             }
-            Msg::WatchReady { files, triggers } => {
-                self.watch_ready(files, triggers);
-                Vec::new()
-            }
+            Msg::WatchReady { files, triggers } => self.watch_ready(files, triggers),
             Msg::WatchError(why) => {
                 self.notice = Some(format!("{why}; changes on disk are no longer followed"));
-                Vec::new()
             }
-            Msg::EditorDone { hunk, result } => match result {
-                Err(reason) => {
-                    self.notice = Some(format!("editor: {reason}"));
-                    Vec::new()
-                }
-                Ok(text) if self.review.hunk(hunk).is_some_and(|h| h.state.is_conflict()) => {
-                    self.resolve_conflict(hunk, &text)
-                }
-                // As `y` does: accepted, then on to the next open hunk.
-                Ok(text) => {
-                    if self.review.edit_new_text(hunk, &text) {
-                        let effects = self.accept_id(hunk);
-                        self.advance_from(hunk);
-                        effects
-                    } else {
-                        self.notice = Some("the hunk can no longer be edited".into());
-                        Vec::new()
-                    }
-                }
-            },
+            Msg::Notice(text) => self.notice = Some(text),
+            Msg::ReplayBadge(badge) => self.replay_badge = Some(badge),
+            Msg::ShowRecorded(decisions) => self.recorded = decisions,
+            _ => {}
         }
+    }
+
+    fn chunk(&mut self, text: &str, now: Instant) -> Vec<AppEffect> {
+        if !self.streaming {
+            return Vec::new();
+        }
+        self.stats.first_text.get_or_insert(now);
+        self.stats.bytes += text.len();
+        self.stream_text.push_str(text);
+        let events = self.parser.push_str(text);
+        self.add_events(events)
+    }
+
+    /// A file the review asked for: its hunks can be placed, and it is followed from now on.
+    fn file_read(&mut self, path: String, source: Source) -> Vec<AppEffect> {
+        self.reading.remove(&path);
+        let before = self.review.hunks().len();
+        self.review.file_loaded(&path, source);
+        let mut effects = vec![AppEffect::Follow { path }];
+        effects.extend(self.hunks_added(before));
+        effects
     }
 
     fn add_events(&mut self, events: Vec<Event>) -> Vec<AppEffect> {
@@ -593,6 +466,8 @@ mod decisions;
 pub mod key;
 pub mod keymap;
 mod keys;
+mod msg;
+pub use msg::{AppEffect, Msg, StreamDone};
 pub mod navigation;
 mod requests;
 mod view;

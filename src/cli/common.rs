@@ -456,7 +456,7 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
     if script.header.keymap.is_none() {
         config.keymap = keymap;
     }
-    let mut app = script.new_app(config);
+    let app = script.new_app(config);
     let header = Header {
         id: journal::new_id(),
         started_ms: journal::now_ms(),
@@ -472,7 +472,7 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
         sent,
         crate::core::session::DEFAULT_MAX_TEXT_BYTES,
     );
-    app.notice = warning.clone();
+    let mut app = app.with_notice(warning.clone());
     let recorded = journal.as_ref().map(|j| (j.id().to_string(), j.path().to_path_buf()));
     let session = Session {
         workspace,

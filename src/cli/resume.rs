@@ -60,7 +60,7 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{} cannot be resumed: {e}", path.display()))?;
     let mut driver = Driver::new(&script, true);
     driver.run();
-    let (mut app, recorder, files, t) = driver.into_resume();
+    let (app, recorder, files, t) = driver.into_resume();
     let c = app.review.counts();
     let open = c.pending + c.failed + c.conflict;
     if open == 0 {
@@ -81,10 +81,10 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
         since.push(Msg::StreamError("the session ended before the reply did".into()));
     }
     let (theme, _, _) = look(args.theme.as_deref())?;
-    app.notice = Some(format!(
+    let mut app = app.with_notice(Some(format!(
         "resumed session {}: {open} hunk(s) undecided; decisions are added to its journal",
         script.header.id
-    ));
+    )));
     let journal = Journal::reopen(&path, script.header.clone())?;
     let session = Session {
         workspace,

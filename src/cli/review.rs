@@ -119,8 +119,8 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
         conversation,
         request: Some(RequestSpec { format, files }),
     })
-    .with_request_line(args.prompt.clone());
-    app.notice = warning.clone();
+    .with_request_line(args.prompt.clone())
+    .with_notice(warning.clone());
     let live = Live { workspace, watch: Watch::Files, settings, max_tokens: args.model.max_tokens };
     run_live(&mut app, live, theme, journal, warning)
 }

@@ -85,10 +85,8 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
         conversation: Vec::new(),
         request: None,
     })
-    .with_watch(WatchMode::new(format, apply_all));
-    if warning.is_some() {
-        app.notice = warning.clone();
-    }
+    .with_watch(WatchMode::new(format, apply_all))
+    .with_notice(warning.clone());
     let live =
         Live { workspace, watch: Watch::Project, settings, max_tokens: args.model.max_tokens };
     run_live(&mut app, live, theme, journal, warning)

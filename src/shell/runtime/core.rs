@@ -43,7 +43,12 @@ pub enum Action {
     Disk(Job),
     Stream(Vec<ChatMessage>),
     CancelStream,
-    Editor { hunk: HunkId, text: String },
+    Editor {
+        hunk: HunkId,
+        text: String,
+    },
+    /// Follow a file's changes on disk.
+    Follow(String),
     Quit,
 }
 
@@ -115,10 +120,11 @@ impl<'a> Core<'a> {
         effects
     }
 
-    /// Feed a message at recorded time `t` (never before the last one's). A tick moves the
-    /// spinner only: it is not recorded and does not move the recorded time on.
+    /// Feed a message at recorded time `t` (never before the last one's). A message that changes
+    /// only what is shown (a tick, a notice) is not recorded and does not move the recorded
+    /// time on.
     pub fn update(&mut self, msg: Msg, t: u64) -> Vec<AppEffect> {
-        if matches!(msg, Msg::Tick) {
+        if msg.is_view_only() {
             return self.app.update(msg, self.now(t.max(self.t)));
         }
         self.t = self.t.max(t);
@@ -143,7 +149,7 @@ impl<'a> Core<'a> {
             Log::Memory(all) => all.extend(records),
             Log::Journal(journal) => {
                 if let Some(warning) = journal.append(&records) {
-                    self.app.notice = Some(warning);
+                    self.app.update(Msg::Notice(warning), self.now(self.t));
                 }
             }
         }
@@ -213,6 +219,7 @@ impl<'a> Core<'a> {
                 // While re-enacting, the recorded editor's result comes in its time.
                 AppEffect::OpenEditor { .. } if reenacting => {}
                 AppEffect::OpenEditor { hunk, text } => actions.push(Action::Editor { hunk, text }),
+                AppEffect::Follow { path } => actions.push(Action::Follow(path)),
             }
         }
         actions
@@ -288,8 +295,9 @@ impl<'a> Core<'a> {
     pub fn take_over(&mut self) -> Vec<Job> {
         let Some(p) = self.playing.as_mut() else { return Vec::new() };
         p.player.take_over();
-        self.app.replay_badge = Some("REPLAY · you decide".into());
-        p.held.drain(..).filter_map(|e| disk_job(e, None)).collect()
+        let jobs = p.held.drain(..).filter_map(|e| disk_job(e, None)).collect();
+        self.update(Msg::ReplayBadge("REPLAY · you decide".into()), self.t);
+        jobs
     }
 }
 

@@ -24,9 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::{AppEffect, Msg};
 use crate::core::review::HunkId;
-use crate::core::trigger::TriggerId;
 use crate::shell::terminal::{Ending, StopSignals};
-use crate::shell::watcher::{self, Gate, Known};
 use crate::shell::workspace::Workspace;
 use crate::ui::diff::DiffModel;
 use crate::ui::highlight::{Background, Highlighter, HunkColors};
@@ -36,7 +34,7 @@ use super::core::{Action, Core, Pace};
 use super::disk::{Disk, Done, Worker};
 use super::screen::Screen;
 use super::stream::{edit_in_editor, start_stream};
-use super::watching::{release_changes, start_known, start_watcher};
+use super::watching::{self, Follower};
 use super::{Replies, Watch};
 
 /// What the loop works with besides the app.
@@ -65,9 +63,6 @@ pub struct Io<'s, S, Sc> {
     pub show_recorded: Option<BTreeMap<HunkId, String>>,
 }
 
-/// What arrives while the loop waits.
-type Watched = (Known, Vec<TriggerId>);
-
 struct Loop<'s, S, Sc> {
     io: Io<'s, S, Sc>,
     tx: mpsc::UnboundedSender<Msg>,
@@ -80,11 +75,8 @@ struct Loop<'s, S, Sc> {
     hl_rx: mpsc::UnboundedReceiver<((HunkId, u64), HunkColors)>,
     last_draw: Option<Instant>,
     dirty: bool,
-    watcher: Option<watcher::Watcher>,
-    watch_rx: mpsc::UnboundedReceiver<watcher::Report>,
-    gate: Gate,
-    known: Option<Known>,
-    known_rx: mpsc::UnboundedReceiver<Watched>,
+    /// Changes on disk, followed on a thread of its own.
+    follower: Option<Follower>,
 }
 
 /// Run the loop until it ends; `started`: the effects of the app's start.
@@ -133,19 +125,7 @@ where
                 let _ = hl_tx.send((key, c));
             })
         });
-        // Changes on disk: reported by the watcher's thread, held while a git operation runs.
-        let (watch_tx, watch_rx) = mpsc::unbounded_channel();
-        let (known_tx, known_rx) = mpsc::unbounded_channel();
-        let (watcher, known) = match io.watch {
-            Some((ws, watch)) => {
-                let w = start_watcher(ws, watch, watch_tx, &tx);
-                // What each file was last seen to hold; in watch mode read from the whole
-                // project in a thread of its own, and changes wait for it.
-                let k = start_known(ws, watch, w.is_some(), known_tx);
-                (w, k)
-            }
-            None => (None, None),
-        };
+        let follower = io.watch.and_then(|(ws, watch)| watching::start(ws, watch, tx.clone()));
         Loop {
             io,
             tx,
@@ -158,19 +138,19 @@ where
             hl_rx,
             last_draw: None,
             dirty: true,
-            watcher,
-            watch_rx,
-            gate: Gate::default(),
-            known,
-            known_rx,
+            follower,
         }
     }
 
     async fn run(&mut self, core: &mut Core<'_>, started: Vec<AppEffect>) -> Result<Ending> {
         let mut tick = tokio::time::interval(Duration::from_millis(80));
         let mut pending = started;
+        // The files under review when the loop starts are followed; those the app takes up
+        // later come with their own `Follow` effect.
+        if let Some(f) = &self.follower {
+            core.app.review.known_files().for_each(|path| f.follow(path));
+        }
         loop {
-            self.follow_known(core);
             if let Some(ending) = self.carry_out(core, std::mem::take(&mut pending))? {
                 return Ok(ending);
             }
@@ -209,7 +189,7 @@ where
                 Some(done) = self.done_rx.recv() => {
                     self.worker.finished_one();
                     if let Some(notice) = done.notice {
-                        core.app.notice = Some(notice);
+                        core.update(Msg::Notice(notice), core.t);
                     }
                     done.msg
                 }
@@ -231,24 +211,7 @@ where
                     pending = self.play(core);
                     continue;
                 }
-                Some((k, triggers)) = self.known_rx.recv() => {
-                    let files = k.len();
-                    self.known = Some(k);
-                    Msg::WatchReady { files, triggers }
-                }
-                Some(report) = self.watch_rx.recv() => match report {
-                    Ok(batch) => {
-                        self.gate.batch(batch, Instant::now());
-                        continue;
-                    }
-                    Err(why) => Msg::WatchError(why),
-                },
-                _ = tick.tick(), if self.io.ticks => {
-                    if let (Some(known), Some((ws, _))) = (self.known.as_mut(), self.io.watch) {
-                        release_changes(core.app, ws, &mut self.gate, known, &self.tx);
-                    }
-                    Msg::Tick
-                }
+                _ = tick.tick(), if self.io.ticks => Msg::Tick,
             };
             pending = self.feed(core, msg)?;
         }
@@ -272,7 +235,7 @@ where
             let t = core.clock_t();
             pending.extend(core.update(Msg::Resize(width, height), t));
             if let Some(decisions) = &self.io.show_recorded {
-                core.app.recorded = decisions.clone();
+                core.update(Msg::ShowRecorded(decisions.clone()), t);
             }
         }
         let t = core.clock_t();
@@ -326,6 +289,11 @@ where
                 }
                 Action::CancelStream => self.cancel.cancel(),
                 Action::Editor { hunk, text } => self.edit(core, hunk, text)?,
+                Action::Follow(path) => {
+                    if let Some(f) = &self.follower {
+                        f.follow(&path);
+                    }
+                }
             }
         }
         Ok(None)
@@ -362,18 +330,6 @@ where
         self.last_draw = Some(Instant::now());
         self.dirty = false;
         Ok(())
-    }
-
-    /// Follow the files under review (watching them through their folders).
-    fn follow_known(&mut self, core: &Core<'_>) {
-        let (Some(w), Some((_, Watch::Files))) = (self.watcher.as_mut(), self.io.watch) else {
-            return;
-        };
-        for path in core.app.review.known_files() {
-            if let Err(e) = w.follow(path) {
-                let _ = self.tx.send(Msg::WatchError(format!("{e:#}")));
-            }
-        }
     }
 
     /// Wait for the disk work under way; its results are fed (and journaled) but carry out

@@ -128,11 +128,10 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
     let screen = TerminalScreen::new()?;
     let (width, height) = screen::Screen::size(&screen)?;
     let journal = session.journal.take();
+    let mut warning = None;
     let log = match journal {
         Some(mut journal) => {
-            if let Some(warning) = journal.begin(width, height) {
-                app.notice = Some(warning);
-            }
+            warning = journal.begin(width, height);
             Log::Journal(Box::new(journal))
         }
         None => Log::Off,
@@ -157,6 +156,9 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
             core.start()
         }
     };
+    if let Some(warning) = warning {
+        core.update(Msg::Notice(warning), t);
+    }
     if let Some(r) = &session.replay {
         core.playing = Some(Playing {
             player: Player::new(&r.script, r.reenact),
@@ -165,12 +167,13 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
             hold: true,
         });
         if r.reenact {
-            core.app.replay_badge = Some(match r.clock.speed {
+            let badge = match r.clock.speed {
                 Some(speed) => format!("REPLAY ×{speed}"),
                 None => "REPLAY instant".into(),
-            });
+            };
+            core.update(Msg::ReplayBadge(badge), t);
         } else if r.show_recorded {
-            core.app.recorded = r.script.decisions.clone();
+            core.update(Msg::ShowRecorded(r.script.decisions.clone()), t);
         }
     }
     let show =

@@ -1,0 +1,138 @@
+//! The app's vocabulary with the loop: the messages that reach [`App::update`](super::App::update)
+//! (input, the stream, the outcomes of disk work, what the shell says) and the effects it asks
+//! the loop to carry out. Every state change of the review screen arrives as one of these.
+//!
+//! Not for: what a message does (`App::update` and its modules), how an effect is carried out
+//! (`shell::runtime`).
+
+use std::collections::BTreeMap;
+
+use crate::app::key::KeyEvent;
+use crate::core::execute::After;
+use crate::core::file::Source;
+use crate::core::review::{Effect, HunkId};
+use crate::core::session::Why;
+use crate::core::trigger::TriggerId;
+use crate::provider::ChatMessage;
+
+/// How a stream ended without error.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamDone {
+    pub output_tokens: Option<u64>,
+    /// A note for the status line (the reply hit the token limit, ...).
+    pub note: Option<String>,
+}
+
+/// Everything that can happen to the review screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    Key(KeyEvent),
+    /// The mouse wheel turned, with the pointer at (column, row) when known: the pane under it
+    /// scrolls.
+    Scroll {
+        down: bool,
+        at: Option<(u16, u16)>,
+    },
+    /// A left click at (column, row): focuses the pane there, selects the hunk clicked.
+    Click {
+        column: u16,
+        row: u16,
+    },
+    Resize(u16, u16),
+    Chunk(String),
+    StreamEnd(StreamDone),
+    StreamError(String),
+    /// The stream was cancelled (by the user, or a replay's player): not a failed request.
+    StreamCancelled,
+    Tick,
+    WriteDone {
+        hunk: HunkId,
+        path: String,
+        after: After,
+        undo: bool,
+    },
+    WriteFailed {
+        hunk: HunkId,
+        path: String,
+        reason: String,
+        undo: bool,
+    },
+    /// A write was not carried out because the file changed since the review last saw it:
+    /// what it holds now, so the hunk can be placed again before another try.
+    WriteStale {
+        hunk: HunkId,
+        path: String,
+        source: Source,
+        undo: bool,
+    },
+    FileRead {
+        path: String,
+        source: Source,
+    },
+    /// A file under review changed on disk (another program, the user's editor): what it holds
+    /// now.
+    FileChanged {
+        path: String,
+        source: Source,
+    },
+    /// A git operation started (`true`) or ended in the project: changes seen meanwhile are
+    /// held, and none of them starts a request.
+    GitBusy(bool),
+    /// Watch mode has read the project as it is: how many files it follows, and the trigger
+    /// comments already in them (not new: they ask nothing until changed).
+    WatchReady {
+        files: usize,
+        triggers: Vec<TriggerId>,
+    },
+    /// Watching the files failed (the reason); the review goes on without it.
+    WatchError(String),
+    /// The editor closed: the text the user saved, or why there is none.
+    EditorDone {
+        hunk: HunkId,
+        result: Result<String, String>,
+    },
+    /// Something the shell has to say on the status line (the journal cannot be written, a
+    /// replay cannot re-enact a change as recorded).
+    Notice(String),
+    /// A replay is shown: the badge on the status line.
+    ReplayBadge(String),
+    /// A replay's recorded decisions, shown beside the user's own.
+    ShowRecorded(BTreeMap<HunkId, String>),
+}
+
+impl Msg {
+    /// Whether the message changes only what is shown, nothing a session records: it is neither
+    /// journaled nor replayed (the clock's tick, the shell's notices, a replay's own badge).
+    pub fn is_view_only(&self) -> bool {
+        matches!(self, Msg::Tick | Msg::Notice(_) | Msg::ReplayBadge(_) | Msg::ShowRecorded(_))
+    }
+}
+
+/// What the runtime must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AppEffect {
+    StartStream {
+        messages: Vec<ChatMessage>,
+        /// Why the request is made (the session journal records it).
+        why: Why,
+    },
+    CancelStream,
+    /// A review write (`undo` when it takes a hunk back out); answer with WriteDone/WriteFailed.
+    Write {
+        effect: Effect,
+        undo: bool,
+    },
+    Read {
+        path: String,
+    },
+    OpenEditor {
+        hunk: HunkId,
+        text: String,
+    },
+    /// Follow this file's changes on disk (it is now under review).
+    Follow {
+        path: String,
+    },
+    Quit,
+}
+
