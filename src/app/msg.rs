@@ -135,4 +135,3 @@ pub enum AppEffect {
     },
     Quit,
 }
-

@@ -8,6 +8,8 @@
 //! `$REDLINE_SESSION_DIR`, else `sessions/` in the platform's data folder
 //! (`~/.local/share/redline/sessions` on Linux).
 //!
+//! A live session's journal is written by [`Writer`]'s thread, never on the loop's task.
+//!
 //! Journals are readable by their owner only (they hold the project's code). A journal that
 //! cannot be written never stops the review: the failure becomes one warning.
 //!
@@ -21,6 +23,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail};
 
 use crate::core::session::{self, Blobs, Header, Record, Summary};
+
+mod writer;
+pub use writer::Writer;
 
 /// The folder sessions are journaled in.
 pub fn sessions_dir(flag: Option<&Path>) -> Result<PathBuf> {

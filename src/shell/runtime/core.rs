@@ -18,15 +18,15 @@ use crate::core::file::Source;
 use crate::core::review::HunkId;
 use crate::core::session::Record;
 use crate::provider::ChatMessage;
-use crate::shell::journal::Journal;
+use crate::shell::journal::Writer;
 
 use super::disk::{Job, Work};
 
 /// Where what happens is recorded.
 pub enum Log {
     Off,
-    /// A session journal on disk.
-    Journal(Box<Journal>),
+    /// A session journal on disk, written by a thread of its own.
+    Journal(Writer),
     /// Records kept in memory (a headless replay compares them with the recording).
     Memory(Vec<Record>),
 }
@@ -147,8 +147,9 @@ impl<'a> Core<'a> {
         match &mut self.log {
             Log::Off => {}
             Log::Memory(all) => all.extend(records),
-            Log::Journal(journal) => {
-                if let Some(warning) = journal.append(&records) {
+            Log::Journal(writer) => {
+                writer.append(records);
+                if let Some(warning) = writer.failure() {
                     self.app.update(Msg::Notice(warning), self.now(self.t));
                 }
             }

@@ -17,7 +17,7 @@ use crate::app::record::Recorder;
 use crate::app::replay::{Clock, Player, Script};
 use crate::app::{App, Msg};
 use crate::provider::ProviderSettings;
-use crate::shell::journal::Journal;
+use crate::shell::journal::{self, Journal};
 use crate::shell::terminal::{self, StopSignals};
 pub use crate::shell::terminal::{Ending, Stopped};
 use crate::shell::workspace::Workspace;
@@ -128,12 +128,9 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
     let screen = TerminalScreen::new()?;
     let (width, height) = screen::Screen::size(&screen)?;
     let journal = session.journal.take();
-    let mut warning = None;
+    // The journal is begun and written by a thread of its own; a failure comes back as a notice.
     let log = match journal {
-        Some(mut journal) => {
-            warning = journal.begin(width, height);
-            Log::Journal(Box::new(journal))
-        }
+        Some(journal) => Log::Journal(journal::Writer::spawn(journal, (width, height))),
         None => Log::Off,
     };
     let resume = session.resume.take();
@@ -156,9 +153,6 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
             core.start()
         }
     };
-    if let Some(warning) = warning {
-        core.update(Msg::Notice(warning), t);
-    }
     if let Some(r) = &session.replay {
         core.playing = Some(Playing {
             player: Player::new(&r.script, r.reenact),
