@@ -194,4 +194,6 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
 }
 
 #[cfg(test)]
+mod sequence_tests;
+#[cfg(test)]
 mod tests;

@@ -1,0 +1,193 @@
+//! Properties of any sequence of messages, run through the one interpreter of effects
+//! ([`Core::interpret`]) and the disk jobs the worker runs, against files in memory: the reply
+//! streams in split anywhere, keys come in any order between its chunks, and each effect's disk
+//! work is carried out before the next message (the order a user at human speed sees).
+//!
+//! - the number of hunks never goes down;
+//! - accepting a hunk and undoing it at once leaves every file byte for byte as it was;
+//! - a session that only rejects, moves and undoes writes nothing;
+//! - every file on disk is, at every step, what its accepted hunks make of it: a file is
+//!   never left half-written or written with a rejected hunk.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use proptest::prelude::*;
+
+use super::core::{Action, Core, Log};
+use super::disk::{Disk, Job, MemoryDisk, Work};
+use crate::app::key::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::{App, AppConfig, AppEffect, Msg, StreamDone};
+use crate::core::file::Source;
+use crate::core::review::HunkState;
+
+const APP: &str = "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n\n\ndef save(path, text):\n    with open(path, 'w') as f:\n        f.write(text)\n\n\ndef size(path):\n    return os.path.getsize(path)\n";
+const UTIL: &str = "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return hi\n    return x\n\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n";
+
+/// Five hunks over two files, one of which fits nowhere.
+const REPLY: &str = "Here are the changes.\n\napp.py\n```python\n<<<<<<< SEARCH\n    with open(path) as f:\n        return f.read()\n=======\n    with open(path, encoding='utf-8') as f:\n        return f.read()\n>>>>>>> REPLACE\n```\n\napp.py\n```python\n<<<<<<< SEARCH\ndef size(path):\n    return os.path.getsize(path)\n=======\ndef size(path):\n    \"\"\"Bytes in the file.\"\"\"\n    return os.path.getsize(path)\n>>>>>>> REPLACE\n```\n\nutil.py\n```python\n<<<<<<< SEARCH\ndef mean(xs):\n    return sum(xs) / len(xs)\n=======\ndef mean(xs):\n    if not xs:\n        return 0.0\n    return sum(xs) / len(xs)\n>>>>>>> REPLACE\n```\n\nutil.py\n```python\n<<<<<<< SEARCH\n    if x > hi:\n        return hi\n=======\n    if x >= hi:\n        return hi\n>>>>>>> REPLACE\n```\n\nutil.py\n```python\n<<<<<<< SEARCH\ndef median(xs):\n    return sorted(xs)[len(xs) // 2]\n=======\ndef median(xs):\n    xs = sorted(xs)\n    return xs[len(xs) // 2]\n>>>>>>> REPLACE\n```\n\nThat is all.\n";
+
+#[derive(Debug, Clone)]
+enum Step {
+    /// The next `n` bytes of the reply arrive.
+    Chunk(usize),
+    Key(char),
+    /// `y` then at once `u`.
+    AcceptUndo,
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        3 => (1usize..120).prop_map(Step::Chunk),
+        4 => prop::sample::select(vec!['y', 'n', 'u', 'j', 'k', 'J', 'K', 'a', 'd', 'A', 's', 'g', 'G'])
+            .prop_map(Step::Key),
+        2 => Just(Step::AcceptUndo),
+    ]
+}
+
+/// The app, its disk and the core that feeds it, for one run.
+struct Run {
+    disk: MemoryDisk,
+    writes: usize,
+}
+
+impl Run {
+    /// Feed `msg`, then carry out what it asks for (disk work at once, its outcome fed back).
+    fn feed(&mut self, core: &mut Core<'_>, msg: Msg) {
+        let mut effects = core.update(msg, core.t + 1);
+        while !effects.is_empty() {
+            let mut next = Vec::new();
+            for action in core.interpret(effects) {
+                if let Action::Disk(job) = action {
+                    if matches!(job.work, Work::Write { .. }) {
+                        self.writes += 1;
+                    }
+                    let done = Job::run(job, &self.disk);
+                    next.extend(core.update(done.msg, core.t + 1));
+                }
+            }
+            effects = next;
+        }
+    }
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn start() -> (App, MemoryDisk) {
+    let files = vec!["app.py".to_string(), "util.py".to_string()];
+    let sources = BTreeMap::from([
+        ("app.py".to_string(), Source::Text(APP.into())),
+        ("util.py".to_string(), Source::Text(UTIL.into())),
+    ]);
+    let disk = MemoryDisk::new(sources.clone());
+    let app = App::new(AppConfig { label: "test".into(), ..AppConfig::new(files, sources, "go") });
+    (app, disk)
+}
+
+/// What each file holds when exactly the hunks the review says were written are applied to the
+/// original: the review's own record, checked against the disk.
+fn consistent(app: &App, disk: &MemoryDisk) -> Result<(), String> {
+    for (path, on_disk) in disk.files() {
+        let held = app.review.source(&path).cloned();
+        if held.as_ref() != Some(&on_disk) {
+            return Err(format!("{path}: the review holds {held:?}, the disk {on_disk:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn run(steps: &[Step]) -> Result<(), TestCaseError> {
+    let (mut app, disk) = start();
+    let now = Instant::now();
+    let mut core = Core::new(&mut app, now, 0, Log::Off);
+    let mut run = Run { disk, writes: 0 };
+    let started = core.start();
+    let streams = matches!(started.as_slice(), [AppEffect::StartStream { .. }]);
+    prop_assert!(streams, "the review starts its stream");
+    run.feed(&mut core, Msg::Resize(100, 30));
+    let mut sent = 0;
+    let mut most = 0;
+    let only_no = steps.iter().all(|s| match s {
+        Step::Key(c) => !matches!(c, 'y' | 'a' | 'A'),
+        Step::AcceptUndo => false,
+        Step::Chunk(_) => true,
+    });
+    let original = run.disk.files();
+    let all = steps.iter().cloned().chain(std::iter::once(Step::Chunk(REPLY.len())));
+    for s in all {
+        match s {
+            Step::Chunk(n) => {
+                let end = (sent + n).min(REPLY.len());
+                if end > sent {
+                    run.feed(&mut core, Msg::Chunk(REPLY[sent..end].to_string()));
+                    sent = end;
+                }
+                if sent == REPLY.len() && core.app.streaming {
+                    run.feed(&mut core, Msg::StreamEnd(StreamDone::default()));
+                }
+            }
+            Step::Key(c) => run.feed(&mut core, key(c)),
+            Step::AcceptUndo => {
+                let before = run.disk.files();
+                let writes = run.writes;
+                run.feed(&mut core, key('y'));
+                if run.writes > writes && run.disk.files() != before {
+                    run.feed(&mut core, key('u'));
+                    prop_assert_eq!(
+                        run.disk.files(),
+                        before,
+                        "accept then undo restores every byte"
+                    );
+                }
+            }
+        }
+        let n = core.app.review.hunks().len();
+        prop_assert!(n >= most, "the hunk count went down: {} after {}", n, most);
+        most = n;
+        if let Err(e) = consistent(core.app, &run.disk) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
+    prop_assert_eq!(most, 5, "every hunk of the reply arrives");
+    if only_no {
+        prop_assert_eq!(&run.disk.files(), &original, "rejecting and moving writes nothing");
+    }
+    let written = core.app.review.hunks().iter().filter(|h| h.state == HunkState::Applied).count();
+    if written == 0 {
+        prop_assert_eq!(run.disk.files(), original, "nothing accepted stands, nothing changed");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_sequence_of_messages_keeps_the_review_and_the_disk_in_step(
+        steps in prop::collection::vec(step(), 0..40)
+    ) {
+        run(&steps)?;
+    }
+}
+
+/// The properties can fail: accepting everything does write (an engine or loop that wrote
+/// nothing would pass the rest).
+#[test]
+fn accepting_everything_writes_four_hunks_and_undoing_all_restores_the_files() {
+    let (mut app, disk) = start();
+    let mut core = Core::new(&mut app, Instant::now(), 0, Log::Off);
+    let mut run = Run { disk, writes: 0 };
+    core.start();
+    run.feed(&mut core, Msg::Chunk(REPLY.into()));
+    run.feed(&mut core, Msg::StreamEnd(StreamDone::default()));
+    let original = run.disk.files();
+    run.feed(&mut core, key('A'));
+    let counts = core.app.review.counts();
+    assert_eq!((counts.applied, counts.failed), (4, 1), "four fit, one fits nowhere");
+    assert_ne!(run.disk.files(), original);
+    assert!(matches!(run.disk.read("util.py"), Source::Text(t) if t.contains("if x >= hi:")));
+    run.feed(&mut core, key('u'));
+    assert_eq!(run.disk.files(), original, "u takes the whole batch back");
+}
