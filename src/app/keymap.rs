@@ -246,6 +246,23 @@ impl Keymap {
             .collect()
     }
 
+    /// The hint bar while a dialog is open: the dialog's own keys, not the review's (a `y`
+    /// under the quit question quits; it accepts nothing).
+    pub fn modal_hints(&self, modal: &crate::app::Modal) -> Vec<(String, &'static str)> {
+        use crate::app::Modal;
+        let scroll = format!("{}/{}", self.first_key(Action::Next), self.first_key(Action::Prev));
+        let keys: Vec<(&str, &'static str)> = match modal {
+            Modal::ConfirmQuit => vec![("y", "quit"), ("n", "back to the review")],
+            Modal::Help(_) | Modal::Log(_) => {
+                return vec![(scroll, "scroll"), ("any other key".into(), "close")];
+            }
+            Modal::Search(_) => vec![("enter", "show the hunks that match"), ("esc", "clear")],
+            Modal::Prompt(_) => vec![("enter", "send the request"), ("esc", "quit")],
+            Modal::FollowUp(_) => vec![("enter", "send"), ("esc", "back to the review")],
+        };
+        keys.into_iter().map(|(k, label)| (k.to_string(), label)).collect()
+    }
+
     /// The hint for picking a candidate place (`1-9`: the pick keys' first and last), when any
     /// key picks.
     pub fn pick_hint(&self) -> Option<(String, &'static str)> {

@@ -88,10 +88,13 @@ fn draw_hints(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         Focus::Stream => HintPane::Reply,
     };
     let mut spans = Vec::new();
-    let mut hints = app.keymap.hints(pane);
+    let mut hints = match &app.modal {
+        Some(modal) => app.keymap.modal_hints(modal),
+        None => app.keymap.hints(pane),
+    };
     // Digits pick a place only for a hunk that asks for one: the hint shows only then, first.
     let ambiguous = app.selected.is_some_and(|id| !app.review.candidates(id).is_empty());
-    if ambiguous && pane != HintPane::Reply {
+    if ambiguous && pane != HintPane::Reply && app.modal.is_none() {
         hints.splice(0..0, app.keymap.pick_hint());
     }
     for (key, label) in hints {
