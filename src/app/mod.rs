@@ -81,8 +81,8 @@ pub struct StreamStats {
 
 /// What the app starts from.
 pub struct AppConfig {
+    /// The review, holding the project's one list of files.
     pub review: Review,
-    pub known_paths: Vec<String>,
     /// `provider · model`, for the status line.
     pub label: String,
     pub keymap: Keymap,
@@ -103,8 +103,7 @@ impl AppConfig {
             vec![ChatMessage::new(Role::User, request)]
         };
         AppConfig {
-            review: Review::new(files.clone(), sources),
-            known_paths: files,
+            review: Review::new(files, sources),
             label: String::new(),
             keymap: Keymap::default(),
             prompts: Prompts::default(),
@@ -118,7 +117,6 @@ impl AppConfig {
 pub struct App {
     pub review: Review,
     parser: StreamParser,
-    known_paths: Vec<String>,
     /// Every round's reply text, as it arrived.
     pub stream_text: String,
     round_start: usize,
@@ -188,11 +186,10 @@ const MAX_STALE_TRIES: u32 = 20;
 
 impl App {
     pub fn new(config: AppConfig) -> App {
-        let options = ParseOptions { only: None, known_paths: config.known_paths.clone() };
+        let options = ParseOptions { only: None, known_paths: config.review.project_files() };
         App {
             review: config.review,
             parser: StreamParser::new(options),
-            known_paths: config.known_paths,
             stream_text: String::new(),
             round_start: 0,
             streaming: false,

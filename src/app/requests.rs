@@ -11,8 +11,9 @@ impl App {
         self.round += 1;
         self.streaming = true;
         self.stats = StreamStats { started: Some(now), ..StreamStats::default() };
-        self.parser =
-            StreamParser::new(ParseOptions { only: None, known_paths: self.known_paths.clone() });
+        // The project as it is now: files created since the last round are paths too.
+        let known_paths = self.review.project_files();
+        self.parser = StreamParser::new(ParseOptions { only: None, known_paths });
         self.round_start = self.stream_text.len();
     }
 

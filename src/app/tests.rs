@@ -14,8 +14,7 @@ pub(super) fn app_with(conversation: Vec<ChatMessage>) -> App {
     sources.insert("inventory.py".to_string(), Source::Text(INVENTORY.into()));
     sources.insert("report.py".to_string(), Source::Text(REPORT.into()));
     App::new(AppConfig {
-        review: Review::new(files.clone(), sources),
-        known_paths: files,
+        review: Review::new(files, sources),
         label: "test · model".into(),
         keymap: Keymap::default(),
         prompts: Prompts::default(),

@@ -163,3 +163,19 @@ fn a_failed_trigger_asks_again_on_the_next_save_and_with_r() {
     };
     assert!(!text.contains("AI!"), "the retried round still answers the trigger: {text}");
 }
+
+/// One list of project files: a file created while watching is a path the next reply may name
+/// as for the files there at the start (a name with no extension is taken for a path only when
+/// the project has it).
+#[test]
+fn a_file_created_while_watching_is_known_to_the_next_reply_by_its_name() {
+    let (mut app, now) = watching(false);
+    let just = "test:\n    cargo test  # AI! run the tests quietly\n";
+    request_of(&app.update(saved("Justfile", just), now));
+    let reply =
+        "Quieter:\n\nJustfile\n```\ntest:\n    cargo test -q  # AI! run the tests quietly\n```\n";
+    answer(&mut app, reply, now);
+    let hunks = app.review.hunks();
+    assert_eq!(hunks.len(), 1, "{:?}", app.review.problems);
+    assert_eq!(hunks[0].path, "Justfile");
+}

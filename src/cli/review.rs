@@ -111,8 +111,7 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
     let (journal, warning) =
         Journal::create_in(args.session_dir.as_deref(), header, sent, args.journal_max_file_bytes);
     let mut app = App::new(AppConfig {
-        review: Review::new(project.clone(), sources),
-        known_paths: project,
+        review: Review::new(project, sources),
         label,
         keymap,
         prompts,

@@ -77,8 +77,7 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
         args.journal_max_file_bytes,
     );
     let mut app = App::new(AppConfig {
-        review: Review::new(project.clone(), BTreeMap::new()),
-        known_paths: project,
+        review: Review::new(project, BTreeMap::new()),
         label,
         keymap,
         prompts,

@@ -158,6 +158,11 @@ impl Project {
         self.by_name.entry(base(path).to_string()).or_default().push(path.to_string());
     }
 
+    /// The project's files, in order.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(String::as_str)
+    }
+
     /// Whether the project has this file.
     pub fn contains(&self, path: &str) -> bool {
         self.files.contains(path)

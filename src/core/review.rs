@@ -244,6 +244,12 @@ impl Review {
         }
     }
 
+    /// The project's files as the review knows them now (those created since it started
+    /// included): the paths a reply may name.
+    pub fn project_files(&self) -> Vec<String> {
+        self.project.files().map(str::to_string).collect()
+    }
+
     /// A project file the review did not know of (created since it started).
     pub fn note_project_file(&mut self, path: &str) {
         self.project.insert(path);

@@ -203,7 +203,6 @@ impl Script {
             .unwrap_or_default();
         AppConfig {
             review: Review::new(self.header.project_files.clone(), sources),
-            known_paths: self.header.project_files.clone(),
             label: self.header.label.clone(),
             keymap,
             prompts: Prompts::default(),
