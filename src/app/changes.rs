@@ -12,14 +12,14 @@ impl App {
         after: After,
         undo: bool,
     ) -> Vec<AppEffect> {
-        self.stale_tries.remove(&hunk);
+        self.writes.settled(hunk);
         if undo {
             self.review.undo_done(path, after);
             self.notice = Some(format!("undone: {path} restored"));
         } else {
             self.review.write_done(hunk, path, after);
         }
-        self.in_flight.remove(path);
+        self.writes.end(path);
         let mut effects = self.next_queued(path);
         if undo && self.undoing.is_some() {
             effects.extend(self.undo_batch_step());
@@ -40,7 +40,7 @@ impl App {
         if !undo {
             self.review.write_failed(hunk, reason);
         }
-        self.in_flight.remove(path);
+        self.writes.end(path);
         self.notice = Some(format!("could not write {path}: {reason}"));
         self.next_queued(path)
     }
@@ -55,15 +55,12 @@ impl App {
         source: Source,
         undo: bool,
     ) -> Vec<AppEffect> {
-        self.in_flight.remove(path);
+        self.writes.end(path);
         if !undo {
             self.review.write_failed(hunk, "the file changed on disk just before the write");
         }
         self.file_changed(path, source);
-        let tries = self.stale_tries.entry(hunk).or_insert(0);
-        *tries += 1;
-        if *tries > MAX_STALE_TRIES {
-            self.stale_tries.remove(&hunk);
+        if self.writes.stale(hunk) == Stale::GiveUp {
             self.notice = Some(format!(
                 "{path} keeps changing on disk; nothing was written, decide again when it settles"
             ));
@@ -75,7 +72,7 @@ impl App {
         match self.review.hunk(hunk).map(|h| h.state.clone()) {
             Some(HunkState::Pending) => self.accept_id(hunk),
             Some(HunkState::Conflict(_)) => {
-                self.stale_tries.remove(&hunk);
+                self.writes.settled(hunk);
                 self.notice = Some(format!(
                     "{path} changed on disk just before the write and the hunk no longer fits: \
                      nothing was written; it is a conflict now"
@@ -83,7 +80,7 @@ impl App {
                 self.next_queued(path)
             }
             _ => {
-                self.stale_tries.remove(&hunk);
+                self.writes.settled(hunk);
                 self.next_queued(path)
             }
         }
@@ -123,13 +120,13 @@ impl App {
     /// Write the user's resolution of a conflict (the text saved in the editor).
     pub(super) fn resolve_conflict(&mut self, id: HunkId, text: &str) -> Vec<AppEffect> {
         let Some(path) = self.review.hunk(id).map(|h| h.path.clone()) else { return Vec::new() };
-        if self.in_flight.contains(&path) {
+        if self.writes.busy(&path) {
             self.notice = Some(format!("a write to {path} is on its way; resolve again after it"));
             return Vec::new();
         }
         match self.review.resolve_conflict(id, text) {
             Ok(effect) => {
-                self.in_flight.insert(path);
+                self.writes.start(&path);
                 vec![AppEffect::Write { effect, undo: false }]
             }
             Err(why) => {

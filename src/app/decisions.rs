@@ -89,17 +89,15 @@ impl App {
                 Some(format!("the hunk is {}; only an open hunk is accepted", h.state.name()));
             return Vec::new();
         }
-        if self.in_flight.contains(&path) {
-            if !self.queued.contains(&id) {
-                self.queued.push(id);
-            }
+        if self.writes.busy(&path) {
+            self.writes.wait(&path, id);
             return Vec::new();
         }
         let triggers = self.triggers_answered_by(id);
         let tidy = |text: &str| watch::without_triggers(text, &triggers);
         match self.review.accept_and(id, tidy) {
             Some(effect) => {
-                self.in_flight.insert(path);
+                self.writes.start(&path);
                 vec![AppEffect::Write { effect, undo: false }]
             }
             None => {
@@ -113,21 +111,17 @@ impl App {
         }
     }
 
+    /// Accept the next hunk waiting for a write to `path`.
     pub(super) fn next_queued(&mut self, path: &str) -> Vec<AppEffect> {
-        let pos =
-            self.queued.iter().position(|id| self.review.hunk(*id).is_some_and(|h| h.path == path));
-        match pos {
-            Some(p) => {
-                let id = self.queued.remove(p);
-                self.accept_id(id)
-            }
+        match self.writes.next(path) {
+            Some(id) => self.accept_id(id),
             None => Vec::new(),
         }
     }
 
     /// Undo the last decision, or, right after a batch (`a`, `d`, `A`), the whole batch.
     pub(super) fn undo(&mut self) -> Vec<AppEffect> {
-        if !self.in_flight.is_empty() {
+        if self.writes.any_busy() {
             self.notice = Some("a write is on its way; undo after it".into());
             return Vec::new();
         }
@@ -176,7 +170,7 @@ impl App {
             Effect::Write { path, .. } | Effect::Delete { path, .. } => path.clone(),
             Effect::Read { path } => path.clone(),
         };
-        self.in_flight.insert(path);
+        self.writes.start(&path);
         vec![AppEffect::Write { effect, undo: true }]
     }
 

@@ -131,7 +131,7 @@ impl App {
     /// `q`: quit, asking first while anything is undecided, streaming or being written.
     fn quit(&mut self) -> Vec<AppEffect> {
         let c = self.review.counts();
-        if self.streaming || c.pending + c.failed + c.conflict > 0 || !self.in_flight.is_empty() {
+        if self.streaming || c.pending + c.failed + c.conflict > 0 || self.writes.any_busy() {
             self.modal = Some(Modal::ConfirmQuit);
             return Vec::new();
         }

@@ -146,9 +146,8 @@ pub struct App {
     conversation: Vec<ChatMessage>,
     prompts: Prompts,
     request: Option<RequestSpec>,
-    /// Paths with a write on its way: a second accept in the same file waits for it.
-    in_flight: BTreeSet<String>,
-    queued: Vec<HunkId>,
+    /// One write per file at a time: a second accept in the same file waits for the first.
+    writes: WriteQueue,
     reading: BTreeSet<String>,
     /// A git operation is in progress in the project.
     pub git_busy: bool,
@@ -157,8 +156,6 @@ pub struct App {
     /// How many streams have begun; the round each hunk came in.
     round: usize,
     hunk_round: std::collections::HashMap<HunkId, usize>,
-    /// How many writes of a hunk found its file changed, in a row.
-    stale_tries: std::collections::HashMap<HunkId, u32>,
     /// While replaying a session after the user took over: the recorded decision on each hunk
     /// (`accepted`, `rejected`, ...), shown beside the selected hunk's own.
     pub recorded: BTreeMap<HunkId, String>,
@@ -180,9 +177,6 @@ pub struct App {
 
 /// Messages kept for the log pane.
 pub const LOG_LIMIT: usize = 500;
-
-/// Tries of one write against a file that keeps changing before the user is asked again.
-const MAX_STALE_TRIES: u32 = 20;
 
 impl App {
     pub fn new(config: AppConfig) -> App {
@@ -213,10 +207,8 @@ impl App {
             conversation: config.conversation,
             prompts: config.prompts,
             request: config.request,
-            in_flight: BTreeSet::new(),
-            queued: Vec::new(),
+            writes: WriteQueue::default(),
             reading: BTreeSet::new(),
-            stale_tries: std::collections::HashMap::new(),
             git_busy: false,
             watch: None,
             round: 0,
@@ -332,7 +324,7 @@ impl App {
 
     /// Whether a write is on its way for this hunk's file and the hunk waits for it.
     pub fn is_queued(&self, id: HunkId) -> bool {
-        self.queued.contains(&id)
+        self.writes.is_queued(id)
     }
 
     /// The one place state changes.
@@ -464,7 +456,9 @@ pub mod key;
 pub mod keymap;
 mod keys;
 mod msg;
+mod queue;
 pub use msg::{AppEffect, Msg, StreamDone};
+use queue::{Stale, WriteQueue};
 pub mod navigation;
 mod requests;
 mod view;
