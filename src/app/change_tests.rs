@@ -246,3 +246,36 @@ fn a_change_to_what_the_review_already_holds_is_no_change() {
     let gone = Msg::FileChanged { path: "nowhere.py".into(), source: Source::Missing };
     assert!(app.update(gone, now).is_empty());
 }
+
+/// Found in tmux: an accepted hunk taken out by `git stash` (pending again, reverted) and put
+/// back by `git stash pop` was shown as a conflict ("the lines it changes were edited"): the
+/// review's windowed placement found the edited line roughly and did not see that the file
+/// holds the hunk's new text. It is already applied, as `redline apply` says.
+#[test]
+fn a_hunk_taken_out_and_put_back_by_someone_else_is_already_applied() {
+    let file = "def ask(value):\n    value = value.lower()\n    if value in (\"y\", \"yes\"):\n        rv = True\n    elif value in (\"n\", \"no\"):\n        rv = False\n    return rv\n";
+    let reply = "ask.py\n```\n<<<<<<< SEARCH\n    if value in (\"y\", \"yes\"):\n        rv = True\n=======\n    if value in (\"y\", \"yes\", \"ok\"):\n        rv = True\n>>>>>>> REPLACE\n```\n";
+    let files = vec!["ask.py".to_string()];
+    let sources = BTreeMap::from([("ask.py".to_string(), Source::Text(file.into()))]);
+    let mut app = App::new(AppConfig { label: "t".into(), ..AppConfig::new(files, sources, "ok") });
+    let now = Instant::now();
+    app.start(now);
+    app.update(Msg::Chunk(reply.into()), now);
+    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    let id = app.selected.expect("selected");
+    let (hunk, path, _, text) = written(&app.update(key('y'), now));
+    app.update(
+        Msg::WriteDone { hunk, path: path.clone(), after: After::Text(text.clone()), undo: false },
+        now,
+    );
+    let taken_out = Msg::FileChanged { path: path.clone(), source: Source::Text(file.into()) };
+    app.update(taken_out, now);
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
+    let above = format!("# put back\n{text}");
+    app.update(Msg::FileChanged { path, source: Source::Text(above) }, now);
+    let h = app.review.hunk(id).unwrap();
+    assert_eq!(h.state, HunkState::Pending, "{:?}", h.report);
+    assert_eq!(h.report.strategy.as_deref(), Some("already-applied"), "{:?}", h.report);
+    // Accepting it writes nothing.
+    assert!(app.update(key('y'), now).is_empty());
+}

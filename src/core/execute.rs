@@ -527,7 +527,7 @@ fn applied_report(edit: &Edit, path: &str, parts: &[(Hunk, Located)]) -> EditRep
 
 /// Whether a hunk whose old text is gone was already applied: its new text (with its context)
 /// is in the file exactly as written, at exactly one place, and says enough to be sure.
-fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
+pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
     let new: Vec<&str> = hunk.new_lines().collect();
     // Only added text proves the edit happened: a deletion whose line is missing may never have
     // been there.

@@ -8,7 +8,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{After, Working, after_of, applied_report, apply_edit, in_place_already};
+use super::{
+    After, Working, after_of, already_applied, applied_report, apply_edit, in_place_already,
+};
 use super::{guarded, placement_doubt, working};
 use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit};
@@ -122,8 +124,12 @@ fn modify_lines(
     let n = text.lines.len();
     let lo = loc.start;
     let hi = (loc.end..n).find(|&i| !is_closer(&text.lines[i])).map_or(n, |i| i + 1);
+    // Found only roughly while the new text stands in the file: the whole-file path reports it
+    // already applied (the rough place is a look-alike of the lines the edit made).
+    let rough = loc.strategy == crate::core::locate::Strategy::Fuzzy;
     if placement_doubt(&parts, &text.lines).is_some()
         || in_place_already(&parts, &text.lines).is_some()
+        || (rough && already_applied(hunk, &text.lines).is_some())
         || crate::core::apply::places_past_its_lines(loc)
     {
         return None;
