@@ -346,9 +346,19 @@ proptest! {
         crlf in any::<bool>(),
         final_newline in any::<bool>(),
         bom in any::<bool>(),
+        made_before in any::<bool>(),
     ) {
         let edits: Vec<Edit> =
             edits.into_iter().map(|(at, len, how, m)| edit_of(&lines, at, len, how, m)).collect();
+        // One of the edits may have been made before (a retry round, a change taken out and put
+        // back by git): both ways of placing must see that alike.
+        let mut lines = lines;
+        if made_before {
+            let plain = Source::Text(lines.iter().map(|l| format!("{l}\n")).collect());
+            if let (_, Some(After::Text(t))) = apply_single(&edits[0], "f.py", &plain) {
+                lines = t.lines().map(str::to_string).collect();
+            }
+        }
         // The file changed since the edits were written: lines inserted at the top, maybe CRLF,
         // maybe without a final newline or with a BOM.
         let mut now: Vec<String> = (0..inserted).map(|k| format!("import mod_{k}")).collect();

@@ -474,7 +474,7 @@ fn already_report(edit: &Edit, path: &str, (start, end): (usize, usize)) -> Edit
 /// Where `after` is `before` with blocks of lines inserted, each right beside a copy of itself
 /// (an edit made a second time), the lines they span. Blocks of blank lines and closers alone
 /// say nothing.
-fn inserted_twice(before: &[String], after: &[String]) -> Option<(usize, usize)> {
+pub(super) fn inserted_twice(before: &[String], after: &[String]) -> Option<(usize, usize)> {
     let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
     let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
     let (mut first, mut last, mut any) = (usize::MAX, 0, false);
@@ -527,7 +527,7 @@ fn applied_report(edit: &Edit, path: &str, parts: &[(Hunk, Located)]) -> EditRep
 
 /// Whether a hunk whose old text is gone was already applied: its new text (with its context)
 /// is in the file exactly as written, at exactly one place, and says enough to be sure.
-pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
+fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
     let new: Vec<&str> = hunk.new_lines().collect();
     // Only added text proves the edit happened: a deletion whose line is missing may never have
     // been there.

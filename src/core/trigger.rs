@@ -286,7 +286,18 @@ pub fn remove_trigger(text: &str, trigger: &Trigger) -> Option<String> {
     let before = &line[..span.start];
     let after = &line[span.end..];
     if before.trim().is_empty() && after.trim().is_empty() {
+        // The line goes with its ending. A file without a final newline stays without one,
+        // but for a blank line that becomes the last: without its ending it would be no line
+        // at all, and it is the user's.
+        let kept_eol = at.checked_sub(1).map(|above| file.eols[above]);
+        let was_last = at + 1 == file.lines.len();
         file.splice(at, at + 1, Vec::new());
+        let blank_last = file.lines.last().is_some_and(|l| l.is_empty());
+        if let (true, true, Some(eol), Some(last)) =
+            (was_last, blank_last, kept_eol, file.eols.last_mut())
+        {
+            *last = eol;
+        }
     } else if after.trim().is_empty() {
         file.lines[at] = before.trim_end().to_string();
     } else {

@@ -8,9 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{
-    After, Working, after_of, already_applied, applied_report, apply_edit, in_place_already,
-};
+use super::{After, Working, after_of, applied_report, apply_edit, in_place_already};
 use super::{guarded, placement_doubt, working};
 use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit};
@@ -124,12 +122,13 @@ fn modify_lines(
     let n = text.lines.len();
     let lo = loc.start;
     let hi = (loc.end..n).find(|&i| !is_closer(&text.lines[i])).map_or(n, |i| i + 1);
-    // Found only roughly while the new text stands in the file: the whole-file path reports it
-    // already applied (the rough place is a look-alike of the lines the edit made).
+    // A place found only roughly takes the whole-file path: its checks look at the whole file
+    // (the new text may stand elsewhere already, re-indenting may change the nesting around
+    // the window), and the review must place a hunk exactly as `apply` does.
     let rough = loc.strategy == crate::core::locate::Strategy::Fuzzy;
-    if placement_doubt(&parts, &text.lines).is_some()
+    if rough
+        || placement_doubt(&parts, &text.lines).is_some()
         || in_place_already(&parts, &text.lines).is_some()
-        || (rough && already_applied(hunk, &text.lines).is_some())
         || crate::core::apply::places_past_its_lines(loc)
     {
         return None;
@@ -142,11 +141,35 @@ fn modify_lines(
         dominant: text.dominant,
     };
     apply_hunk_styled(&mut window, h, &local, p.style);
-    if verify::check_window(&text.lines, (lo, hi), &window.lines, hunk, Some(&p.held)).is_err() {
+    if verify::check_window(&text.lines, (lo, hi), &window.lines, hunk, Some(&p.held)).is_err()
+        || lands_beside_a_copy(hunk, &text.lines, (lo, hi), &window.lines)
+    {
         return None;
     }
     let report = applied_report(edit, path, &parts);
     Some((report, Some(Placed::Lines { start: lo, end: hi, lines: window.lines })))
+}
+
+/// Whether a pure insertion placed in the window `lo..hi` (now `window`) lands right beside a
+/// copy of itself (an edit made a second time): the whole-file path reports that as already
+/// applied, so the window defers to it. The lines around the window as far as the insertion is
+/// long are looked at too: the copy may stand just outside it.
+fn lands_beside_a_copy(
+    hunk: &crate::core::edit::Hunk,
+    lines: &[String],
+    (lo, hi): (usize, usize),
+    window: &[String],
+) -> bool {
+    use crate::core::edit::LineKind;
+    if hunk.lines.iter().any(|l| l.kind == LineKind::Remove) {
+        return false;
+    }
+    let added = hunk.lines.iter().filter(|l| l.kind == LineKind::Add).count();
+    let (from, to) = (lo.saturating_sub(added), (hi + added).min(lines.len()));
+    let mut after: Vec<String> = lines[from..lo].to_vec();
+    after.extend(window.iter().cloned());
+    after.extend(lines[hi..to].iter().cloned());
+    super::inserted_twice(&lines[from..to], &after).is_some()
 }
 
 /// A located hunk's lines counted from `lo`, if they all fall in `lo..hi` (and `lo < hi`: an

@@ -313,8 +313,12 @@ proptest! {
                 prop_assert_eq!(&after.lines, &lines);
                 let mut eols = file.eols.clone();
                 eols.remove(t.line);
+                // A file without a final newline stays so, but for a blank last line (which
+                // would be no line at all without its ending).
+                let blank_last = lines.last().is_some_and(|l| l.is_empty());
                 if t.line + 1 == file.lines.len()
                     && !file.final_newline()
+                    && !blank_last
                     && let Some(last) = eols.last_mut()
                 {
                     *last = crate::core::text::Eol::None;
@@ -365,4 +369,16 @@ fn present_names_the_triggers_a_file_already_holds() {
     assert!(ids.iter().all(|id| id.path == "todo/store.py"));
     assert!(present("a.py", "x = 1  # ai\nMAIL = 2\n").is_empty());
     assert!(present("a.py", "x = 1  # Fix It aI!\n").len() == 1, "any case");
+}
+
+/// Found by the removal property: a trigger alone on the last line, without a final newline,
+/// after a blank line, took the blank line with it (the file became empty).
+#[test]
+fn a_blank_line_above_a_last_trigger_line_stays() {
+    for (text, want) in
+        [("\n# AI! go", "\n"), ("x = 1\n\n# AI! go", "x = 1\n\n"), ("x = 1\n# AI! go", "x = 1")]
+    {
+        let t = find_triggers("a.py", text).remove(0);
+        assert_eq!(remove_trigger(text, &t).as_deref(), Some(want), "{text:?}");
+    }
 }
