@@ -424,3 +424,59 @@ fn w_toggles_wrapping_and_sideways_keys_cut_lines() {
     app.update(key('w'), now);
     assert!(!app.wrap);
 }
+
+mod order_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The hunk list's order as it was first written: files numbered by their first hunk,
+    /// hunks of a file in order of arrival.
+    fn reference(app: &App) -> Vec<usize> {
+        let mut files: Vec<&str> = Vec::new();
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for (i, h) in app.review.hunks().iter().enumerate() {
+            let f = match files.iter().position(|p| *p == h.path) {
+                Some(f) => f,
+                None => {
+                    files.push(&h.path);
+                    files.len() - 1
+                }
+            };
+            out.push((f, i));
+        }
+        out.sort_by_key(|&(f, _)| f);
+        out.into_iter().map(|(_, i)| i).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn the_hunk_list_groups_by_file_in_order_of_arrival(
+            picks in prop::collection::vec((0usize..3, 0usize..4, any::<bool>()), 1..25)
+        ) {
+            let names = ["a.py", "b.py", "c.py"];
+            let text = "one = 1\ntwo = 2\n\nthree = 3\nfour = 4\n";
+            let files: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            let sources = names
+                .iter()
+                .map(|n| (n.to_string(), Source::Text(text.into())))
+                .collect();
+            let mut app =
+                App::new(AppConfig { label: "t".into(), ..AppConfig::new(files, sources, "go") });
+            let now = Instant::now();
+            app.start(now);
+            for (file, line, split) in picks {
+                let old = ["one = 1\ntwo = 2", "two = 2", "three = 3\nfour = 4", "four = 4"][line];
+                let new = old.replace(" = ", " == ");
+                let block = format!(
+                    "{}\n```\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n",
+                    names[file]
+                );
+                app.update(Msg::Chunk(block), now);
+                if split {
+                    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE)), now);
+                }
+                prop_assert_eq!(app.order(), reference(&app));
+            }
+        }
+    }
+}

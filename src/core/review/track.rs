@@ -24,6 +24,8 @@ pub(super) struct Hunks {
     positions: HashMap<HunkId, usize>,
     /// Each file's hunks, in list order.
     by_path: HashMap<String, Vec<usize>>,
+    /// The files, in the order their first hunk is in the list.
+    paths: Vec<String>,
     /// Hunks added, changed or removed since [`Hunks::take_changed`].
     changed: HashSet<HunkId>,
 }
@@ -62,7 +64,11 @@ impl Hunks {
     pub(super) fn push(&mut self, hunk: ReviewHunk) {
         let idx = self.list.len();
         self.positions.entry(hunk.id).or_insert(idx);
-        self.by_path.entry(hunk.path.clone()).or_default().push(idx);
+        let of_file = self.by_path.entry(hunk.path.clone()).or_default();
+        if of_file.is_empty() {
+            self.paths.push(hunk.path.clone());
+        }
+        of_file.push(idx);
         self.changed.insert(hunk.id);
         self.list.push(hunk);
     }
@@ -75,9 +81,14 @@ impl Hunks {
         self.list.splice(idx..=idx, parts);
         self.positions.clear();
         self.by_path.clear();
+        self.paths.clear();
         for (i, h) in self.list.iter().enumerate() {
             self.positions.entry(h.id).or_insert(i);
-            self.by_path.entry(h.path.clone()).or_default().push(i);
+            let of_file = self.by_path.entry(h.path.clone()).or_default();
+            if of_file.is_empty() {
+                self.paths.push(h.path.clone());
+            }
+            of_file.push(i);
         }
     }
 
@@ -89,6 +100,16 @@ impl Hunks {
     fn take_changed(&mut self) -> Vec<HunkId> {
         self.changed.drain().collect()
     }
+
+    /// Every index, grouped by file in the order of each file's first hunk, in list order
+    /// within a file: no hashing or sorting, a copy of what is kept.
+    fn grouped(&self) -> Vec<usize> {
+        let mut out = Vec::with_capacity(self.list.len());
+        for p in &self.paths {
+            out.extend_from_slice(self.indices_of(p));
+        }
+        out
+    }
 }
 
 impl Review {
@@ -97,6 +118,12 @@ impl Review {
     /// [`Review::hunk`] no longer finds it.
     pub fn take_changed(&mut self) -> Vec<HunkId> {
         self.hunks.take_changed()
+    }
+
+    /// Indices into [`Review::hunks`] grouped by file, files in the order their first hunk
+    /// arrived, hunks in order of arrival within a file (the hunk list's order).
+    pub fn grouped(&self) -> Vec<usize> {
+        self.hunks.grouped()
     }
 
     /// Where a hunk is in [`Review::hunks`].
