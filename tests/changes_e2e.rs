@@ -183,3 +183,47 @@ fn watch_mode_starts_nothing_from_a_git_checkout() {
     tmux.keys("y");
     tmux.wait_for("redline to exit", "EXIT=0");
 }
+
+/// A file the reply edits but the command line did not name is read mid-review and followed
+/// from then on (the app's `Follow` effect; nothing polls); an accepted hunk taken out by
+/// `git stash` is pending again, and put back by `git stash pop` is already applied (found by
+/// hand in tmux: it was shown as a conflict).
+#[test]
+fn a_file_read_mid_review_is_followed_through_a_stash_and_its_pop() {
+    if !have_tmux("the end-to-end stash test") {
+        return;
+    }
+    let reply = "In the helper:\n\nutil.py\n```python\n<<<<<<< SEARCH\ndef clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n=======\ndef clamp(x, lo, hi):\n    \"\"\"x, kept between lo and hi.\"\"\"\n    return max(lo, min(x, hi))\n>>>>>>> REPLACE\n```\n";
+    let server =
+        aimock(&fixtures(vec![reply_fixture("clamp doc", reply, serde_json::json!({}))]), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let util = dir.path().join("util.py");
+    let plain = "import math\n\n\ndef clamp(x, lo, hi):\n    return max(lo, min(x, hi))\n";
+    std::fs::write(dir.path().join("main.py"), "from util import clamp\n").unwrap();
+    std::fs::write(&util, plain).unwrap();
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-qm", "start"]);
+    let config = tempfile::tempdir().unwrap();
+    let tmux = Tmux::start("e2e-stash", 120, 34);
+    run_redline(&tmux, dir.path(), config.path(), &server.url(), "-m 'clamp doc' main.py");
+    tmux.wait_for("the hunk in the file read mid-review", "1 pending 0 applied");
+    // Another program inserts lines above it: followed, though the command line named main.py.
+    let inserted = format!("# a header\n# another\n{plain}");
+    std::fs::write(&util, &inserted).unwrap();
+    tmux.wait_for("the hunk to move with the inserted lines", "lines 6-7");
+    tmux.keys("y");
+    tmux.wait_for("the hunk to be written", "1 applied");
+    let written = wait_file(&util, "the accepted hunk", |t| t.contains("kept between"));
+    git(dir.path(), &["stash", "-q"]);
+    tmux.wait_for("the stash to take the hunk out", "1 pending 0 applied");
+    git(dir.path(), &["stash", "pop", "-q"]);
+    let screen = tmux.wait_for("the pop to bring it back", "already-applied");
+    assert!(!screen.contains("conflict ") || screen.contains("0 conflict"), "{screen}");
+    assert_eq!(std::fs::read_to_string(&util).unwrap(), written);
+    tmux.keys("y");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(std::fs::read_to_string(&util).unwrap(), written, "accepting wrote nothing");
+    tmux.keys("q");
+    tmux.wait_for("the quit question or the exit", "EXIT=");
+}
