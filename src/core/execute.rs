@@ -10,8 +10,9 @@ use crate::core::indent::file_style;
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
 use crate::core::locate::{
-    HunkSlot, Located, Refusal, RefusalKind, Strategy, locate_parts_indexed,
+    HunkSlot, Located, MatchKind, Refusal, RefusalKind, locate_parts_indexed,
 };
+use crate::core::placement::{Placement, Strategy};
 use crate::core::plan::{Plan, PlanItem};
 use crate::core::report::{EditReport, Outcome, Status};
 use crate::core::text::TextFile;
@@ -113,15 +114,16 @@ fn working(source: Option<&Source>) -> Working {
     Working { existed, text, unusable, dirty: false, moves: Vec::new() }
 }
 
-fn report(edit: &Edit, path: &str, status: Status, strategy: &str) -> EditReport {
+/// The report of an edit placed (not written yet), with a note on how when there is one.
+fn placed(edit: &Edit, path: &str, placement: Placement, note: Option<&str>) -> EditReport {
     EditReport {
         path: path.to_string(),
         format: edit.format,
-        status,
-        strategy: Some(strategy.to_string()),
-        similarity: None,
-        lines: None,
-        reason: None,
+        status: Status::Placed,
+        strategy: Some(placement.strategy),
+        similarity: placement.similarity,
+        lines: placement.lines,
+        reason: note.map(String::from),
         reply_lines: edit.reply_lines,
         searched: None,
         closest: None,
@@ -160,7 +162,7 @@ fn guarded(
     let mut trial = w.clone();
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&mut trial))) {
         Ok(report) => {
-            if report.status == Status::Applied {
+            if report.status.is_placed() {
                 *w = trial;
             }
             report
@@ -190,7 +192,7 @@ fn apply_edit(
         Change::Create { content } => match &w.text {
             Some(t) if !t.lines.is_empty() || t.bom => {
                 if t.render() == *content {
-                    return report(edit, path, Status::Applied, "already-applied");
+                    return placed(edit, path, Placement::of(Strategy::AlreadyApplied), None);
                 }
                 refused(
                     edit,
@@ -203,7 +205,7 @@ fn apply_edit(
             _ => {
                 w.text = Some(TextFile::parse(content));
                 w.dirty = true;
-                report(edit, path, Status::Applied, "create")
+                placed(edit, path, Placement::of(Strategy::Create), None)
             }
         },
         Change::Replace { content } => replace(edit, path, content, w, mentions),
@@ -216,7 +218,7 @@ fn apply_edit(
             }
             w.text = None;
             w.dirty = true;
-            report(edit, path, Status::Applied, "delete")
+            placed(edit, path, Placement::of(Strategy::Delete), None)
         }
     }
 }
@@ -259,20 +261,23 @@ fn modify(
                 }
                 text.lines = after;
                 w.dirty = true;
-                let mut r = report(edit, path, Status::Applied, "partial-line");
-                r.similarity = Some(round(similarity));
-                r.lines = Some((p.line + 1, p.line + 1));
-                r.reason = Some("the old text is part of one line; replaced within it".into());
-                return r;
+                let placement = Placement {
+                    strategy: Strategy::PartialLine,
+                    lines: Some((p.line + 1, p.line + 1)),
+                    similarity: Some(round(similarity)),
+                };
+                let note = "the old text is part of one line; replaced within it";
+                return placed(edit, path, placement, Some(note));
             }
             if let Some((start, end)) = already_applied(hunk, &text.lines) {
                 // The same edit sent again (a retry round, a repeated block): nothing to do.
-                let mut r = report(edit, path, Status::Applied, "already-applied");
-                r.similarity = Some(1.0);
-                r.lines = Some((start + 1, end));
-                r.reason =
-                    Some("the file already holds this hunk's new text; nothing changed".into());
-                return r;
+                let placement = Placement {
+                    strategy: Strategy::AlreadyApplied,
+                    lines: Some((start + 1, end)),
+                    similarity: Some(1.0),
+                };
+                let note = "the file already holds this hunk's new text; nothing changed";
+                return placed(edit, path, placement, Some(note));
             }
             return refusal_report(edit, path, &refusal);
         }
@@ -282,7 +287,7 @@ fn modify(
     }
     // Found only roughly, while the new text (with its context) stands in the file as written:
     // the edit was made before, and the rough place is a look-alike.
-    let rough = parts.iter().any(|(_, l)| l.strategy == Strategy::Fuzzy);
+    let rough = parts.iter().any(|(_, l)| l.strategy == MatchKind::Fuzzy);
     let already = in_place_already(&parts, &text.lines)
         .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten());
     if let Some(place) = already {
@@ -464,11 +469,13 @@ fn in_place_already(parts: &[(Hunk, Located)], lines: &[String]) -> Option<(usiz
 
 /// The report of an edit whose new text the file already holds at lines `start..end`.
 fn already_report(edit: &Edit, path: &str, (start, end): (usize, usize)) -> EditReport {
-    let mut r = report(edit, path, Status::Applied, "already-applied");
-    r.similarity = Some(1.0);
-    r.lines = Some((start + 1, end));
-    r.reason = Some("the file already holds this hunk's new text there; nothing changed".into());
-    r
+    let placement = Placement {
+        strategy: Strategy::AlreadyApplied,
+        lines: Some((start + 1, end)),
+        similarity: Some(1.0),
+    };
+    let note = "the file already holds this hunk's new text there; nothing changed";
+    placed(edit, path, placement, Some(note))
 }
 
 /// Where `after` is `before` with blocks of lines inserted, each right beside a copy of itself
@@ -503,13 +510,16 @@ fn applied_report(edit: &Edit, path: &str, parts: &[(Hunk, Located)]) -> EditRep
     let first = parts.iter().map(|(_, l)| l.start).min().unwrap_or(0);
     let last = parts.iter().map(|(_, l)| l.end).max().unwrap_or(0);
     let similarity = parts.iter().map(|(_, l)| l.similarity).fold(1.0, f64::min);
-    let strategy =
-        parts.iter().map(|(_, l)| l.strategy).max_by_key(|s| s.rank()).unwrap_or(Strategy::Exact);
+    let matched =
+        parts.iter().map(|(_, l)| l.strategy).max_by_key(|s| s.rank()).unwrap_or(MatchKind::Exact);
     let by_hint = parts.iter().any(|(_, l)| l.by_hint);
     let count = parts.len();
-    let mut r = report(edit, path, Status::Applied, strategy.name());
-    r.similarity = Some(round(similarity));
-    r.lines = Some((first + 1, last));
+    let placement = Placement {
+        strategy: Strategy::Located(matched),
+        lines: Some((first + 1, last)),
+        similarity: Some(round(similarity)),
+    };
+    let mut r = placed(edit, path, placement, None);
     let mut notes = Vec::new();
     if count > 1 {
         notes.push(format!(
@@ -612,7 +622,7 @@ fn replace(
         }
         w.text = Some(TextFile::parse(content));
         w.dirty = true;
-        return report(edit, path, Status::Applied, "create");
+        return placed(edit, path, Placement::of(Strategy::Create), None);
     };
     let merged = match whole::merge(text, content) {
         Ok(m) => m,
@@ -658,10 +668,8 @@ fn replace(
     let n = text.lines.len();
     text.splice(0, n, merged.lines);
     w.dirty = true;
-    let mut r =
-        report(edit, path, Status::Applied, if merged.restored { "whole-merge" } else { "whole" });
-    r.lines = Some((1, n));
-    r
+    let strategy = if merged.restored { Strategy::WholeMerge } else { Strategy::WholeFile };
+    placed(edit, path, Placement { strategy, lines: Some((1, n)), similarity: None }, None)
 }
 
 /// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`.

@@ -28,10 +28,10 @@ use candidates::{
 };
 use lines::{FileIndex, Likeness, LineInfo};
 
-/// How a hunk was located.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Strategy {
+/// How closely a hunk's old text matched where it was located. The report names it through
+/// [`crate::core::placement::Strategy::Located`], which owns the names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchKind {
     /// Every old line found as written.
     Exact,
     /// Found but for trailing whitespace or spacing inside lines.
@@ -42,18 +42,6 @@ pub enum Strategy {
     Elision,
     /// Found with missing, extra or mistyped lines.
     Fuzzy,
-}
-
-impl Strategy {
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Exact => "exact",
-            Strategy::Whitespace => "whitespace",
-            Strategy::Indentation => "indentation",
-            Strategy::Elision => "elision",
-            Strategy::Fuzzy => "fuzzy",
-        }
-    }
 }
 
 /// What one hunk line became once located.
@@ -82,7 +70,7 @@ pub struct Located {
     pub start: usize,
     pub end: usize,
     pub similarity: f64,
-    pub strategy: Strategy,
+    pub strategy: MatchKind,
     /// Set when a header's line number chose between equal candidates.
     pub by_hint: bool,
 }
@@ -601,8 +589,8 @@ fn resolve_empty_elisions(slots: &mut [HunkSlot]) -> Result<(), Refusal> {
     Ok(())
 }
 
-fn strategy_of(slots: &[HunkSlot], span: (usize, usize), hunk: &Hunk) -> Strategy {
-    let mut strategy = Strategy::Exact;
+fn strategy_of(slots: &[HunkSlot], span: (usize, usize), hunk: &Hunk) -> MatchKind {
+    let mut strategy = MatchKind::Exact;
     let mut covered = 0;
     for (k, s) in slots.iter().enumerate() {
         let rank = match s {
@@ -627,35 +615,35 @@ fn strategy_of(slots: &[HunkSlot], span: (usize, usize), hunk: &Hunk) -> Strateg
             HunkSlot::ForgottenAdd | HunkSlot::Ignored => 4,
         };
         let st = [
-            Strategy::Exact,
-            Strategy::Whitespace,
-            Strategy::Indentation,
-            Strategy::Elision,
-            Strategy::Fuzzy,
+            MatchKind::Exact,
+            MatchKind::Whitespace,
+            MatchKind::Indentation,
+            MatchKind::Elision,
+            MatchKind::Fuzzy,
         ][rank];
         if rank > rank_of(strategy) {
             strategy = st;
         }
     }
     if covered < span.1 - span.0 {
-        strategy = Strategy::Fuzzy;
+        strategy = MatchKind::Fuzzy;
     }
     strategy
 }
 
-fn rank_of(s: Strategy) -> usize {
+fn rank_of(s: MatchKind) -> usize {
     s.rank()
 }
 
-impl Strategy {
+impl MatchKind {
     /// How forgiving the strategy is, from exact (0) to fuzzy.
     pub fn rank(self) -> usize {
         match self {
-            Strategy::Exact => 0,
-            Strategy::Whitespace => 1,
-            Strategy::Indentation => 2,
-            Strategy::Elision => 3,
-            Strategy::Fuzzy => 4,
+            MatchKind::Exact => 0,
+            MatchKind::Whitespace => 1,
+            MatchKind::Indentation => 2,
+            MatchKind::Elision => 3,
+            MatchKind::Fuzzy => 4,
         }
     }
 }
