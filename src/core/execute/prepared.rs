@@ -8,8 +8,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{After, Working, after_of, applied_report, apply_edit, in_place_already};
-use super::{guarded, placement_doubt, working};
+use super::already::in_place_already;
+use super::doubt::placement_doubt;
+use super::reports::applied_report;
+use super::{After, Working, after_of, apply_edit, guarded, working};
 use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit};
 use crate::core::file::Source;
