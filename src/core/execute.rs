@@ -28,7 +28,7 @@ mod doubt;
 mod listing;
 mod prepared;
 mod reports;
-use already::{already_applied, already_report, in_place_already, inserted_twice};
+use already::{already_applied, already_report, in_place_already, inserted_twice, removed_before};
 use doubt::placement_doubt;
 use listing::replace;
 use prepared::Prepared;
@@ -236,8 +236,13 @@ fn modify(
     // Found only roughly, while the new text (with its context) stands in the file as written:
     // the edit was made before, and the rough place is a look-alike.
     let rough = parts.iter().any(|(_, l)| l.strategy == MatchKind::Fuzzy);
-    let already = in_place_already(&parts, &text.lines)
-        .or_else(|| rough.then(|| already_applied(hunk, &text.lines)).flatten());
+    let already = in_place_already(&parts, &text.lines).or_else(|| {
+        rough
+            .then(|| {
+                already_applied(hunk, &text.lines).or_else(|| removed_before(hunk, &text.lines))
+            })
+            .flatten()
+    });
     if let Some(place) = already {
         return already_report(edit, path, place);
     }
@@ -317,6 +322,10 @@ fn not_located(
         };
         let note = "the file already holds this hunk's new text; nothing changed";
         return placed(edit, path, placement, Some(note));
+    }
+    if let Some(place) = removed_before(hunk, &text.lines) {
+        // The lines it removes are gone from between its context lines: removed before.
+        return already_report(edit, path, place);
     }
     refusal_report(edit, path, refusal)
 }

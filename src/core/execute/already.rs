@@ -126,3 +126,34 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
     }
     found
 }
+
+/// A hunk that only removes lines, whose context the file holds exactly and together at one
+/// place, with nothing between the lines around each removed run: the removal was made before.
+/// Context on both sides of every removed run is what pins the place where the removed lines
+/// would be; a hunk that removes lines at its edge says nothing of what follows them.
+pub(super) fn removed_before(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
+    let kinds: Vec<LineKind> = hunk.lines.iter().map(|l| l.kind).collect();
+    if kinds.contains(&LineKind::Add) || !kinds.contains(&LineKind::Remove) {
+        return None;
+    }
+    let pinned = kinds.iter().enumerate().all(|(k, kind)| {
+        *kind != LineKind::Remove
+            || (kinds[..k].contains(&LineKind::Context) && kinds[k..].contains(&LineKind::Context))
+    });
+    let context: Vec<&str> =
+        hunk.lines.iter().filter(|l| l.kind == LineKind::Context).map(|l| l.text.trim()).collect();
+    let telling = context.iter().filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 3);
+    if !pinned || telling.count() < 2 || context.len() > lines.len() {
+        return None;
+    }
+    let mut found = None;
+    for start in 0..=lines.len() - context.len() {
+        if context.iter().zip(&lines[start..]).all(|(c, l)| *c == l.trim()) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((start, start + context.len()));
+        }
+    }
+    found
+}

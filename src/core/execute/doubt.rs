@@ -1,6 +1,7 @@
 //! Doubts about a placement that no check of the result can settle: parts of a fused hunk out
-//! of order, and new lines whose place among lines the model left out is a guess. A placement
-//! with a doubt is refused before anything is applied.
+//! of order, new lines whose place among lines the model left out is a guess, and a removal
+//! from a run of identical lines the hunk does not show whole. A placement with a doubt is
+//! refused before anything is applied.
 //!
 //! Not for: checking the text a placement gives (`core::verify` does that after applying).
 
@@ -18,13 +19,57 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
     }
     let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
     parts.iter().find_map(|(h, loc)| {
-        insertion_gap(h, loc, lines).or_else(|| {
+        insertion_gap(h, loc, lines).or_else(|| unpinned_removal(loc, lines)).or_else(|| {
             let lost = crate::core::apply::lost_tail_context(lines, h, loc, style)?;
             Some(format!(
                 "the new lines follow {lost:?} in the hunk, which is not in the file after the lines found before it: include the lines the file has there as context so that the place is clear"
             ))
         })
     })
+}
+
+/// A removed line in a run of identical lines (`log("x")` three times, a doubled import) where
+/// the file holds more copies next to the hunk's than the hunk shows: the hunk says "one copy
+/// fewer" of a run whose length it does not know, so it cannot tell whether the removal was
+/// made already, and a second application would take another copy.
+fn unpinned_removal(loc: &Located, lines: &[String]) -> Option<String> {
+    let slots = &loc.slots;
+    let file_line = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
+        _ => None,
+    };
+    for (k, slot) in slots.iter().enumerate() {
+        let HunkSlot::Removed(f, _) = *slot else { continue };
+        let copy = lines[f].trim();
+        if copy.is_empty() {
+            continue;
+        }
+        // The copies the hunk shows: neighbouring hunk lines on neighbouring file lines.
+        let same = |g: usize| lines[g].trim() == copy;
+        let (mut a, mut first) = (k, f);
+        while let Some(g) = a.checked_sub(1).and_then(|p| file_line(&slots[p]))
+            && g + 1 == first
+            && same(g)
+        {
+            a -= 1;
+            first = g;
+        }
+        let (mut b, mut last) = (k, f);
+        while let Some(g) = slots.get(b + 1).and_then(file_line)
+            && g == last + 1
+            && same(g)
+        {
+            b += 1;
+            last = g;
+        }
+        let more = (first > 0 && same(first - 1)) || (last + 1 < lines.len() && same(last + 1));
+        if more {
+            return Some(format!(
+                "the hunk removes {copy:?} from a run of identical lines that the file has more of than the hunk shows, so whether it was removed already is unknown: include the lines around the run as context"
+            ));
+        }
+    }
+    None
 }
 
 /// New lines written between two lines the hunk shares with the file, where the file has other
