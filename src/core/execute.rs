@@ -16,7 +16,9 @@ use crate::core::file::{FileWrite, Source};
 use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
-use crate::core::locate::{Located, MatchKind, Refusal, RefusalKind, locate_parts_indexed};
+use crate::core::locate::{
+    HunkSlot, Located, MatchKind, Refusal, RefusalKind, locate_parts_indexed,
+};
 use crate::core::placement::{Placement, Strategy};
 use crate::core::plan::{Plan, PlanItem};
 use crate::core::report::{EditReport, Outcome, Status};
@@ -239,7 +241,8 @@ fn modify(
     let already = in_place_already(&parts, &text.lines).or_else(|| {
         rough
             .then(|| {
-                already_applied(hunk, &text.lines).or_else(|| removed_before(hunk, &text.lines))
+                already_applied(hunk, &text.lines)
+                    .or_else(|| removed_before(hunk, &text.lines).filter(|r| within(&parts, *r)))
             })
             .flatten()
     });
@@ -263,6 +266,15 @@ fn modify(
     }
     w.dirty = true;
     applied_report(edit, path, &parts)
+}
+
+/// Whether every file line the located parts matched lies in `start..end`: the place found is
+/// the one the context stands at, with no removed line matched elsewhere.
+fn within(parts: &[(Hunk, Located)], (start, end): (usize, usize)) -> bool {
+    parts.iter().flat_map(|(_, l)| &l.slots).all(|s| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => (start..end).contains(&f),
+        _ => true,
+    })
 }
 
 /// Apply a hunk's located parts to the text, recording each one's (line, growth) in `moves`.
@@ -322,10 +334,6 @@ fn not_located(
         };
         let note = "the file already holds this hunk's new text; nothing changed";
         return placed(edit, path, placement, Some(note));
-    }
-    if let Some(place) = removed_before(hunk, &text.lines) {
-        // The lines it removes are gone from between its context lines: removed before.
-        return already_report(edit, path, place);
     }
     refusal_report(edit, path, refusal)
 }

@@ -128,9 +128,12 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
 }
 
 /// A hunk that only removes lines, whose context the file holds exactly and together at one
-/// place, with nothing between the lines around each removed run: the removal was made before.
-/// Context on both sides of every removed run is what pins the place where the removed lines
-/// would be; a hunk that removes lines at its edge says nothing of what follows them.
+/// place, with nothing between the lines around each removed run: where the locator matched
+/// the removed lines to copies inside that stretch (a line the file repeats), the removal was
+/// made before. Context on both sides of every removed run is what pins the place where the
+/// removed lines would be; a hunk that removes lines at its edge says nothing of what follows
+/// them. (When the locator finds no removed line at all, the hunk is refused, not taken for
+/// applied: a removed line that is not there may never have been there.)
 pub(super) fn removed_before(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
     let kinds: Vec<LineKind> = hunk.lines.iter().map(|l| l.kind).collect();
     if kinds.contains(&LineKind::Add) || !kinds.contains(&LineKind::Remove) {

@@ -41,7 +41,15 @@ fn unpinned_removal(loc: &Located, lines: &[String]) -> Option<String> {
     for (k, slot) in slots.iter().enumerate() {
         let HunkSlot::Removed(f, _) = *slot else { continue };
         let copy = lines[f].trim();
-        if copy.is_empty() {
+        // Only a removal of copies alone: a removed block with other lines in it (a function
+        // and its closing `}` next to the enclosing one) is pinned by those lines.
+        let removed_run = |j: usize| match slots.get(j) {
+            Some(HunkSlot::Removed(g, _)) => Some(lines[*g].trim()),
+            _ => None,
+        };
+        let before = (0..k).rev().map_while(removed_run);
+        let after = (k + 1..slots.len()).map_while(removed_run);
+        if copy.is_empty() || before.chain(after).any(|t| t != copy) {
             continue;
         }
         // The copies the hunk shows: neighbouring hunk lines on neighbouring file lines.

@@ -138,8 +138,9 @@ pub struct Closest {
 pub const MIN_SIMILARITY: f64 = 0.5;
 
 /// The least similarity for a placement that takes some of the hunk's context for lines whose
-/// `+` the model forgot: invented context taken for them placed an edit at 50%, while the right
-/// ones on five corpora were all above 61%.
+/// `+` the model forgot (invented context taken for them placed an edit at 50%, while the right
+/// ones on five corpora were all above 61%), or passes over a context line of code the file
+/// does not have (one passed over, another matched to a look-alike, placed an edit at 55%).
 const MIN_SIMILARITY_FORGOTTEN: f64 = 0.6;
 
 /// Two candidates closer than this in score cannot be told apart.
@@ -359,7 +360,14 @@ fn finish(
         .map(|(p, _)| p)
         .collect();
     let sim = similarity(pat, &a.slots, &forgotten, forced_weight);
-    let needed = if forgotten.is_empty() { MIN_SIMILARITY } else { MIN_SIMILARITY_FORGOTTEN };
+    // Context the file does not have, taken for a forgotten `+` or passed over as invented
+    // code (not a dropped `}` or blank line, a common slip): either way the place rests on
+    // fewer of the model's lines, and needs more of them.
+    let invented = hunk.lines.iter().zip(&slots).any(|(l, s)| {
+        *s == HunkSlot::Ignored && l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+    });
+    let needed =
+        if forgotten.is_empty() && !invented { MIN_SIMILARITY } else { MIN_SIMILARITY_FORGOTTEN };
     if sim < needed {
         return Err(Refusal {
             kind: RefusalKind::TooWeak,
