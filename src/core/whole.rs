@@ -225,6 +225,12 @@ struct Sides<'a> {
     wild: &'a [bool],
 }
 
+/// The most pattern × file cells a gap between anchors may be aligned over: a 2,000-line gap
+/// against 2,000 lines (a fraction of a second in a release build). Anchors make gaps short in
+/// real code; a gap this long has nothing unique in it, and is refused rather than aligned in
+/// quadratic time.
+const MAX_GAP_CELLS: usize = 4_000_000;
+
 /// Merge one gap between anchors: the listing's lines, with each placeholder replaced by the
 /// original lines it stands for.
 fn merge_gap(
@@ -244,6 +250,17 @@ fn merge_gap(
         .clone()
         .map(|i| PatLine { info: sides.resp_info[i].clone(), wildcard: sides.wild[i] })
         .collect();
+    // Aligning costs the gap's listing lines times its original lines: a long gap with nothing
+    // telling in it (a file of repeated lines, no line unique) would take quadratic time.
+    let cells = pat.len().saturating_mul(o.1 - o.0);
+    if cells > MAX_GAP_CELLS {
+        return Err(format!(
+            "the listing's placeholders stand in a stretch of {} lines with no line the file has only once to tell where they are (reply lines {}-{}): send a diff, or the whole file",
+            o.1 - o.0,
+            r.0 + 1,
+            r.1
+        ));
+    }
     let slots = if o.1 > o.0 {
         align::align_with(&pat, sides.orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots)
     } else {
@@ -388,6 +405,29 @@ mod tests {
     fn refuses_new_code_between_placeholders() {
         let l = "# ... previous code ...\n\ndef d():\n    return 4\n\n# ... existing code ...\n";
         assert!(render(ORIG, l).is_err());
+    }
+
+    /// The merge's work does not grow with the square of a file without anchors: a long
+    /// listing of repeated lines (nothing unique to anchor on) with a placeholder is refused
+    /// before the alignment, whose cells are counted, not timed.
+    #[test]
+    fn a_long_gap_without_anchors_is_refused_not_aligned() {
+        let listing = |n: usize| -> (String, String) {
+            let lines: Vec<String> = (0..n)
+                .map(|i| format!("    value_{} = compute({}, key)", i % 50, i % 50))
+                .collect();
+            let mut l = lines.clone();
+            l[n / 2] = "    changed = compute(1, key)".into();
+            l.truncate(n - 10);
+            l.push("# ... rest of the file unchanged ...".into());
+            (lines.join("\n") + "\n", l.join("\n") + "\n")
+        };
+        let (small, small_listing) = listing(400);
+        assert!(render(&small, &small_listing).is_ok(), "a short gap is aligned");
+        let (long, long_listing) = listing(5_000);
+        const { assert!(5_000 * 4_990 > MAX_GAP_CELLS) };
+        let err = render(&long, &long_listing).expect_err("refused, not aligned");
+        assert!(err.contains("no line the file has only once"), "{err}");
     }
 
     #[test]

@@ -361,10 +361,14 @@ fn finish(
         .collect();
     let sim = similarity(pat, &a.slots, &forgotten, forced_weight);
     // Context the file does not have, taken for a forgotten `+` or passed over as invented
-    // code (not a dropped `}` or blank line, a common slip): either way the place rests on
-    // fewer of the model's lines, and needs more of them.
+    // code: either way the place rests on fewer of the model's lines, and needs more of them.
+    // Not invented: a dropped `}` or blank line (a common slip), or a line the file holds with
+    // more on it (`def load(path):` for `def load(path):  # AI! read it as utf-8`).
     let invented = hunk.lines.iter().zip(&slots).any(|(l, s)| {
-        *s == HunkSlot::Ignored && l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+        let text = l.text.trim();
+        *s == HunkSlot::Ignored
+            && text.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+            && !file.iter().any(|f| f.trimmed.contains(text))
     });
     let needed =
         if forgotten.is_empty() && !invented { MIN_SIMILARITY } else { MIN_SIMILARITY_FORGOTTEN };
