@@ -74,7 +74,7 @@ fn py() -> Vec<(&'static str, &'static str)> {
 }
 
 fn assert_all_applied(r: &common::Run) {
-    assert!(r.outcome.all_applied(), "not all applied: {:#?}", r.reports());
+    assert!(r.outcome.all_placed(), "not all applied: {:#?}", r.reports());
     assert!(!r.reports().is_empty(), "no edits found");
 }
 
@@ -826,7 +826,7 @@ fn a_refusal_does_not_stop_the_other_edits() {
     );
     let r = run(&py(), &reply);
     let statuses: Vec<Status> = r.reports().iter().map(|x| x.status).collect();
-    assert_eq!(statuses, vec![Status::Applied, Status::Refused, Status::Applied]);
+    assert_eq!(statuses, vec![Status::Placed, Status::Refused, Status::Placed]);
     assert_eq!(r.text("src/app.py"), edited(APP_PY, "    total = 0\n", "    total = 0.0\n"));
     assert_eq!(
         r.text("src/cache.rs"),

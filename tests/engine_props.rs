@@ -275,13 +275,13 @@ proptest! {
         let out = execute(&p, &sources);
         for w in &out.writes {
             prop_assert!(
-                out.reports.iter().any(|r| r.status == Status::Applied && r.path == w.path()),
+                out.reports.iter().any(|r| r.status == Status::Placed && r.path == w.path()),
                 "wrote {} without an applied edit: {:#?}",
                 w.path(),
                 out.reports
             );
         }
-        if !out.reports.iter().any(|r| r.status == Status::Applied) {
+        if !out.reports.iter().any(|r| r.status == Status::Placed) {
             prop_assert!(out.writes.is_empty());
         }
     }

@@ -26,9 +26,9 @@ fn git_new_file_and_deleted_file_sections_are_one_edit_each() {
     assert_eq!(
         summary,
         vec![
-            ("src/app.py".to_string(), Status::Applied),
-            ("src/util.py".to_string(), Status::Applied),
-            ("src/old.py".to_string(), Status::Applied),
+            ("src/app.py".to_string(), Status::Placed),
+            ("src/util.py".to_string(), Status::Placed),
+            ("src/old.py".to_string(), Status::Placed),
         ],
         "{:#?}",
         r.reports()
@@ -332,8 +332,8 @@ fn an_edit_sent_again_is_already_applied() {
     let reply = format!("{block}\n{block}");
     let r = run(&[("src/app.py", APP_PY)], &reply);
     let statuses: Vec<Status> = r.reports().iter().map(|x| x.status).collect();
-    assert_eq!(statuses, vec![Status::Applied, Status::Applied], "{:#?}", r.reports());
-    assert_eq!(r.reports()[1].strategy.as_deref(), Some("already-applied"));
+    assert_eq!(statuses, vec![Status::Placed, Status::Placed], "{:#?}", r.reports());
+    assert_eq!(r.reports()[1].strategy, Some(redline::core::placement::Strategy::AlreadyApplied));
     assert!(
         r.text("src/app.py")
             .contains("    text = Path(path).read_text()\n    return json.loads(text)\n")

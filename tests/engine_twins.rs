@@ -142,7 +142,7 @@ proptest! {
         let file = render(&lines, crlf);
         let (reply, want) = twin_edit(&lines, target, d, crlf);
         let out = outcome(&file, &reply);
-        if out.all_applied() {
+        if out.all_placed() {
             prop_assert_eq!(written(&file, &out), want, "reply:\n{}", reply);
         } else {
             prop_assert!(out.writes.is_empty());
@@ -198,13 +198,13 @@ fn most_near_twin_edits_apply() {
                         let (reply, want) = twin_edit(&lines, target, d, crlf);
                         let out = outcome(&file, &reply);
                         total += 1;
-                        if !out.all_applied() && std::env::var("TWIN_DEBUG").is_ok() {
+                        if !out.all_placed() && std::env::var("TWIN_DEBUG").is_ok() {
                             eprintln!(
                                 "{d:?} n={n} tabs={tabs} crlf={crlf}: {:?}",
                                 out.reports[0].reason
                             );
                         }
-                        if out.all_applied() {
+                        if out.all_placed() {
                             assert_eq!(written(&file, &out), want, "reply:\n{reply}");
                             applied += 1;
                         }

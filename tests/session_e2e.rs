@@ -157,7 +157,7 @@ fn a_session_recorded_against_a_loopback_server_replays_identically_and_holds_no
             .iter()
             .filter_map(|r| match r {
                 Record::Hunk(h) if h.state == "applied" || h.state == "rejected" => {
-                    Some((h.state.clone(), h.strategy.clone(), h.lines))
+                    Some((h.state.clone(), h.strategy.map(|s| s.to_string()), h.lines))
                 }
                 _ => None,
             })

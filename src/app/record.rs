@@ -357,7 +357,7 @@ pub fn hunk_record(h: &ReviewHunk, t: u64) -> HunkRecord {
         format: h.edit.format.name().to_string(),
         reply_lines: h.edit.reply_lines,
         state: h.state.name().to_string(),
-        strategy: h.report.strategy.clone(),
+        strategy: h.report.strategy,
         lines: h.report.lines,
         similarity: h.report.similarity,
         reason: h.report.reason.clone(),

@@ -102,8 +102,12 @@ fn try_apply(args: &ApplyArgs) -> Result<Exit> {
             if let Err(err) = workspace.write(write, sources.get(write.path())) {
                 io_failed |= err.is_io();
                 say!("redline: {}: {err}", if err.is_io() { "error" } else { "refused" });
-                refuse_applied(&mut reports, write.path(), &err.failure.to_string());
+                refuse_placed(&mut reports, write.path(), &err.failure.to_string());
             }
+        }
+        // Every write that was needed is done: what is still placed is on disk now.
+        for report in reports.iter_mut().filter(|r| r.status == Status::Placed) {
+            report.status = Status::Applied;
         }
     }
 
@@ -155,15 +159,15 @@ fn read_reply(path: Option<&Path>) -> Result<String> {
 }
 
 /// The edits to a file that could not be written were not applied after all.
-fn refuse_applied(reports: &mut [EditReport], path: &str, reason: &str) {
-    for report in reports.iter_mut().filter(|r| r.path == path && r.status == Status::Applied) {
+fn refuse_placed(reports: &mut [EditReport], path: &str, reason: &str) {
+    for report in reports.iter_mut().filter(|r| r.path == path && r.status == Status::Placed) {
         report.status = Status::Refused;
         report.reason = Some(reason.to_string());
     }
 }
 
 fn counts(reports: &[EditReport]) -> (usize, usize) {
-    let applied = reports.iter().filter(|r| r.status == Status::Applied).count();
+    let applied = reports.iter().filter(|r| r.status.is_placed()).count();
     (applied, reports.len() - applied)
 }
 
@@ -199,10 +203,10 @@ mod tests {
     use crate::cli::common::tests::report;
 
     #[test]
-    fn a_write_failure_turns_applied_into_refused() {
-        let mut reports = vec![report(Status::Applied), report(Status::Refused)];
+    fn a_write_failure_turns_placed_into_refused() {
+        let mut reports = vec![report(Status::Placed), report(Status::Refused)];
         reports[1].reason = Some("not found".into());
-        refuse_applied(&mut reports, "src/app.py", "disk full");
+        refuse_placed(&mut reports, "src/app.py", "disk full");
         assert_eq!(reports[0].status, Status::Refused);
         assert_eq!(reports[0].reason.as_deref(), Some("disk full"));
         assert_eq!(reports[1].reason.as_deref(), Some("not found"));

@@ -203,7 +203,7 @@ fn project_path(workspace: &Workspace, root: &Path, arg: &Path) -> Result<String
 pub fn human_line(report: &EditReport) -> String {
     let mut fields = Vec::new();
     match report.status {
-        Status::Applied => {
+        Status::Placed | Status::Applied => {
             fields.push("applied".to_string());
             fields.push(report.path.clone());
             if let Some(strategy) = &report.strategy {
@@ -212,7 +212,7 @@ pub fn human_line(report: &EditReport) -> String {
                         // Rounded down, so that a near miss never reads as 100%.
                         fields.push(format!("{strategy} {}%", (s * 100.0).floor() as u32));
                     }
-                    _ => fields.push(strategy.clone()),
+                    _ => fields.push(strategy.to_string()),
                 }
             }
             match report.lines {
@@ -499,6 +499,8 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::core::locate::MatchKind;
+    use crate::core::placement::Strategy;
 
     /// A report to test report lines with.
     pub(crate) fn report(status: Status) -> EditReport {
@@ -520,11 +522,11 @@ pub(crate) mod tests {
     #[test]
     fn human_lines() {
         let mut r = report(Status::Applied);
-        r.strategy = Some("fuzzy".into());
+        r.strategy = Some(Strategy::Located(MatchKind::Fuzzy));
         r.similarity = Some(0.939);
         r.lines = Some((12, 19));
         assert_eq!(human_line(&r), "applied  src/app.py  fuzzy 93%  lines 12-19");
-        r.strategy = Some("exact".into());
+        r.strategy = Some(Strategy::Located(MatchKind::Exact));
         r.similarity = Some(1.0);
         assert_eq!(human_line(&r), "applied  src/app.py  exact  lines 12-19");
         r.lines = Some((4, 4));

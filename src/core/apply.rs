@@ -28,100 +28,126 @@ pub fn apply_hunk_styled(
     style: FileStyle,
 ) -> isize {
     let indent = learn_indent(&file.lines, hunk, &loc.slots, style);
-    let keep = |out: &mut Vec<NewLine>, from: usize, to: usize, file: &TextFile| {
-        for f in from..to {
-            out.push(NewLine::kept(file.lines[f].clone(), file.eols[f]));
-        }
-    };
-    let mut out = Vec::new();
-    let mut pos = loc.start;
-    let mut end = loc.end;
+    let mut b =
+        Rebuilt { file, hunk, indent: &indent, out: Vec::new(), pos: loc.start, end: loc.end };
     let slots = &loc.slots;
     let mut k = 0;
     while k < slots.len() {
         match slots[k] {
             HunkSlot::Kept(f, _) => {
-                keep(&mut out, pos, f + 1, file);
-                pos = f + 1;
+                b.keep(b.pos, f + 1);
+                b.pos = f + 1;
             }
             HunkSlot::Removed(f, _) => {
-                keep(&mut out, pos, f, file);
-                pos = f + 1;
+                b.keep(b.pos, f);
+                b.pos = f + 1;
             }
             HunkSlot::Elided(_, e) => {
-                keep(&mut out, pos, e.max(pos), file);
-                pos = e.max(pos);
+                b.keep(b.pos, e.max(b.pos));
+                b.pos = e.max(b.pos);
             }
             HunkSlot::Ignored => {}
             HunkSlot::Add | HunkSlot::ForgottenAdd => {
                 let added = added_from(hunk, slots, k);
-                let run_end = k + added.len();
                 let after_removal =
                     k > 0 && slots[k - 1..k].iter().any(|s| matches!(s, HunkSlot::Removed(..)));
-                if !after_removal {
-                    // Lines the model left out between the line these follow and the next one
-                    // (a docstring's closing quotes, a comment, an attribute) stay before them:
-                    // the model wrote the new lines right before that next line. Blank lines it
-                    // left out stay after them, as separators.
-                    let mut found_after = false;
-                    let next = match next_anchor(&slots[run_end..]) {
-                        Some(n) => n.max(pos),
-                        // New lines ending the hunk: lines that close the construct they follow
-                        // (`}` of the function the hunk's last line is in) come first when the new
-                        // lines are no deeper than them, or the new code would land inside it.
-                        None => {
-                            let tail = tail_place(&file.lines, hunk, slots, k, pos, &indent);
-                            found_after = tail.found;
-                            end = end.max(tail.at);
-                            tail.at
-                        }
-                    };
-                    let split = if found_after {
-                        next
-                    } else {
-                        (pos..next)
-                            .rev()
-                            .find(|&f| !file.lines[f].trim().is_empty())
-                            .map_or(pos, |f| f + 1)
-                    };
-                    keep(&mut out, pos, split, file);
-                    for l in &added {
-                        out.push(NewLine::added(indent.apply(l)));
-                    }
-                    keep(&mut out, split, next, file);
-                    pos = next;
+                if after_removal {
+                    b.replace_removed(slots, k, &added);
                 } else {
-                    // Replacing removed lines: where a removed line was found only roughly (a
-                    // copy error, a fragment of the line), the model's change is carried onto
-                    // the file's own line instead of overwriting it.
-                    let removed: Vec<usize> = (0..k)
-                        .rev()
-                        .take_while(|&j| matches!(slots[j], HunkSlot::Removed(..)))
-                        .collect::<Vec<_>>()
-                        .into_iter()
-                        .rev()
-                        .collect();
-                    let pairs = removed.len() == added.len();
-                    for (i, l) in added.iter().enumerate() {
-                        let merged = match pairs.then(|| slots[removed[i]]) {
-                            Some(HunkSlot::Removed(f, Likeness::Fuzzy(_))) => {
-                                merge_line(&hunk.lines[removed[i]].text, l, &file.lines[f])
-                            }
-                            _ => None,
-                        };
-                        out.push(NewLine::added(merged.unwrap_or_else(|| indent.apply(l))));
-                    }
+                    b.insert(slots, k, &added);
                 }
-                k = run_end;
+                k += added.len();
                 continue;
             }
         }
         k += 1;
     }
-    keep(&mut out, pos, end, file);
+    b.keep(b.pos, b.end);
+    let Rebuilt { end, out, .. } = b;
     let grew = out.len() as isize - (end - loc.start) as isize;
     file.splice(loc.start, end, out);
     grew
+}
+
+/// Push the file's lines `from..to` unchanged.
+fn keep_lines(out: &mut Vec<NewLine>, file: &TextFile, from: usize, to: usize) {
+    for f in from..to {
+        out.push(NewLine::kept(file.lines[f].clone(), file.eols[f]));
+    }
+}
+
+/// The lines that replace a located span, built front to back: `pos` is the next file line not
+/// yet taken, `end` where the span ends (new lines ending the hunk may push it past closers).
+struct Rebuilt<'a> {
+    file: &'a TextFile,
+    hunk: &'a Hunk,
+    indent: &'a IndentMap,
+    out: Vec<NewLine>,
+    pos: usize,
+    end: usize,
+}
+
+impl Rebuilt<'_> {
+    fn keep(&mut self, from: usize, to: usize) {
+        keep_lines(&mut self.out, self.file, from, to);
+    }
+
+    /// New lines (starting at hunk line `k`) that follow a line the hunk shares with the file.
+    fn insert(&mut self, slots: &[HunkSlot], k: usize, added: &[&str]) {
+        let (file, pos) = (self.file, self.pos);
+        let run_end = k + added.len();
+        // Lines the model left out between the line these follow and the next one (a
+        // docstring's closing quotes, a comment, an attribute) stay before them: the model
+        // wrote the new lines right before that next line. Blank lines it left out stay after
+        // them, as separators.
+        let mut found_after = false;
+        let next = match next_anchor(&slots[run_end..]) {
+            Some(n) => n.max(pos),
+            // New lines ending the hunk: lines that close the construct they follow (`}` of the
+            // function the hunk's last line is in) come first when the new lines are no deeper
+            // than them, or the new code would land inside it.
+            None => {
+                let tail = tail_place(&file.lines, self.hunk, slots, k, pos, self.indent);
+                found_after = tail.found;
+                self.end = self.end.max(tail.at);
+                tail.at
+            }
+        };
+        let split = if found_after {
+            next
+        } else {
+            (pos..next).rev().find(|&f| !file.lines[f].trim().is_empty()).map_or(pos, |f| f + 1)
+        };
+        self.keep(pos, split);
+        for l in added {
+            self.out.push(NewLine::added(self.indent.apply(l)));
+        }
+        self.keep(split, next);
+        self.pos = next;
+    }
+
+    /// New lines (starting at hunk line `k`) that replace the removed lines right before them.
+    /// Where a removed line was found only roughly (a copy error, a fragment of the line), the
+    /// model's change is carried onto the file's own line instead of overwriting it.
+    fn replace_removed(&mut self, slots: &[HunkSlot], k: usize, added: &[&str]) {
+        let removed: Vec<usize> = (0..k)
+            .rev()
+            .take_while(|&j| matches!(slots[j], HunkSlot::Removed(..)))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let pairs = removed.len() == added.len();
+        for (i, l) in added.iter().enumerate() {
+            let merged = match pairs.then(|| slots[removed[i]]) {
+                Some(HunkSlot::Removed(f, Likeness::Fuzzy(_))) => {
+                    merge_line(&self.hunk.lines[removed[i]].text, l, &self.file.lines[f])
+                }
+                _ => None,
+            };
+            self.out.push(NewLine::added(merged.unwrap_or_else(|| self.indent.apply(l))));
+        }
+    }
 }
 
 /// Where new lines that end a hunk go, after the hunk's last found line (`pos`).

@@ -12,6 +12,7 @@ pub mod indent;
 pub mod locate;
 pub mod parse;
 pub mod paths;
+pub mod placement;
 pub mod plan;
 pub mod prompt;
 pub mod report;

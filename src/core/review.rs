@@ -364,7 +364,7 @@ impl Review {
             let h = self.hunks.get_mut(idx);
             let was = match &h.state {
                 HunkState::Conflict(_) => h.region,
-                _ if h.report.status == Status::Applied => {
+                _ if h.report.status == Status::Placed => {
                     h.report.lines.map(|(a, b)| (a.saturating_sub(1), b))
                 }
                 _ => None,
@@ -394,10 +394,8 @@ impl Review {
             indices.into_iter().zip(placed).zip(prior).zip(anchors)
         {
             let h = self.hunks.get_mut(idx);
-            let fits = report.status == Status::Applied
-                && (anchor.is_none()
-                    || new_anchor == anchor
-                    || report.strategy.as_deref() == Some("already-applied"));
+            let fits = report.status == Status::Placed
+                && (anchor.is_none() || new_anchor == anchor || report.already_applied());
             let was_conflict = h.state.is_conflict();
             h.report = report;
             h.preview = preview;
@@ -411,7 +409,7 @@ impl Review {
                 // Keep what it matched, so that undoing the change on disk makes it fit again.
                 h.anchor = anchor;
                 h.preview = Preview::default();
-                if h.report.status == Status::Applied {
+                if h.report.status == Status::Placed {
                     h.report.status = Status::Refused;
                     h.report.reason = Some(format!("{path}: the lines it changes were edited"));
                 }
@@ -458,14 +456,14 @@ impl Review {
         for (idx, (report, preview)) in indices.into_iter().zip(placed) {
             let h = self.hunks.get_mut(idx);
             // Our own write moved the hunk: what it matches now is what must stay.
-            if report.status == Status::Applied {
+            if report.status == Status::Placed {
                 h.anchor = anchor_of(&h.edit, &report, &source, &lines);
             }
             h.report = report;
             h.preview = preview;
             if h.state == HunkState::Pending && h.report.status == Status::Refused {
                 h.state = HunkState::Failed;
-            } else if h.state == HunkState::Failed && h.report.status == Status::Applied {
+            } else if h.state == HunkState::Failed && h.report.status == Status::Placed {
                 h.state = HunkState::Pending;
             }
         }

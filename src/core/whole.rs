@@ -63,22 +63,21 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
         *counts.entry(l.key).or_insert(0usize) += 1;
     }
     let anchors = trusted_anchors(&pairs, &orig_info, &counts);
+    let sides = Sides {
+        original,
+        orig_info: &orig_info,
+        counts: &counts,
+        resp: &resp,
+        resp_info: &resp_info,
+        wild: &wild,
+    };
     let mut out = Vec::new();
     let mut restored_lines = Vec::new();
     let (mut o_pos, mut r_pos) = (0usize, 0usize);
     for run in anchors.iter().chain(std::iter::once(&(original.lines.len(), resp.len(), 0))) {
         let (o_start, r_start, len) = *run;
         let gap = Gap { orig: (o_pos, o_start), listing: (r_pos, r_start) };
-        merge_gap(
-            original,
-            &orig_info,
-            &counts,
-            &resp,
-            &resp_info,
-            &wild,
-            gap,
-            (&mut out, &mut restored_lines),
-        )?;
+        merge_gap(&sides, gap, (&mut out, &mut restored_lines))?;
         for k in 0..len {
             out.push(NewLine::kept(
                 original.lines[o_start + k].clone(),
@@ -215,38 +214,94 @@ struct Gap {
     listing: (usize, usize),
 }
 
-/// Merge one gap between anchors.
-#[allow(clippy::too_many_arguments)]
+/// The two texts a merge works on: the original (its lines read for comparing, and how often
+/// each occurs) and the listing (which of its lines are placeholders).
+struct Sides<'a> {
+    original: &'a TextFile,
+    orig_info: &'a [LineInfo<'a>],
+    counts: &'a HashMap<u64, usize>,
+    resp: &'a [&'a str],
+    resp_info: &'a [LineInfo<'a>],
+    wild: &'a [bool],
+}
+
+/// The most pattern × file cells a gap between anchors may be aligned over: a 2,000-line gap
+/// against 2,000 lines (a fraction of a second in a release build). Anchors make gaps short in
+/// real code; a gap this long has nothing unique in it, and is refused rather than aligned in
+/// quadratic time.
+const MAX_GAP_CELLS: usize = 4_000_000;
+
+/// Merge one gap between anchors: the listing's lines, with each placeholder replaced by the
+/// original lines it stands for.
 fn merge_gap(
-    original: &TextFile,
-    orig_info: &[LineInfo],
-    counts: &HashMap<u64, usize>,
-    resp: &[&str],
-    resp_info: &[LineInfo],
-    wild: &[bool],
+    sides: &Sides,
     gap: Gap,
     (out, restored): (&mut Vec<NewLine>, &mut Vec<usize>),
 ) -> Result<(), String> {
     let (o, r) = (gap.orig, gap.listing);
     let listing = r.0..r.1;
-    if !wild[listing.clone()].contains(&true) {
+    if !sides.wild[listing.clone()].contains(&true) {
         for i in listing {
-            out.push(NewLine::added(resp[i]));
+            out.push(NewLine::added(sides.resp[i]));
         }
         return Ok(());
     }
     let pat: Vec<PatLine> = listing
         .clone()
-        .map(|i| PatLine { info: resp_info[i].clone(), wildcard: wild[i] })
+        .map(|i| PatLine { info: sides.resp_info[i].clone(), wildcard: sides.wild[i] })
         .collect();
+    // Aligning costs the gap's listing lines times its original lines: a long gap with nothing
+    // telling in it (a file of repeated lines, no line unique) would take quadratic time.
+    let cells = pat.len().saturating_mul(o.1 - o.0);
+    if cells > MAX_GAP_CELLS {
+        return Err(format!(
+            "the listing's placeholders stand in a stretch of {} lines with no line the file has only once to tell where they are (reply lines {}-{}): send a diff, or the whole file",
+            o.1 - o.0,
+            r.0 + 1,
+            r.1
+        ));
+    }
     let slots = if o.1 > o.0 {
-        align::align_with(&pat, orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots)
+        align::align_with(&pat, sides.orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots)
     } else {
         None
     };
     let slots = slots.unwrap_or_else(|| vec![Slot::Unmatched; pat.len()]);
-    // Placeholders take the original lines between what is anchored around them; an anchor is a
-    // run of exactly matched lines that pins down a place.
+    let anchored = anchored_slots(&slots, sides.orig_info, sides.counts);
+    check_new_between_placeholders(&pat, &anchored, r.0)?;
+    // Emit: matched lines as the listing wrote them, placeholders as the original's lines
+    // between their neighbours.
+    let mut o_pos = o.0;
+    for (k, s) in slots.iter().enumerate() {
+        let i = r.0 + k;
+        let end = match *s {
+            Slot::Line(f, _) => {
+                o_pos = f + 1;
+                out.push(NewLine::added(sides.resp[i]));
+                continue;
+            }
+            Slot::Wild(_, e) => next_original(&slots[k + 1..]).unwrap_or(o.1).max(e).max(o_pos),
+            // A placeholder that absorbed nothing: everything up to its next neighbour.
+            Slot::Unmatched if pat[k].wildcard => {
+                next_original(&slots[k + 1..]).unwrap_or(o.1).max(o_pos)
+            }
+            Slot::Unmatched => {
+                out.push(NewLine::added(sides.resp[i]));
+                continue;
+            }
+        };
+        for f in o_pos..end {
+            out.push(NewLine::kept(sides.original.lines[f].clone(), sides.original.eols[f]));
+            restored.push(f);
+        }
+        o_pos = end;
+    }
+    Ok(())
+}
+
+/// Which slots of a gap's alignment are anchored: runs of exactly matched lines that pin down a
+/// place. Placeholders take the original lines between what is anchored around them.
+fn anchored_slots(slots: &[Slot], orig: &[LineInfo], counts: &HashMap<u64, usize>) -> Vec<bool> {
     let exact = |s: &Slot| matches!(s, Slot::Line(_, Likeness::Same));
     let mut anchored = vec![false; slots.len()];
     let mut k = 0;
@@ -264,73 +319,52 @@ fn merge_gap(
             .filter_map(|s| if let Slot::Line(f, _) = s { Some(*f) } else { None })
             .collect();
         let contiguous = run.windows(2).all(|w| w[1] == w[0] + 1);
-        if contiguous && telling(&run, orig_info, counts) {
+        if contiguous && telling(&run, orig, counts) {
             anchored[start..k].iter_mut().for_each(|a| *a = true);
         }
     }
+    anchored
+}
+
+/// New lines between two placeholders with nothing anchored between them could go anywhere
+/// among the lines those stand for: refused. `first` is the gap's first listing line.
+fn check_new_between_placeholders(
+    pat: &[PatLine],
+    anchored: &[bool],
+    first: usize,
+) -> Result<(), String> {
     let mut last_wild: Option<usize> = None;
     let mut new_since_wild = false;
-    for k in 0..slots.len() {
-        if pat[k].wildcard {
+    for (k, p) in pat.iter().enumerate() {
+        if p.wildcard {
             if let Some(w) = last_wild
                 && new_since_wild
             {
                 return Err(format!(
                     "new lines sit between two placeholders (reply lines {} and {}) with no unchanged line between them, so where they go is unknown",
                     w + 1,
-                    r.0 + k + 1
+                    first + k + 1
                 ));
             }
-            last_wild = Some(r.0 + k);
+            last_wild = Some(first + k);
             new_since_wild = false;
-        } else if anchored[k] && !pat[k].info.is_blank() {
+        } else if anchored[k] && !p.info.is_blank() {
             last_wild = None;
             new_since_wild = false;
-        } else if !pat[k].info.is_blank() {
+        } else if !p.info.is_blank() {
             new_since_wild = true;
         }
     }
-    // Emit: matched lines as the listing wrote them, placeholders as the original's lines
-    // between their neighbours.
-    let mut o_pos = o.0;
-    for (k, s) in slots.iter().enumerate() {
-        let i = r.0 + k;
-        match *s {
-            Slot::Line(f, _) => {
-                o_pos = f + 1;
-                out.push(NewLine::added(resp[i]));
-            }
-            Slot::Wild(_, e) => {
-                let next = slots[k + 1..].iter().find_map(|s| match s {
-                    Slot::Line(f, _) => Some(*f),
-                    Slot::Wild(a, _) => Some(*a),
-                    Slot::Unmatched => None,
-                });
-                let end = next.unwrap_or(o.1).max(e).max(o_pos);
-                for f in o_pos..end {
-                    out.push(NewLine::kept(original.lines[f].clone(), original.eols[f]));
-                    restored.push(f);
-                }
-                o_pos = end;
-            }
-            Slot::Unmatched if pat[k].wildcard => {
-                // A placeholder that absorbed nothing: everything up to its next neighbour.
-                let next = slots[k + 1..].iter().find_map(|s| match s {
-                    Slot::Line(f, _) => Some(*f),
-                    Slot::Wild(a, _) => Some(*a),
-                    Slot::Unmatched => None,
-                });
-                let end = next.unwrap_or(o.1).max(o_pos);
-                for f in o_pos..end {
-                    out.push(NewLine::kept(original.lines[f].clone(), original.eols[f]));
-                    restored.push(f);
-                }
-                o_pos = end;
-            }
-            Slot::Unmatched => out.push(NewLine::added(resp[i])),
-        }
-    }
     Ok(())
+}
+
+/// The first original line the slots after a placeholder touch: where what it stands for ends.
+fn next_original(after: &[Slot]) -> Option<usize> {
+    after.iter().find_map(|s| match s {
+        Slot::Line(f, _) => Some(*f),
+        Slot::Wild(a, _) => Some(*a),
+        Slot::Unmatched => None,
+    })
 }
 
 #[cfg(test)]
@@ -371,6 +405,29 @@ mod tests {
     fn refuses_new_code_between_placeholders() {
         let l = "# ... previous code ...\n\ndef d():\n    return 4\n\n# ... existing code ...\n";
         assert!(render(ORIG, l).is_err());
+    }
+
+    /// The merge's work does not grow with the square of a file without anchors: a long
+    /// listing of repeated lines (nothing unique to anchor on) with a placeholder is refused
+    /// before the alignment, whose cells are counted, not timed.
+    #[test]
+    fn a_long_gap_without_anchors_is_refused_not_aligned() {
+        let listing = |n: usize| -> (String, String) {
+            let lines: Vec<String> = (0..n)
+                .map(|i| format!("    value_{} = compute({}, key)", i % 50, i % 50))
+                .collect();
+            let mut l = lines.clone();
+            l[n / 2] = "    changed = compute(1, key)".into();
+            l.truncate(n - 10);
+            l.push("# ... rest of the file unchanged ...".into());
+            (lines.join("\n") + "\n", l.join("\n") + "\n")
+        };
+        let (small, small_listing) = listing(400);
+        assert!(render(&small, &small_listing).is_ok(), "a short gap is aligned");
+        let (long, long_listing) = listing(5_000);
+        const { assert!(5_000 * 4_990 > MAX_GAP_CELLS) };
+        let err = render(&long, &long_listing).expect_err("refused, not aligned");
+        assert!(err.contains("no line the file has only once"), "{err}");
     }
 
     #[test]

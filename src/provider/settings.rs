@@ -220,51 +220,13 @@ pub fn resolve(
     config: &ConfigFile,
     config_name: &str,
 ) -> Result<ProviderSettings, SettingsError> {
-    let var = |name: &str| env.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
-    let kind = match (flags.provider, var("REDLINE_PROVIDER"), config.provider.as_deref()) {
-        (Some(kind), _, _) => kind,
-        (None, Some(name), _) => ProviderKind::parse(name)
-            .ok_or_else(|| SettingsError::UnknownProvider(name.into(), "REDLINE_PROVIDER"))?,
-        (None, None, Some(name)) => ProviderKind::parse(name)
-            .ok_or_else(|| SettingsError::UnknownProvider(name.into(), "config.toml"))?,
-        (None, None, None) => {
-            if var("ANTHROPIC_API_KEY").is_some() {
-                ProviderKind::Anthropic
-            } else if var("OPENAI_API_KEY").is_some() || var("OPENAI_BASE_URL").is_some() {
-                ProviderKind::OpenAi
-            } else if var("OLLAMA_HOST").is_some() {
-                ProviderKind::Ollama
-            } else if let Some(kind) =
-                [ProviderKind::Anthropic, ProviderKind::OpenAi, ProviderKind::Ollama]
-                    .into_iter()
-                    .find(|k| config.section(*k).is_some())
-            {
-                kind
-            } else {
-                return Err(SettingsError::NothingSet { config: config_name.to_string() });
-            }
-        }
-    };
+    let env = Env(env);
+    let kind = provider_kind(flags, env, config, config_name)?;
     let section = config.section(kind);
-    let base_url = flags
-        .base_url
-        .clone()
-        .or_else(|| var(kind.base_url_var()).map(str::to_string))
-        .or_else(|| section.and_then(|s| s.base_url.clone()))
-        .map(|u| normalize_url(kind, &u))
-        .unwrap_or_else(|| kind.default_base_url().to_string());
-    let official = base_url == kind.default_base_url();
-    // A URL copied from a server's docs often names the endpoint; joined, it would be doubled.
-    if let Some(base) = base_url.trim_end_matches('/').strip_suffix("/chat/completions") {
-        return Err(SettingsError::EndpointInUrl {
-            url: crate::core::session::sanitize_url(&base_url),
-            base: crate::core::session::sanitize_url(base),
-        });
-    }
-    let base_url = BaseUrl::parse(&base_url)?;
+    let (base_url, official) = base_url_of(kind, flags, env, section)?;
     let api_key = kind
         .key_var()
-        .and_then(var)
+        .and_then(|v| env.var(v))
         .map(str::to_string)
         .or_else(|| section.and_then(|s| s.api_key.clone()).filter(|k| !k.is_empty()))
         .map(ApiKey::new);
@@ -282,7 +244,7 @@ pub fn resolve(
     let model = flags
         .model
         .clone()
-        .or_else(|| var("REDLINE_MODEL").map(str::to_string))
+        .or_else(|| env.var("REDLINE_MODEL").map(str::to_string))
         .or_else(|| section.and_then(|s| s.model.clone()))
         .or_else(|| config.model.clone())
         .filter(|m| !m.trim().is_empty())
@@ -310,6 +272,77 @@ pub fn resolve(
         deadline,
         max_reply_bytes,
     })
+}
+
+/// The environment as settings read it: a variable set to blanks is not set.
+#[derive(Clone, Copy)]
+struct Env<'a>(&'a BTreeMap<String, String>);
+
+impl<'a> Env<'a> {
+    fn var(self, name: &str) -> Option<&'a str> {
+        self.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+    }
+}
+
+/// Which provider: named by a flag, `REDLINE_PROVIDER` or the config file, or else the first
+/// whose key or host the environment sets, or else the first section the config file has.
+fn provider_kind(
+    flags: &Flags,
+    env: Env,
+    config: &ConfigFile,
+    config_name: &str,
+) -> Result<ProviderKind, SettingsError> {
+    let kind = match (flags.provider, env.var("REDLINE_PROVIDER"), config.provider.as_deref()) {
+        (Some(kind), _, _) => kind,
+        (None, Some(name), _) => ProviderKind::parse(name)
+            .ok_or_else(|| SettingsError::UnknownProvider(name.into(), "REDLINE_PROVIDER"))?,
+        (None, None, Some(name)) => ProviderKind::parse(name)
+            .ok_or_else(|| SettingsError::UnknownProvider(name.into(), "config.toml"))?,
+        (None, None, None) => {
+            if env.var("ANTHROPIC_API_KEY").is_some() {
+                ProviderKind::Anthropic
+            } else if env.var("OPENAI_API_KEY").is_some() || env.var("OPENAI_BASE_URL").is_some() {
+                ProviderKind::OpenAi
+            } else if env.var("OLLAMA_HOST").is_some() {
+                ProviderKind::Ollama
+            } else if let Some(kind) =
+                [ProviderKind::Anthropic, ProviderKind::OpenAi, ProviderKind::Ollama]
+                    .into_iter()
+                    .find(|k| config.section(*k).is_some())
+            {
+                kind
+            } else {
+                return Err(SettingsError::NothingSet { config: config_name.to_string() });
+            }
+        }
+    };
+    Ok(kind)
+}
+
+/// The provider's base URL (flag, environment, config, or its default), and whether it is the
+/// provider's official one.
+fn base_url_of(
+    kind: ProviderKind,
+    flags: &Flags,
+    env: Env,
+    section: Option<&ProviderSection>,
+) -> Result<(BaseUrl, bool), SettingsError> {
+    let base_url = flags
+        .base_url
+        .clone()
+        .or_else(|| env.var(kind.base_url_var()).map(str::to_string))
+        .or_else(|| section.and_then(|s| s.base_url.clone()))
+        .map(|u| normalize_url(kind, &u))
+        .unwrap_or_else(|| kind.default_base_url().to_string());
+    let official = base_url == kind.default_base_url();
+    // A URL copied from a server's docs often names the endpoint; joined, it would be doubled.
+    if let Some(base) = base_url.trim_end_matches('/').strip_suffix("/chat/completions") {
+        return Err(SettingsError::EndpointInUrl {
+            url: crate::core::session::sanitize_url(&base_url),
+            base: crate::core::session::sanitize_url(base),
+        });
+    }
+    Ok((BaseUrl::parse(&base_url)?, official))
 }
 
 /// A positive number of seconds (below a million), or `default` when none is given.

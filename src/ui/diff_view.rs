@@ -14,7 +14,6 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::keymap::Action;
 use crate::app::{App, Focus, ViewMode};
-use crate::core::report::Status;
 use crate::core::review::{HunkState, ReviewHunk};
 use crate::ui::conflict::three_way;
 use crate::ui::diff::{Block, Cell, DiffModel, LineColors, paint, scope};
@@ -44,7 +43,7 @@ fn title(app: &App, h: &ReviewHunk, label: &str) -> String {
     let lines = if h.state == HunkState::Applied && !p.new.is_empty() {
         Some((p.start + 1, p.start + p.new.len()))
     } else {
-        h.report.lines.filter(|_| h.report.status == Status::Applied)
+        h.report.lines.filter(|_| h.report.status.is_placed())
     };
     if let Some((a, b)) = lines {
         title.push_str(&format!(" · lines {a}-{b}"));

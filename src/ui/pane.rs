@@ -32,7 +32,7 @@ pub fn how_located(h: &ReviewHunk) -> String {
     }
     match (&h.report.strategy, h.report.similarity) {
         (Some(s), Some(sim)) if sim < 1.0 => format!("{s} {}%", (sim * 100.0).floor() as u32),
-        (Some(s), _) => s.clone(),
+        (Some(s), _) => s.to_string(),
         (None, _) => String::new(),
     }
 }

@@ -139,7 +139,7 @@ pub fn outcome_on(file: &str, reply: &str) -> Result<Option<String>, TestCaseErr
     sources.insert("f.py".to_string(), Source::Text(file.to_string()));
     let out = execute(&p, &sources);
     prop_assert!(!out.reports.is_empty(), "no edit read from {reply:?}");
-    if out.all_applied() {
+    if out.all_placed() {
         prop_assert_eq!(out.writes.len(), 1);
         match &out.writes[0] {
             FileWrite::Write { path, text } => {

@@ -32,7 +32,7 @@ impl Run {
     }
 
     pub fn applied(&self) -> usize {
-        self.reports().iter().filter(|r| r.status == Status::Applied).count()
+        self.reports().iter().filter(|r| r.status == Status::Placed).count()
     }
 
     pub fn refused(&self) -> Vec<&EditReport> {

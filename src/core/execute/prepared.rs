@@ -8,8 +8,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{After, Working, after_of, applied_report, apply_edit, in_place_already};
-use super::{guarded, placement_doubt, working};
+use super::already::in_place_already;
+use super::doubt::placement_doubt;
+use super::reports::applied_report;
+use super::{After, Working, after_of, apply_edit, guarded, working};
 use crate::core::apply::apply_hunk_styled;
 use crate::core::edit::{Change, Edit};
 use crate::core::file::Source;
@@ -125,7 +127,7 @@ fn modify_lines(
     // A place found only roughly takes the whole-file path: its checks look at the whole file
     // (the new text may stand elsewhere already, re-indenting may change the nesting around
     // the window), and the review must place a hunk exactly as `apply` does.
-    let rough = loc.strategy == crate::core::locate::Strategy::Fuzzy;
+    let rough = loc.strategy == crate::core::locate::MatchKind::Fuzzy;
     if rough
         || placement_doubt(&parts, &text.lines).is_some()
         || in_place_already(&parts, &text.lines).is_some()
@@ -169,7 +171,7 @@ fn lands_beside_a_copy(
     let mut after: Vec<String> = lines[from..lo].to_vec();
     after.extend(window.iter().cloned());
     after.extend(lines[hi..to].iter().cloned());
-    super::inserted_twice(&lines[from..to], &after).is_some()
+    super::already::inserted_twice(&lines[from..to], &after).is_some()
 }
 
 /// A located hunk's lines counted from `lo`, if they all fall in `lo..hi` (and `lo < hi`: an

@@ -107,6 +107,7 @@ pub fn align(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize) -> Option
     align_with(pat, file, lo, hi, Params::HUNK)
 }
 
+/// [`align`] with the given forgiveness.
 pub fn align_with(
     pat: &[PatLine],
     file: &[LineInfo],
@@ -119,104 +120,165 @@ pub fn align_with(
     if m == 0 || n == 0 {
         return None;
     }
-    let w = n + 1;
-    let mut score = vec![0f64; (m + 1) * w];
-    let mut back = vec![START; (m + 1) * w];
-    let mut likeness = vec![Likeness::Different; m * n];
-    for i in 1..=m {
-        let p = &pat[i - 1];
-        for j in 0..=n {
-            let idx = i * w + j;
-            // Skip the pattern line.
-            let mut best = score[(i - 1) * w + j];
-            let mut mv = SKIP_PAT;
-            if j > 0 {
-                let f = &file[lo + j - 1];
-                if p.wildcard {
-                    // On a tie the `...` starts here rather than further up: it stands for as
-                    // few lines as it can (of two `def dump_value` with the same last line, the
-                    // nearer one, not the one a class away).
-                    let s = score[i * w + j - 1];
-                    if s > best {
-                        best = s;
-                        mv = ABSORB;
-                    }
-                    // The file may hold the same `...` literally (a stub body, a docstring).
-                    let l = compare(&p.info, f);
-                    if matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing) {
-                        likeness[(i - 1) * n + j - 1] = l;
-                        let s = score[(i - 1) * w + j - 1] + p.info.weight();
-                        if s > best {
-                            best = s;
-                            mv = MATCH;
-                        }
-                    }
-                } else {
-                    let l = match compare(&p.info, f) {
-                        Likeness::Fuzzy(s)
-                            if s < params.fuzzy_min
-                                || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len =>
-                        {
-                            Likeness::Different
-                        }
-                        l => l,
-                    };
-                    likeness[(i - 1) * n + j - 1] = l;
-                    if let Some(g) = gain(p, f, l, params.delta) {
-                        let s = score[(i - 1) * w + j - 1] + g;
-                        if s >= best {
-                            best = s;
-                            mv = MATCH;
-                        }
-                    }
-                }
-                let s = score[i * w + j - 1] - gap_cost(f);
-                if s > best {
-                    best = s;
-                    mv = SKIP_FILE;
-                }
-            }
-            score[idx] = best;
-            back[idx] = mv;
+    let mut table = Table::new(m, n, lo);
+    table.fill(pat, file, params);
+    let (end_j, top) = table.best_end(m)?;
+    let slots = table.trace(m, end_j);
+    let span = span_of(&slots)?;
+    Some(Alignment { score: top, slots, span })
+}
+
+/// The dynamic program over pattern × window: for pattern line `i` (1-based; 0 is before the
+/// first) and window position `j` (0 is before the window's first line), the best score of
+/// aligning the first `i` pattern lines within the first `j` window lines, the move that got
+/// there, and how alike each pattern line and file line are (`m × n`, read back by the trace).
+struct Table {
+    lo: usize,
+    n: usize,
+    /// Row width: `n + 1`.
+    w: usize,
+    score: Vec<f64>,
+    back: Vec<u8>,
+    likeness: Vec<Likeness>,
+}
+
+/// The best move into a cell so far: its score and which move.
+type Best = (f64, u8);
+
+impl Table {
+    fn new(m: usize, n: usize, lo: usize) -> Table {
+        let w = n + 1;
+        Table {
+            lo,
+            n,
+            w,
+            score: vec![0f64; (m + 1) * w],
+            back: vec![START; (m + 1) * w],
+            likeness: vec![Likeness::Different; m * n],
         }
     }
-    // Best end: the smallest file position reaching the top score.
-    let mut end_j = 0;
-    let mut top = f64::MIN;
-    for j in 0..=n {
-        let s = score[m * w + j];
-        if s > top + 1e-12 {
-            top = s;
-            end_j = j;
+
+    fn fill(&mut self, pat: &[PatLine], file: &[LineInfo], params: Params) {
+        let w = self.w;
+        for (i, p) in (1..).zip(pat) {
+            for j in 0..=self.n {
+                // Skip the pattern line.
+                let mut best: Best = (self.score[(i - 1) * w + j], SKIP_PAT);
+                if j > 0 {
+                    let f = &file[self.lo + j - 1];
+                    if p.wildcard {
+                        self.absorb(i, j, p, f, &mut best);
+                    } else {
+                        self.pair(i, j, p, f, params, &mut best);
+                    }
+                    let s = self.score[i * w + j - 1] - gap_cost(f);
+                    if s > best.0 {
+                        best = (s, SKIP_FILE);
+                    }
+                }
+                self.score[i * w + j] = best.0;
+                self.back[i * w + j] = best.1;
+            }
         }
     }
-    if top <= 0.0 {
-        return None;
-    }
-    let mut slots = vec![Slot::Unmatched; m];
-    let (mut i, mut j) = (m, end_j);
-    while i > 0 {
-        match back[i * w + j] {
-            MATCH => {
-                slots[i - 1] = Slot::Line(lo + j - 1, likeness[(i - 1) * n + j - 1]);
-                i -= 1;
-                j -= 1;
+
+    /// A wildcard pattern line `i` at window line `j`: absorb the line, or match a literal `...`.
+    fn absorb(&mut self, i: usize, j: usize, p: &PatLine, f: &LineInfo, best: &mut Best) {
+        let w = self.w;
+        // On a tie the `...` starts here rather than further up: it stands for as few lines as
+        // it can (of two `def dump_value` with the same last line, the nearer one, not the one
+        // a class away).
+        let s = self.score[i * w + j - 1];
+        if s > best.0 {
+            *best = (s, ABSORB);
+        }
+        // The file may hold the same `...` literally (a stub body, a docstring).
+        let l = compare(&p.info, f);
+        if matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing) {
+            self.likeness[(i - 1) * self.n + j - 1] = l;
+            let s = self.score[(i - 1) * w + j - 1] + p.info.weight();
+            if s > best.0 {
+                *best = (s, MATCH);
             }
-            ABSORB => {
-                let end = lo + j;
-                while j > 0 && back[i * w + j] == ABSORB {
+        }
+    }
+
+    /// Pattern line `i` paired with window line `j`, if they are alike enough.
+    fn pair(
+        &mut self,
+        i: usize,
+        j: usize,
+        p: &PatLine,
+        f: &LineInfo,
+        params: Params,
+        best: &mut Best,
+    ) {
+        let l = match compare(&p.info, f) {
+            Likeness::Fuzzy(s)
+                if s < params.fuzzy_min
+                    || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len =>
+            {
+                Likeness::Different
+            }
+            l => l,
+        };
+        self.likeness[(i - 1) * self.n + j - 1] = l;
+        if let Some(g) = gain(p, f, l, params.delta) {
+            let s = self.score[(i - 1) * self.w + j - 1] + g;
+            if s >= best.0 {
+                *best = (s, MATCH);
+            }
+        }
+    }
+
+    /// Where the whole pattern ends best: the smallest window position reaching the top score,
+    /// and that score; `None` when nothing matched.
+    fn best_end(&self, m: usize) -> Option<(usize, f64)> {
+        let mut end_j = 0;
+        let mut top = f64::MIN;
+        for j in 0..=self.n {
+            let s = self.score[m * self.w + j];
+            if s > top + 1e-12 {
+                top = s;
+                end_j = j;
+            }
+        }
+        (top > 0.0).then_some((end_j, top))
+    }
+
+    /// Follow the moves back from the end: what each pattern line aligned to.
+    fn trace(&self, m: usize, end_j: usize) -> Vec<Slot> {
+        let (w, lo) = (self.w, self.lo);
+        let mut slots = vec![Slot::Unmatched; m];
+        let (mut i, mut j) = (m, end_j);
+        while i > 0 {
+            match self.back[i * w + j] {
+                MATCH => {
+                    slots[i - 1] = Slot::Line(lo + j - 1, self.likeness[(i - 1) * self.n + j - 1]);
+                    i -= 1;
                     j -= 1;
                 }
-                slots[i - 1] = Slot::Wild(lo + j, end);
-                i -= 1;
+                ABSORB => {
+                    let end = lo + j;
+                    while j > 0 && self.back[i * w + j] == ABSORB {
+                        j -= 1;
+                    }
+                    slots[i - 1] = Slot::Wild(lo + j, end);
+                    i -= 1;
+                }
+                SKIP_FILE => j -= 1,
+                _ => i -= 1,
             }
-            SKIP_FILE => j -= 1,
-            _ => i -= 1,
         }
+        slots
     }
-    // Wildcards that absorbed nothing sit between their neighbours.
+}
+
+/// The file lines the slots touch, first to last. Wildcards that absorbed nothing sit between
+/// their neighbours and add nothing.
+fn span_of(slots: &[Slot]) -> Option<(usize, usize)> {
     let mut span: Option<(usize, usize)> = None;
-    for s in &slots {
+    for s in slots {
         let (a, b) = match *s {
             Slot::Line(f, _) => (f, f + 1),
             Slot::Wild(a, b) if b > a => (a, b),
@@ -224,8 +286,7 @@ pub fn align_with(
         };
         span = Some(span.map_or((a, b), |(x, y)| (x.min(a), y.max(b))));
     }
-    let span = span?;
-    Some(Alignment { score: top, slots, span })
+    span
 }
 
 #[cfg(test)]

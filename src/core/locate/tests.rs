@@ -42,7 +42,7 @@ fn exact() {
     )
     .unwrap();
     assert!(out.contains("tasks.append(task)\n    log(task)\n    return task\n\n\ndef delete"));
-    assert_eq!(loc.strategy, Strategy::Exact);
+    assert_eq!(loc.strategy, MatchKind::Exact);
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn copy_error_keeps_the_files_line() {
     let (out, loc) = apply(PY, &h).unwrap();
     assert!(out.contains("def create_task(title):\n"));
     assert!(out.contains("\"done\": False}"));
-    assert_eq!(loc.strategy, Strategy::Fuzzy);
+    assert_eq!(loc.strategy, MatchKind::Fuzzy);
 }
 
 #[test]
@@ -68,7 +68,7 @@ fn dedented_hunk_is_reindented() {
         out.contains("    task = {\"title\": title}\n    if ok:\n        tasks.append(task)\n"),
         "{out}"
     );
-    assert_eq!(loc.strategy, Strategy::Indentation);
+    assert_eq!(loc.strategy, MatchKind::Indentation);
 }
 
 #[test]
@@ -101,7 +101,7 @@ fn elision_in_old_text() {
         out.contains("    tasks.append(task)\n    print(task)\n    return task\n\n\ndef delete"),
         "{out}"
     );
-    assert_eq!(loc.strategy, Strategy::Elision);
+    assert_eq!(loc.strategy, MatchKind::Elision);
 }
 
 #[test]

@@ -58,7 +58,7 @@ impl Review {
         h.edit = edit;
         self.place(&mut h);
         h.state =
-            if h.report.status == Status::Applied { HunkState::Pending } else { HunkState::Failed };
+            if h.report.status == Status::Placed { HunkState::Pending } else { HunkState::Failed };
         *self.hunks.get_mut(idx) = h;
         true
     }

@@ -119,7 +119,7 @@ pub(super) fn anchor_of<S: AsRef<str>>(
     source: &Source,
     lines: &[S],
 ) -> Option<Vec<String>> {
-    if report.status != Status::Applied {
+    if report.status != Status::Placed {
         return None;
     }
     let owned = |l: &[S]| l.iter().map(|s| s.as_ref().to_string()).collect::<Vec<_>>();

@@ -1,5 +1,7 @@
 use super::*;
+use crate::core::locate::MatchKind;
 use crate::core::parse::{ParseOptions, parse_reply};
+use crate::core::placement::Strategy;
 
 const APP: &str = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";
 
@@ -33,7 +35,7 @@ fn hunks_arrive_pending_with_a_preview() {
         (p.start, p.old.clone(), p.new.clone()),
         (1, vec!["    return 1".into()], vec!["    return 10".into()])
     );
-    assert_eq!(r.hunks()[0].report.strategy.as_deref(), Some("exact"));
+    assert_eq!(r.hunks()[0].report.strategy, Some(Strategy::Located(MatchKind::Exact)));
 }
 
 #[test]

@@ -375,7 +375,7 @@ pub struct HunkRecord {
     /// into parts).
     pub state: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strategy: Option<String>,
+    pub strategy: Option<crate::core::placement::Strategy>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<(usize, usize)>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

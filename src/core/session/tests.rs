@@ -1,6 +1,8 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::core::locate::MatchKind;
+use crate::core::placement::Strategy;
 
 fn header() -> Header {
     Header {
@@ -33,7 +35,7 @@ fn hunk(t: u64, id: &str, state: &str) -> Record {
         format: "search-replace".into(),
         reply_lines: (3, 9),
         state: state.into(),
-        strategy: Some("exact".into()),
+        strategy: Some(Strategy::Located(MatchKind::Exact)),
         lines: Some((5, 6)),
         similarity: Some(1.0),
         reason: None,

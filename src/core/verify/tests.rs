@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::edit::HunkLine;
+use crate::core::edit::{Hunk, HunkLine, LineKind};
 
 fn lines(s: &str) -> Vec<String> {
     s.lines().map(String::from).collect()

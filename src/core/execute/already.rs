@@ -1,0 +1,162 @@
+//! Recognising an edit made before: the file already holds its new text where its context says
+//! (or, when its old text is gone, at exactly one telling place), so applying it again would
+//! change nothing or add a second copy. Such an edit is reported `already-applied` and writes
+//! nothing.
+//!
+//! Not for: locating (`core::locate`), or refusing placements (`doubt`).
+
+use super::reports::placed;
+use crate::core::edit::{Edit, Hunk, LineKind};
+use crate::core::locate::{HunkSlot, Located};
+use crate::core::placement::{Placement, Strategy};
+use crate::core::report::EditReport;
+
+/// Where the file already reads, from the located place on, exactly what the hunk's new text
+/// says (each line compared without surrounding whitespace, blank lines included): the edit was
+/// applied before.
+pub(super) fn in_place_already(
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+) -> Option<(usize, usize)> {
+    let (mut first, mut last) = (usize::MAX, 0);
+    for (h, loc) in parts {
+        let kept: Vec<(&str, bool)> = h
+            .lines
+            .iter()
+            .zip(&loc.slots)
+            // A blank context line the locator passed over is still part of the new text: once
+            // the edit is made, the file holds it.
+            .filter(|(l, s)| {
+                l.kind != LineKind::Remove
+                    && !matches!(s, HunkSlot::Elided(..))
+                    && (!matches!(s, HunkSlot::Ignored) || l.text.trim().is_empty())
+            })
+            .map(|(l, s)| (l.text.trim(), matches!(s, HunkSlot::Kept(..))))
+            .collect();
+        let new: Vec<&str> = kept.iter().map(|(t, _)| *t).collect();
+        let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
+        // New lines before the first line found stand right above the place found.
+        let lead = kept.iter().position(|(_, anchored)| *anchored).unwrap_or(0);
+        let start = loc.start.checked_sub(lead)?;
+        let end = start + new.len();
+        // The new text must cover the whole place the old text was found in: a file that still
+        // holds lines the hunk removes (after its context) has not had the edit.
+        if old_is_new || new.is_empty() || end > lines.len() || end < loc.end {
+            return None;
+        }
+        if !lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
+            return None;
+        }
+        first = first.min(start);
+        last = last.max(end);
+    }
+    Some((first, last))
+}
+
+/// The report of an edit whose new text the file already holds at lines `start..end`.
+pub(super) fn already_report(edit: &Edit, path: &str, (start, end): (usize, usize)) -> EditReport {
+    let placement = Placement {
+        strategy: Strategy::AlreadyApplied,
+        lines: Some((start + 1, end)),
+        similarity: Some(1.0),
+    };
+    let note = "the file already holds this hunk's new text there; nothing changed";
+    placed(edit, path, placement, Some(note))
+}
+
+/// Where `after` is `before` with blocks of lines inserted, each right beside a copy of itself
+/// (an edit made a second time), the lines they span. Blocks of blank lines and closers alone
+/// say nothing.
+pub(super) fn inserted_twice(before: &[String], after: &[String]) -> Option<(usize, usize)> {
+    let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
+    let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
+    let (mut first, mut last, mut any) = (usize::MAX, 0, false);
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
+        match op {
+            similar::DiffOp::Equal { .. } => {}
+            similar::DiffOp::Insert { new_index: at, new_len: n, .. } => {
+                let block = &new[at..at + n];
+                let beside = (at >= n && new[at - n..at] == *block)
+                    || new.get(at + n..at + 2 * n).is_some_and(|b| b == block);
+                if !beside {
+                    return None;
+                }
+                any |= block.iter().any(|l| !crate::core::indent::is_closer(l) && !l.is_empty());
+                first = first.min(at);
+                last = last.max(at + n);
+            }
+            _ => return None,
+        }
+    }
+    any.then_some((first.min(before.len()), last.min(before.len())))
+}
+
+/// Whether a hunk whose old text is gone was already applied: its new text (with its context)
+/// is in the file exactly as written, at exactly one place, and says enough to be sure.
+pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
+    let new: Vec<&str> = hunk.new_lines().collect();
+    // Only added text proves the edit happened: a deletion whose line is missing may never have
+    // been there.
+    let changed = hunk
+        .lines
+        .iter()
+        .any(|l| l.kind == crate::core::edit::LineKind::Add && !l.text.trim().is_empty());
+    let telling = new.iter().filter(|l| l.trim().len() >= 4).count() >= 2;
+    // Only context says where the new text belongs: without it, the same lines elsewhere (in
+    // another function) prove nothing.
+    let placed = hunk.lines.iter().any(|l| {
+        l.kind == crate::core::edit::LineKind::Context
+            && l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+    });
+    if !placed {
+        return None;
+    }
+    if !changed || !telling || new.is_empty() || new.len() > lines.len() {
+        return None;
+    }
+    let same = |a: &str, b: &str| a.trim_end() == b.trim_end();
+    let mut found = None;
+    for start in 0..=lines.len() - new.len() {
+        if new.iter().zip(&lines[start..]).all(|(n, l)| same(n, l)) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((start, start + new.len()));
+        }
+    }
+    found
+}
+
+/// A hunk that only removes lines, whose context the file holds exactly and together at one
+/// place, with nothing between the lines around each removed run: where the locator matched
+/// the removed lines to copies inside that stretch (a line the file repeats), the removal was
+/// made before. Context on both sides of every removed run is what pins the place where the
+/// removed lines would be; a hunk that removes lines at its edge says nothing of what follows
+/// them. (When the locator finds no removed line at all, the hunk is refused, not taken for
+/// applied: a removed line that is not there may never have been there.)
+pub(super) fn removed_before(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
+    let kinds: Vec<LineKind> = hunk.lines.iter().map(|l| l.kind).collect();
+    if kinds.contains(&LineKind::Add) || !kinds.contains(&LineKind::Remove) {
+        return None;
+    }
+    let pinned = kinds.iter().enumerate().all(|(k, kind)| {
+        *kind != LineKind::Remove
+            || (kinds[..k].contains(&LineKind::Context) && kinds[k..].contains(&LineKind::Context))
+    });
+    let context: Vec<&str> =
+        hunk.lines.iter().filter(|l| l.kind == LineKind::Context).map(|l| l.text.trim()).collect();
+    let telling = context.iter().filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 3);
+    if !pinned || telling.count() < 2 || context.len() > lines.len() {
+        return None;
+    }
+    let mut found = None;
+    for start in 0..=lines.len() - context.len() {
+        if context.iter().zip(&lines[start..]).all(|(c, l)| *c == l.trim()) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((start, start + context.len()));
+        }
+    }
+    found
+}

@@ -1,0 +1,169 @@
+//! Doubts about a placement that no check of the result can settle: parts of a fused hunk out
+//! of order, new lines whose place among lines the model left out is a guess, and a removal
+//! from a run of identical lines the hunk does not show whole. A placement with a doubt is
+//! refused before anything is applied.
+//!
+//! Not for: checking the text a placement gives (`core::verify` does that after applying).
+
+use crate::core::edit::Hunk;
+use crate::core::locate::{HunkSlot, Located};
+
+/// Doubts about a placement that no check of the result can settle: parts of a fused hunk out
+/// of the order the model wrote them in, or new lines whose place among lines the model left
+/// out is unknown.
+pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Option<String> {
+    if parts.windows(2).any(|w| w[1].1.start < w[0].1.end) {
+        return Some(
+            "the hunk's changes fit the file only in another order than the reply gives them: send them as separate hunks, each with its own context".into(),
+        );
+    }
+    let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
+    parts.iter().find_map(|(h, loc)| {
+        insertion_gap(h, loc, lines).or_else(|| unpinned_removal(loc, lines)).or_else(|| {
+            let lost = crate::core::apply::lost_tail_context(lines, h, loc, style)?;
+            Some(format!(
+                "the new lines follow {lost:?} in the hunk, which is not in the file after the lines found before it: include the lines the file has there as context so that the place is clear"
+            ))
+        })
+    })
+}
+
+/// A removed line in a run of identical lines (`log("x")` three times, a doubled import) where
+/// the file holds more copies next to the hunk's than the hunk shows: the hunk says "one copy
+/// fewer" of a run whose length it does not know, so it cannot tell whether the removal was
+/// made already, and a second application would take another copy.
+fn unpinned_removal(loc: &Located, lines: &[String]) -> Option<String> {
+    let slots = &loc.slots;
+    let file_line = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
+        _ => None,
+    };
+    for (k, slot) in slots.iter().enumerate() {
+        let HunkSlot::Removed(f, _) = *slot else { continue };
+        let copy = lines[f].trim();
+        // Only a removal of copies alone: a removed block with other lines in it (a function
+        // and its closing `}` next to the enclosing one) is pinned by those lines.
+        let removed_run = |j: usize| match slots.get(j) {
+            Some(HunkSlot::Removed(g, _)) => Some(lines[*g].trim()),
+            _ => None,
+        };
+        let before = (0..k).rev().map_while(removed_run);
+        let after = (k + 1..slots.len()).map_while(removed_run);
+        if copy.is_empty() || before.chain(after).any(|t| t != copy) {
+            continue;
+        }
+        // The copies the hunk shows: neighbouring hunk lines on neighbouring file lines.
+        let same = |g: usize| lines[g].trim() == copy;
+        let (mut a, mut first) = (k, f);
+        while let Some(g) = a.checked_sub(1).and_then(|p| file_line(&slots[p]))
+            && g + 1 == first
+            && same(g)
+        {
+            a -= 1;
+            first = g;
+        }
+        let (mut b, mut last) = (k, f);
+        while let Some(g) = slots.get(b + 1).and_then(file_line)
+            && g == last + 1
+            && same(g)
+        {
+            b += 1;
+            last = g;
+        }
+        let more = (first > 0 && same(first - 1)) || (last + 1 < lines.len() && same(last + 1));
+        if more {
+            return Some(format!(
+                "the hunk removes {copy:?} from a run of identical lines that the file has more of than the hunk shows, so whether it was removed already is unknown: include the lines around the run as context"
+            ));
+        }
+    }
+    None
+}
+
+/// New lines written between two lines the hunk shares with the file, where the file has other
+/// lines in between that the model left out: before or after those lines is a guess.
+fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    let slots = &loc.slots;
+    let anchor_end = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f + 1),
+        HunkSlot::Elided(s, e) if s != usize::MAX => Some(e),
+        _ => None,
+    };
+    let anchor_start = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
+        HunkSlot::Elided(s, _) if s != usize::MAX => Some(s),
+        _ => None,
+    };
+    let mut k = 0;
+    while k < slots.len() {
+        if !matches!(slots[k], HunkSlot::Add | HunkSlot::ForgottenAdd) {
+            k += 1;
+            continue;
+        }
+        let run = k;
+        while k < slots.len()
+            && !matches!(
+                slots[k],
+                HunkSlot::Kept(..) | HunkSlot::Removed(..) | HunkSlot::Elided(..)
+            )
+        {
+            k += 1;
+        }
+        let prev = slots[..run].iter().rev().find_map(|s| {
+            if matches!(s, HunkSlot::Removed(..)) { Some(None) } else { anchor_end(s).map(Some) }
+        });
+        let next = slots[k..].iter().find_map(anchor_start);
+        // New lines that replace removed ones stand where those were.
+        let replacing = prev == Some(None) || matches!(slots.get(k), Some(HunkSlot::Removed(..)));
+        if !replacing && let Some(why) = inside_blank_run(hunk, slots, run, k, lines) {
+            return Some(why);
+        }
+        let (Some(Some(from)), Some(to)) = (prev, next) else { continue };
+        if let Some(left_out) =
+            lines.get(from..to).and_then(|g| g.iter().find(|l| !l.trim().is_empty()))
+        {
+            let new = hunk.lines[run].text.trim();
+            return Some(format!(
+                "the new line {new:?} goes between lines the file has apart ({:?} lies between them and is not in the hunk): include it as context so that the place is clear",
+                left_out.trim()
+            ));
+        }
+        if to > from {
+            // Only blank lines left out: above or below them is as much a guess.
+            let new = hunk.lines[run].text.trim();
+            return Some(format!(
+                "the new line {new:?} goes between lines the file has apart (blank lines lie between them and are not in the hunk): include them as context so that the place is clear"
+            ));
+        }
+    }
+    None
+}
+
+/// New lines (hunk lines `run..end`) next to blank lines the hunk shares with the file, where the
+/// file's run of blank lines there is longer than the hunk's on the far side: which of the
+/// file's blank lines the hunk's are is a guess, and so is the new lines' place among them.
+fn inside_blank_run(
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    run: usize,
+    end: usize,
+    lines: &[String],
+) -> Option<String> {
+    let blank_at = |j: usize| match slots.get(j) {
+        Some(HunkSlot::Kept(f, _)) if hunk.lines[j].text.trim().is_empty() => Some(*f),
+        _ => None,
+    };
+    let blank_line = |f: usize| lines.get(f).is_some_and(|l| l.trim().is_empty());
+    // The hunk's blank lines right before the new lines: the first of them must start the file's run.
+    let before = (0..run).rev().map_while(blank_at).last();
+    // The hunk's blank lines right after them: the last of them must end the file's run.
+    let after = (end..slots.len()).map_while(blank_at).last();
+    let left_out = before.is_some_and(|f| f > 0 && blank_line(f - 1))
+        || after.is_some_and(|f| blank_line(f + 1));
+    left_out.then(|| {
+        format!(
+            "the new line {:?} goes among blank lines the file has more of than the hunk: include the lines around them as context so that the place is clear",
+            hunk.lines[run].text.trim()
+        )
+    })
+}

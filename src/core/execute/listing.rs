@@ -1,0 +1,114 @@
+//! Carrying out a whole-file listing on a file's working state: a new file is created, an
+//! existing one merged with the lines the listing's placeholders stand for (`core::whole`),
+//! refused when the listing looks like an excerpt or hides behind a placeholder something the
+//! reply says it changed, and verified before it replaces the file's lines.
+//!
+//! Not for: the merge itself (`core::whole`) or its check (`core::verify`).
+
+use super::Working;
+use super::reports::{placed, refused};
+use crate::core::edit::Edit;
+use crate::core::placement::{Placement, Strategy};
+use crate::core::report::EditReport;
+use crate::core::text::TextFile;
+use crate::core::{verify, whole};
+
+/// A listing that keeps less than this share of a file, without placeholders, and is much shorter
+/// than the file, is taken for an excerpt rather than the new whole file.
+const EXCERPT_SHARE: f64 = 0.5;
+
+pub(super) fn replace(
+    edit: &Edit,
+    path: &str,
+    content: &str,
+    w: &mut Working,
+    mentions: &[String],
+) -> EditReport {
+    let Some(text) = w.text.as_mut() else {
+        if content.lines().any(|l| {
+            crate::core::elision::is_placeholder(l) && l.trim().trim_matches('.').trim() != ""
+        }) {
+            return refused(
+                edit,
+                path.into(),
+                format!(
+                    "{path}: a new file cannot have `... unchanged code` placeholders: write it out whole"
+                ),
+            );
+        }
+        w.text = Some(TextFile::parse(content));
+        w.dirty = true;
+        return placed(edit, path, Placement::of(Strategy::Create), None);
+    };
+    let merged = match whole::merge(text, content) {
+        Ok(m) => m,
+        Err(why) => return refused(edit, path.into(), format!("{path}: {why}")),
+    };
+    // The reply says it changes something that the listing leaves behind a placeholder: restoring
+    // it unchanged could undo what the model meant, so this is not guessed at.
+    if let Some(name) = merged
+        .restored_lines
+        .iter()
+        .filter_map(|&f| defined_name(&text.lines[f]))
+        .find(|name| mentions.iter().any(|m| m == name))
+    {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the reply talks about `{name}`, but the listing leaves it behind a placeholder, so whether it stays unchanged is unclear: list it in full (or leave it out on purpose with a diff)"
+            ),
+        );
+    }
+    let orig_nonblank = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
+    let new_len = merged.lines.len();
+    if !merged.restored
+        && orig_nonblank >= 20
+        && merged.kept_share < EXCERPT_SHARE
+        && new_len * 2 < text.lines.len()
+    {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
+                merged.kept_share * 100.0,
+                text.lines.len()
+            ),
+        );
+    }
+    let merged_lines: Vec<String> = merged.lines.iter().map(|l| l.text.clone()).collect();
+    if let Err(why) = verify::check_whole(&text.lines, &merged_lines, content) {
+        return refused(edit, path.into(), format!("{path}: {why}"));
+    }
+    let n = text.lines.len();
+    text.splice(0, n, merged.lines);
+    w.dirty = true;
+    let strategy = if merged.restored { Strategy::WholeMerge } else { Strategy::WholeFile };
+    placed(edit, path, Placement { strategy, lines: Some((1, n)), similarity: None }, None)
+}
+
+/// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`.
+fn defined_name(line: &str) -> Option<&str> {
+    const KEYWORDS: &[&str] = &[
+        "def",
+        "fn",
+        "function",
+        "class",
+        "struct",
+        "enum",
+        "trait",
+        "interface",
+        "func",
+        "impl",
+        "module",
+    ];
+    let mut words =
+        line.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
+    while let Some(w) = words.next() {
+        if KEYWORDS.contains(&w) {
+            return words.next();
+        }
+    }
+    None
+}

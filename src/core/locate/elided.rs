@@ -1,0 +1,91 @@
+//! Where a `...` in a hunk ends: a placeholder that stands for some lines must be followed by
+//! a line that says where it is, and one that stands for none is dropped unless new lines
+//! depend on it.
+//!
+//! Not for: recognising placeholder lines (`core::elision`), or aligning them (`align`).
+
+use super::{HunkSlot, Refusal, RefusalKind};
+use crate::core::edit::Hunk;
+use crate::core::locate::lines::LineInfo;
+
+/// A `...` that stands for some lines ends where the next line found is: that line must say
+/// where it is (`}` alone could be the end of any block, unless it closes the block the `...`
+/// is the body of), or how much the `...` covers is a guess.
+pub(super) fn check_elision_ends(
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    file: &[LineInfo],
+) -> Result<(), Refusal> {
+    for (k, slot) in slots.iter().enumerate() {
+        let HunkSlot::Elided(s, e) = *slot else { continue };
+        if e <= s || e == usize::MAX {
+            continue;
+        }
+        let next: Vec<usize> = slots[k + 1..]
+            .iter()
+            .take_while(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
+            .filter_map(|s| match s {
+                HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
+                _ => None,
+            })
+            .filter(|f| !file[*f].is_blank())
+            .take(3)
+            .collect();
+        if next.is_empty() || next.iter().any(|f| file[*f].loose_len >= 4) {
+            continue;
+        }
+        // A closing `}` ends the `...` well when everything the `...` covers is deeper than it:
+        // the body of the block it closes (`fn f() {` / `...` / `}`).
+        let cols =
+            |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
+        let end = cols(&file[next[0]]);
+        if file[s..e].iter().all(|l| l.is_blank() || cols(l) > end) {
+            continue;
+        }
+        return Err(Refusal {
+            kind: RefusalKind::UnanchoredElision,
+            message: format!(
+                "the `...` at hunk line {} is followed only by {:?}, too common a line to tell how much it stands for: include a distinctive line after it",
+                k + 1,
+                hunk.lines.get(k + 1).map_or("", |l| l.text.trim())
+            ),
+            closest: None,
+            candidates: Vec::new(),
+        });
+    }
+    Ok(())
+}
+
+/// A `...` that absorbed nothing: harmless unless new lines depend on where it ends.
+pub(super) fn resolve_empty_elisions(slots: &mut [HunkSlot]) -> Result<(), Refusal> {
+    let n = slots.len();
+    for k in 0..n {
+        if slots[k] != HunkSlot::Elided(usize::MAX, usize::MAX) {
+            continue;
+        }
+        // Between anchors the DP would have absorbed the gap; an unresolved one is at an edge.
+        let before_anchor =
+            slots[..k].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
+        let after_anchor =
+            slots[k + 1..].iter().any(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)));
+        let adds_after = slots[k + 1..]
+            .iter()
+            .take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
+            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd));
+        let adds_before = slots[..k]
+            .iter()
+            .rev()
+            .take_while(|s| !matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
+            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd));
+        if (!after_anchor && adds_after) || (!before_anchor && adds_before) {
+            return Err(Refusal {
+                kind: RefusalKind::UnanchoredElision,
+                message: "new lines sit next to a `...` at the edge of the hunk, so where they go is unknown: include the unchanged line they follow".into(),
+                closest: None,
+                candidates: Vec::new(),
+            });
+        }
+        slots[k] = HunkSlot::Ignored;
+    }
+    Ok(())
+}

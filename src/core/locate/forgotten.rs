@@ -1,0 +1,122 @@
+//! Context lines whose `+` the model forgot, in a diff: lines that open or fill the body of a
+//! block an added line opens (taken out of the pattern before searching), and context lines not
+//! found in the file next to changed lines (added, not ignored, once a place is found).
+//!
+//! Not for: deciding whether such a placement is good enough (`finish`, the similarity floors).
+
+use super::HunkSlot;
+use crate::core::edit::{Hunk, LineKind};
+
+/// In a diff, context lines not found in the file, in a run touching changed lines, are lines
+/// whose `+` the model forgot: they are added, not searched for. (They count half against the
+/// similarity, since invented context looks the same.)
+pub(super) fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
+    if !hunk.marked {
+        return;
+    }
+    let n = slots.len();
+    let mut k = 0;
+    while k < n {
+        if slots[k] != HunkSlot::Ignored {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < n && slots[k] == HunkSlot::Ignored {
+            k += 1;
+        }
+        let touches_add = (start > 0 && hunk.lines[start - 1].kind != LineKind::Context)
+            || (k < n && hunk.lines[k].kind != LineKind::Context);
+        // A line worth adding: not only blank lines, closers or comment markers.
+        let has_text = hunk.lines[start..k]
+            .iter()
+            .any(|l| l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3);
+        // A hunk opens with the context it is anchored by; lines at its very start that are not
+        // in the file are miscopied context, not new code.
+        let leading = start == 0;
+        if touches_add && has_text && !leading {
+            for s in &mut slots[start..k] {
+                *s = HunkSlot::ForgottenAdd;
+            }
+        }
+    }
+}
+
+/// In a diff, context lines that form the body of a block an added line opens (deeper than an
+/// added `def f():` or `fn f() {` right above them) cannot be old lines: their `+` was
+/// forgotten. So are a closing `}` at the opener's depth and blank lines inside the body.
+pub(super) fn forced_adds(hunk: &Hunk) -> Vec<bool> {
+    let n = hunk.lines.len();
+    let mut forced = vec![false; n];
+    if !hunk.marked {
+        return forced;
+    }
+    let depth = |t: &str| {
+        t.chars()
+            .take_while(|c| c.is_whitespace())
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum::<usize>()
+    };
+    let mut k = 0;
+    while k < n {
+        let line = &hunk.lines[k];
+        // Only a pure insertion: an opener replacing removed lines (`-if a {` `+if b {`) keeps
+        // the old body as context.
+        let opens = line.kind == LineKind::Add
+            && {
+                let t = line.text.trim_end();
+                t.ends_with(':') || t.ends_with('{') || t.ends_with('(') || t.ends_with('[')
+            }
+            && {
+                let block_start = (0..k)
+                    .rev()
+                    .find(|&b| hunk.lines[b].kind == LineKind::Context)
+                    .map_or(0, |b| b + 1);
+                let block_end =
+                    (k..n).find(|&b| hunk.lines[b].kind == LineKind::Context).unwrap_or(n);
+                !hunk.lines[block_start..block_end].iter().any(|l| l.kind == LineKind::Remove)
+            };
+        if !opens {
+            k += 1;
+            continue;
+        }
+        let base = depth(&line.text);
+        let mut last_body = None;
+        let mut forced_body = false;
+        let mut j = k + 1;
+        while j < n {
+            let m = &hunk.lines[j];
+            if m.kind == LineKind::Remove {
+                break;
+            }
+            if m.text.trim().is_empty() {
+                j += 1;
+                continue;
+            }
+            if depth(&m.text) <= base {
+                let closer =
+                    m.text.trim().chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+                if m.kind == LineKind::Context && closer && depth(&m.text) == base && forced_body {
+                    forced[j] = true;
+                    last_body = Some(j);
+                }
+                break;
+            }
+            if m.kind == LineKind::Context {
+                forced[j] = true;
+                forced_body = true;
+            }
+            last_body = Some(j);
+            j += 1;
+        }
+        if let Some(end) = last_body {
+            for (f, l) in forced[k + 1..end].iter_mut().zip(&hunk.lines[k + 1..end]) {
+                if l.kind == LineKind::Context && l.text.trim().is_empty() {
+                    *f = true;
+                }
+            }
+        }
+        k = j.max(k + 1);
+    }
+    forced
+}

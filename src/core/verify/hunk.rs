@@ -1,0 +1,386 @@
+//! Checking one hunk's change: the diff of the lines before and after must be what the hunk
+//! removes and adds, in its order, with its nesting and its brackets (see `verify`'s own doc
+//! for the rules).
+//!
+//! Not for: whole-file listings (`verify::whole`), or the diff machinery both share (`verify`).
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Diffed, Unexplained, brackets, changed, cols, match_in_order, plain, same_text};
+use crate::core::edit::{Hunk, LineKind};
+use crate::core::locate::lines::ratio;
+
+/// A removed line found only roughly still has to look like the line the edit removes.
+const REMOVED_LIKENESS: f64 = 0.5;
+/// An added line may carry a copy error over from the file (`core::apply::merge_line`).
+const ADDED_LIKENESS: f64 = 0.6;
+
+/// Check that turning `before` into `after` is what `hunk` asks for.
+pub fn check_hunk(before: &[String], after: &[String], hunk: &Hunk) -> Result<(), Unexplained> {
+    check_window(before, (0, before.len()), after, hunk, None)
+}
+
+/// [`check_hunk`] for a change confined to `file[lo..hi]`, which becomes `new`: the rest of
+/// the file is only read to know which lines it holds, or not at all when `held` (how many
+/// times the file holds each line, trimmed, counted once per file version) is given.
+pub fn check_window(
+    file: &[String],
+    (lo, hi): (usize, usize),
+    new: &[String],
+    hunk: &Hunk,
+    held: Option<&HashMap<&str, u32>>,
+) -> Result<(), Unexplained> {
+    let (before, after) = (&file[lo..hi], new);
+    let openers = run_openers(hunk);
+    let starts = |line: &str, add: bool| openers.contains(&(line.trim(), add));
+    let (removed, added, _, _) = changed(before, after, &starts);
+    let asked = Asked::of(hunk, file, held);
+    let gone = match_in_order(
+        &removed,
+        &asked.remove_texts,
+        &vec![false; asked.removes.len()],
+        like_removed,
+    )
+    .map_err(|line| {
+        Unexplained(format!(
+            "the placement would remove {:?}, which the edit does not remove",
+            line.trim()
+        ))
+    })?;
+    let new =
+        match_in_order(&added, &asked.add_texts, &asked.optional, like_added).map_err(|line| {
+            Unexplained(format!(
+                "the placement would add {:?}, which is not a line the edit adds",
+                line.trim()
+            ))
+        })?;
+    let context = context_pairs(hunk, after, &added);
+    check_indentation(&added, &new, &asked.add_texts, &context)?;
+    check_deleted_exactly(hunk, &removed, &gone, &asked.removes)?;
+    check_replaced_in_place(hunk, (&removed, &gone, &asked.removes), (&added, &new, &asked.adds))?;
+    check_brackets(hunk, &asked, (&removed, &added), &new)?;
+    let window = Window { file, lo, hi, held };
+    check_adds_kept(hunk, &asked, window, after, &added)
+}
+
+/// The first line of each run of added (`true`) and of removed lines in the hunk: where a block
+/// the diff could draw a line higher or lower starts in the edit's own order.
+fn run_openers(hunk: &Hunk) -> HashSet<(&str, bool)> {
+    let mut openers = HashSet::new();
+    for (k, l) in hunk.lines.iter().enumerate() {
+        let prev = k.checked_sub(1).map(|p| hunk.lines[p].kind);
+        if l.kind != LineKind::Context && prev != Some(l.kind) {
+            openers.insert((l.text.trim(), l.kind == LineKind::Add));
+        }
+    }
+    openers
+}
+
+/// What the edit asks: the hunk lines it removes, and those it adds: its `+` lines and, in a
+/// diff, context lines the file does not hold (a forgotten `+`, which it may add but need not).
+/// A context line the file holds was quoted from somewhere.
+struct Asked<'h> {
+    /// Hunk line indices of the removed lines, and their texts.
+    removes: Vec<usize>,
+    remove_texts: Vec<&'h str>,
+    /// Hunk line indices of the added lines, and their texts.
+    adds: Vec<usize>,
+    add_texts: Vec<&'h str>,
+    /// Per added line: only a context line taken for a forgotten `+`.
+    optional: Vec<bool>,
+}
+
+impl<'h> Asked<'h> {
+    fn of(hunk: &'h Hunk, file: &[String], held: Option<&HashMap<&str, u32>>) -> Asked<'h> {
+        // The hunk's context lines that the file holds somewhere (one pass over the file).
+        let quoted: HashSet<&str> = if hunk.marked {
+            hunk.lines
+                .iter()
+                .filter(|l| l.kind == LineKind::Context && !plain(&l.text))
+                .map(|l| l.text.trim())
+                .collect()
+        } else {
+            HashSet::new()
+        };
+        let file_has: HashSet<&str> = match held {
+            _ if quoted.is_empty() => HashSet::new(),
+            Some(held) => quoted.iter().copied().filter(|q| held.contains_key(q)).collect(),
+            None => file.iter().map(|l| l.trim()).filter(|l| quoted.contains(l)).collect(),
+        };
+        let removes: Vec<usize> =
+            (0..hunk.lines.len()).filter(|&k| hunk.lines[k].kind == LineKind::Remove).collect();
+        let adds: Vec<usize> = (0..hunk.lines.len())
+            .filter(|&k| {
+                let l = &hunk.lines[k];
+                match l.kind {
+                    LineKind::Add => true,
+                    LineKind::Remove => false,
+                    LineKind::Context => hunk.marked && !file_has.contains(l.text.trim()),
+                }
+            })
+            .collect();
+        let text = |k: &usize| hunk.lines[*k].text.as_str();
+        Asked {
+            remove_texts: removes.iter().map(text).collect(),
+            add_texts: adds.iter().map(text).collect(),
+            optional: adds.iter().map(|&k| hunk.lines[k].kind != LineKind::Add).collect(),
+            removes,
+            adds,
+        }
+    }
+}
+
+/// Whether a line the diff removes can be the line the edit removes: found roughly, it must
+/// still look like it.
+fn like_removed(file: &str, edit: &str) -> bool {
+    same_text(file, edit)
+        || ratio(file.trim(), edit.trim()) >= REMOVED_LIKENESS
+        || (edit.trim().len() >= 4 && file.contains(edit.trim()))
+}
+
+/// Whether a line the diff adds can be the line the edit adds. It may also be the file's line
+/// with a fragment of it replaced (the model quoted part of a line): it then holds the edit's
+/// text.
+fn like_added(file: &str, edit: &str) -> bool {
+    let (f, e) = (file.trim(), edit.trim());
+    f == e || (e.len() >= 8 && ratio(f, e) >= ADDED_LIKENESS) || (!e.is_empty() && f.contains(e))
+}
+
+/// What the change opens and closes is what the edit opens and closes (a closing brace taken
+/// for one the file already had leaves a block open). `new` maps each added line to the
+/// edit's line it matched.
+fn check_brackets(
+    hunk: &Hunk,
+    asked: &Asked,
+    (removed, added): (&[Diffed], &[Diffed]),
+    new: &[usize],
+) -> Result<(), Unexplained> {
+    let sub = |a: [i64; 3], b: [i64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let by_change =
+        sub(brackets(added.iter().map(|d| d.text)), brackets(removed.iter().map(|d| d.text)));
+    let real_adds = hunk.lines.iter().filter(|l| l.kind == LineKind::Add).map(|l| l.text.as_str());
+    let taken = new.iter().filter(|&&k| asked.optional[k]).map(|&k| asked.add_texts[k]);
+    let by_edit =
+        sub(brackets(real_adds.chain(taken)), brackets(asked.remove_texts.iter().copied()));
+    if by_change != by_edit {
+        return Err(Unexplained(
+            "the placement would open or close brackets differently from the edit".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The file a change is confined to: `file[lo..hi]` changes; `held`, when given, counts the
+/// lines of the whole file (trimmed) so that the rest need not be read.
+#[derive(Clone, Copy)]
+struct Window<'a, 'f> {
+    file: &'a [String],
+    lo: usize,
+    hi: usize,
+    held: Option<&'a HashMap<&'f str, u32>>,
+}
+
+impl Window<'_, '_> {
+    /// The lines outside the window, unless `held` stands for them.
+    fn outside(&self) -> HashSet<&str> {
+        match self.held {
+            Some(_) => HashSet::new(),
+            None => {
+                let (file, lo, hi) = (self.file, self.lo, self.hi);
+                file[..lo].iter().chain(&file[hi..]).map(|l| l.trim()).collect()
+            }
+        }
+    }
+
+    /// Whether the file holds the line outside the window (`outside` from [`Window::outside`]):
+    /// with `held`, more often than inside.
+    fn kept_outside(&self, outside: &HashSet<&str>, t: &str) -> bool {
+        match self.held {
+            Some(held) => {
+                let inside = self.file[self.lo..self.hi].iter().filter(|l| l.trim() == t).count();
+                held.get(t).is_some_and(|&n| n as usize > inside)
+            }
+            None => outside.contains(t),
+        }
+    }
+}
+
+/// Every telling line the edit adds must be in the result (the changed part of it, or the
+/// unchanged lines around, where an equal line may have been kept by the diff).
+fn check_adds_kept(
+    hunk: &Hunk,
+    asked: &Asked,
+    window: Window,
+    after: &[String],
+    added: &[Diffed],
+) -> Result<(), Unexplained> {
+    let after_has: HashSet<&str> = after.iter().map(|l| l.trim()).collect();
+    let outside = window.outside();
+    if let Some(missing) = asked.add_texts.iter().zip(&asked.adds).find_map(|(t, k)| {
+        let real = hunk.lines[*k].kind == LineKind::Add;
+        let t_in = t.trim();
+        (real && !plain(t) && !after_has.contains(t_in) && !window.kept_outside(&outside, t_in))
+            .then_some(*t)
+    }) && !added.iter().any(|a| like_added(a.text, missing))
+    {
+        return Err(Unexplained(format!(
+            "the placement leaves out {:?}, a line the edit adds",
+            missing.trim()
+        )));
+    }
+    Ok(())
+}
+
+/// A line the edit deletes outright (no new line in its place) must be the file's line but for
+/// whitespace: deleting a line only like it (`count > 2685` for `count > 1738`) deletes
+/// something the model never named. Lines it replaces may differ by a copy error, which the
+/// new line carries over.
+fn check_deleted_exactly(
+    hunk: &Hunk,
+    removed: &[Diffed],
+    gone: &[usize],
+    removes: &[usize],
+) -> Result<(), Unexplained> {
+    let n = hunk.lines.len();
+    let replaced = |k: usize| {
+        let mut j = k;
+        while j < n && hunk.lines[j].kind == LineKind::Remove {
+            j += 1;
+        }
+        j < n && hunk.lines[j].kind == LineKind::Add
+    };
+    let loose = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    for (d, &i) in removed.iter().zip(gone) {
+        let edit = hunk.lines[removes[i]].text.as_str();
+        if plain(d.text) || replaced(removes[i]) || loose(d.text) == loose(edit) {
+            continue;
+        }
+        return Err(Unexplained(format!(
+            "the placement would delete {:?}, which is only like the line the edit deletes ({:?})",
+            d.text.trim(),
+            edit.trim()
+        )));
+    }
+    Ok(())
+}
+
+/// A line the edit replaces (`-old` then `+new` in one block, line for line) must be replaced
+/// where it was: the new line has the same unchanged lines before it as the old one had.
+fn check_replaced_in_place(
+    hunk: &Hunk,
+    (removed, gone, removes): (&[Diffed], &[usize], &[usize]),
+    (added, new, adds): (&[Diffed], &[usize], &[usize]),
+) -> Result<(), Unexplained> {
+    let mut partner: HashMap<usize, usize> = HashMap::new();
+    let n = hunk.lines.len();
+    let mut k = 0;
+    while k < n {
+        let r0 = k;
+        while k < n && hunk.lines[k].kind == LineKind::Remove {
+            k += 1;
+        }
+        let a0 = k;
+        while k < n && hunk.lines[k].kind == LineKind::Add {
+            k += 1;
+        }
+        if a0 - r0 == k - a0 && a0 > r0 {
+            partner.extend((0..a0 - r0).map(|i| (r0 + i, a0 + i)));
+        }
+        if k == r0 {
+            k += 1;
+        }
+    }
+    let where_added: HashMap<usize, usize> = added
+        .iter()
+        .zip(new)
+        .filter(|(d, _)| !plain(d.text))
+        .map(|(d, &i)| (adds[i], d.kept_before))
+        .collect();
+    for (d, i) in removed.iter().zip(gone) {
+        if plain(d.text) {
+            continue;
+        }
+        let Some(to) = partner.get(&removes[*i]) else { continue };
+        if let Some(&at) = where_added.get(to)
+            && at != d.kept_before
+        {
+            return Err(Unexplained(format!(
+                "the placement would move {:?} away from the place of the line it replaces",
+                hunk.lines[*to].text.trim()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// How far around the added lines the hunk's context is looked for.
+const CONTEXT_REACH: usize = 12;
+
+/// The hunk's telling context lines found once, as written but for indentation, near the added
+/// lines: (the model's columns, the file's columns). They show how the file indents what the
+/// model indented.
+fn context_pairs(hunk: &Hunk, after: &[String], added: &[Diffed]) -> Vec<(usize, usize)> {
+    let (Some(first), Some(last)) = (added.first(), added.last()) else { return Vec::new() };
+    let lo = first.at.saturating_sub(CONTEXT_REACH);
+    let hi = (last.at + CONTEXT_REACH + 1).min(after.len());
+    let near = &after[lo..hi];
+    // Only the context lines next to added ones: a model's context far from its change may be
+    // indented inconsistently (a dedented body under an undedented `def`).
+    let n = hunk.lines.len();
+    let telling =
+        |k: &usize| hunk.lines[*k].kind == LineKind::Context && !plain(&hunk.lines[*k].text);
+    let mut next_to_adds: Vec<usize> = Vec::new();
+    for k in (0..n).filter(|&k| hunk.lines[k].kind == LineKind::Add) {
+        next_to_adds.extend((0..k).rev().find(telling));
+        next_to_adds.extend((k + 1..n).find(telling));
+    }
+    next_to_adds.sort_unstable();
+    next_to_adds.dedup();
+    next_to_adds
+        .into_iter()
+        .map(|k| &hunk.lines[k])
+        .filter_map(|l| {
+            let mut found = near.iter().filter(|f| same_text(f, &l.text));
+            let f = found.next()?;
+            found.next().is_none().then(|| (cols(&l.text), cols(f)))
+        })
+        .collect()
+}
+
+/// Lines the model indented differently must stay indented differently, in the same order: a
+/// re-indentation that folds two depths into one (a JSDoc ` * ` line pulled to the left edge), or
+/// puts a new line deeper than the context line the model put it level with, changes what the
+/// model wrote. Context lines only count against added ones (the model's own context may be
+/// inconsistent, and the file keeps its text anyway).
+fn check_indentation(
+    added: &[Diffed],
+    matched: &[usize],
+    adds: &[&str],
+    context: &[(usize, usize)],
+) -> Result<(), Unexplained> {
+    let mut map: Vec<(usize, usize, Option<&str>)> = Vec::new();
+    for (d, k) in added.iter().zip(matched) {
+        let line = d.text;
+        if plain(line) || !same_text(line, adds[*k]) {
+            continue;
+        }
+        map.push((cols(adds[*k]), cols(line), Some(line)));
+    }
+    if map.is_empty() {
+        return Ok(());
+    }
+    map.extend(context.iter().map(|&(m, f)| (m, f, None)));
+    for (i, &(m1, f1, l1)) in map.iter().enumerate() {
+        for &(m2, f2, l2) in &map[i + 1..] {
+            let Some(line) = l1.or(l2) else { continue };
+            let broken = (m1 == m2 && f1 != f2) || (m1 < m2 && f1 >= f2) || (m1 > m2 && f1 <= f2);
+            if broken {
+                return Err(Unexplained(format!(
+                    "re-indenting the new lines would change their nesting (at {:?})",
+                    line.trim()
+                )));
+            }
+        }
+    }
+    Ok(())
+}

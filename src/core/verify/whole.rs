@@ -1,0 +1,130 @@
+//! Checking a whole-file listing merged with the lines its placeholders stand for: every line
+//! of the result is the listing's or an original line a placeholder restored, and no original
+//! line beside restored ones vanishes without the listing putting something in its place.
+//!
+//! Not for: the merge itself (`core::whole`), or hunks (`verify::hunk`).
+
+use std::collections::HashSet;
+
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::{Unexplained, brackets, changed, plain};
+use crate::core::locate::lines::ratio;
+
+/// Check a whole-file listing merged into `before`: `after` must be the listing, with each
+/// placeholder line standing for original lines, and nothing next to what a placeholder
+/// restored may vanish without the listing putting something in its place.
+pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result<(), Unexplained> {
+    // A file whose brackets balanced must still balance: a merge that took the new code's
+    // closing braces for the file's own leaves a block open.
+    let balanced = |lines: &[String]| brackets(lines.iter().map(|l| l.as_str())) == [0; 3];
+    if balanced(before) && !balanced(after) {
+        return Err(Unexplained(
+            "the merged file's brackets would no longer balance: list the file in full".into(),
+        ));
+    }
+    let listed: Vec<&str> = listing.lines().collect();
+    let wild = crate::core::whole::placeholders(before, &listed);
+    if !wild.contains(&true) {
+        return Ok(());
+    }
+    let real: Vec<&str> =
+        listed.iter().zip(&wild).filter(|(_, w)| !**w).map(|(l, _)| l.trim_end()).collect();
+    let result: Vec<&str> = after.iter().map(|l| l.trim_end()).collect();
+    let restored = restored_lines(&real, &result)?;
+    let orig: HashSet<&str> = before.iter().map(|l| l.trim_end()).collect();
+    if let Some(i) = (0..after.len()).find(|&i| restored[i] && !orig.contains(result[i])) {
+        return Err(Unexplained(format!(
+            "the merged file holds {:?}, which is neither in the listing nor in the file",
+            result[i].trim()
+        )));
+    }
+    check_nothing_dropped_beside(before, after, &restored)
+}
+
+/// Which result lines do not come from the listing (`real`: its lines but the placeholders),
+/// found by a diff of the listing against the result: those must be original lines restored
+/// where a placeholder stands. A telling line of the listing missing from the result is refused.
+fn restored_lines(real: &[&str], result: &[&str]) -> Result<Vec<bool>, Unexplained> {
+    let left_out = |lines: &[&str]| match lines.iter().find(|l| !plain(l)) {
+        Some(l) => Err(Unexplained(format!(
+            "the merged file leaves out {:?}, a line of the listing",
+            l.trim()
+        ))),
+        None => Ok(()),
+    };
+    let mut restored = vec![false; result.len()];
+    for op in capture_diff_slices(Algorithm::Patience, real, result) {
+        match op {
+            DiffOp::Insert { new_index, new_len, .. } => {
+                restored[new_index..new_index + new_len].iter_mut().for_each(|r| *r = true)
+            }
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                restored[new_index..new_index + new_len].iter_mut().for_each(|r| *r = true);
+                left_out(&real[old_index..old_index + old_len])?;
+            }
+            DiffOp::Delete { old_index, old_len, .. } => {
+                left_out(&real[old_index..old_index + old_len])?
+            }
+            DiffOp::Equal { .. } => {}
+        }
+    }
+    Ok(restored)
+}
+
+/// Original lines that vanished right beside restored ones: the placeholder may have stood for
+/// them too, so dropping them is a guess. A line the listing modified has a look-alike among
+/// the lines put in its place; one without is a line that went away, which only the listing's
+/// own lines around it can say.
+fn check_nothing_dropped_beside(
+    before: &[String],
+    after: &[String],
+    restored: &[bool],
+) -> Result<(), Unexplained> {
+    let (_, _, ops, head) = changed(before, after, &|_, _| false);
+    for op in ops {
+        let (old, new) = (op.old_range(), op.new_range());
+        if matches!(op, DiffOp::Equal { .. }) || old.is_empty() {
+            continue;
+        }
+        let (start, end) = (head + new.start, head + new.end);
+        // Blank lines and the listing's bare punctuation (`/**`, `}`) between say nothing: a
+        // placeholder's lines may start after them.
+        let restored_at = |i: usize| restored[i] && !after[i].trim().is_empty();
+        let blank = |i: &usize| plain(&after[*i]) && !restored_at(*i);
+        let before_op = (0..start).rev().find(|i| !blank(i)).is_some_and(restored_at);
+        let after_op = (end..after.len()).find(|i| !blank(i)).is_some_and(restored_at);
+        let beside = before_op || after_op;
+        if !beside {
+            continue;
+        }
+        let put = &after[start..end];
+        let dropped = before[head + old.start..head + old.end]
+            .iter()
+            .find(|l| !plain(l) && !put.iter().any(|p| modified(l, p)));
+        if let Some(l) = dropped {
+            return Err(Unexplained(format!(
+                "the listing's placeholder may stand for {:?}, which the merge would drop: list the file in full around it",
+                l.trim()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A listing's line counts as a modified original line at this likeness.
+const MODIFIED_LIKENESS: f64 = 0.6;
+
+/// Whether `new` can be `old` modified: alike as text, or one's words all in the other
+/// (`return total` → `return round(total, 2)`).
+fn modified(old: &str, new: &str) -> bool {
+    let words = |s: &str| -> HashSet<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (words(old), words(new));
+    ratio(old.trim(), new.trim()) >= MODIFIED_LIKENESS
+        || (!a.is_empty() && !b.is_empty() && (a.is_subset(&b) || b.is_subset(&a)))
+}
