@@ -281,6 +281,10 @@ pub struct App {
     undoing: Option<Vec<HunkId>>,
     /// For a replay: `REPLAY` and its pace, shown first on the status line.
     pub replay_badge: Option<String>,
+    /// Messages taken so far; what [`measure`] caches is checked again after each.
+    messages: u64,
+    /// The reply's lines and the selected diff, measured once and kept (`measure`).
+    measure: measure::Measure,
 }
 
 /// Messages kept for the log pane.
@@ -334,6 +338,8 @@ impl App {
             last_batch: None,
             undoing: None,
             replay_badge: None,
+            messages: 0,
+            measure: measure::Measure::default(),
         }
     }
 
@@ -437,6 +443,7 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         self.now = Some(now);
         self.last_action = None;
+        self.messages += u64::from(!matches!(msg, Msg::Tick));
         let before = self.notice.clone();
         // A key clears the message first: one it shows was set anew, even if it says the same.
         let fresh = matches!(msg, Msg::Key(_)) && self.modal.is_none();
@@ -589,14 +596,20 @@ fn role(r: prompt::Role) -> Role {
 }
 
 mod changes;
+pub mod conflict;
 mod decisions;
+pub mod diff_model;
+pub mod diff_pane;
 pub mod key;
 pub mod keymap;
 mod keys;
+pub mod layout;
+pub mod measure;
 pub mod navigation;
 mod requests;
 mod view;
 mod watch;
+pub mod wrap;
 pub use watch::WatchMode;
 
 #[cfg(test)]

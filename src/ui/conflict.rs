@@ -7,10 +7,10 @@
 use ratatui::style::Style;
 use ratatui::text::Span;
 
+use crate::app::wrap::{CONTINUED, Overflow};
 use crate::core::review::ConflictView;
 use crate::ui::theme::Theme;
-use crate::ui::wrap::CONTINUED;
-use crate::ui::wrap::{self, Overflow};
+use crate::ui::wrap;
 
 /// One of the three sides: its title, its first line number (if it has one), its lines, colour.
 struct Side<'a> {

@@ -1,5 +1,5 @@
 //! The hunk list grouped by file, and `draw`, which puts every part of the screen where
-//! `layout` says: the diff pane is `diff_view`'s, the reply pane `reply`'s, the bars around the
+//! `app::layout` says: the diff pane is `diff_view`'s, the reply pane `reply`'s, the bars around the
 //! panes `status`'s and the dialogs `overlay`'s.
 //!
 //! Not for: state changes (`app`), colour choice (`theme`), or syntax colour (`highlight`).
@@ -10,15 +10,16 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::app::diff_model::scope;
+use crate::app::layout;
 use crate::app::{App, Focus};
 use crate::core::review::{HunkState, ReviewHunk};
-use crate::ui::diff::{counts, scope};
 use crate::ui::diff_view::draw_diff;
 use crate::ui::highlight::Highlighter;
 use crate::ui::pane::{how_located, pane};
 use crate::ui::reply::draw_stream;
 use crate::ui::theme::Theme;
-use crate::ui::{layout, overlay, status};
+use crate::ui::{overlay, status};
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
@@ -60,7 +61,7 @@ fn state_mark(state: &HunkState) -> &'static str {
 /// A hunk's row: state, number, the lines its diff adds and removes, how it was placed, the
 /// definition it is in, and in a replay taken over what the recording decided.
 fn hunk_row<'a>(app: &App, h: &ReviewHunk, label: &str, theme: &Theme) -> Line<'a> {
-    let (add, del) = counts(h);
+    let (add, del) = app.hunk_counts(h);
     let state = if app.is_queued(h.id) { "queued" } else { h.state.name() };
     let mut spans = vec![
         Span::raw(" "),

@@ -4,7 +4,8 @@
 //! provider, tokens, the counts, `? help`). At any width the counts and the help key stay; the
 //! other parts give way, least useful first.
 //!
-//! Not for: the panes themselves (`render`), dialogs (`overlay`), where things are (`layout`).
+//! Not for: the panes themselves (`render`), dialogs (`overlay`), where things are
+//! (`app::layout`).
 
 use std::time::Duration;
 
@@ -15,9 +16,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::keymap::{Action, HintPane};
+use crate::app::layout::{Panes, wrap};
 use crate::app::navigation::ScrollPosition;
 use crate::app::{App, Focus, Modal};
-use crate::ui::layout::{Panes, wrap};
 use crate::ui::theme::Theme;
 use unicode_width::UnicodeWidthStr;
 
