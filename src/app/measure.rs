@@ -44,6 +44,8 @@ pub struct Work {
     pub diff_lines_counted: usize,
     /// Lines handed to the ui to draw (reply and diff).
     pub lines_drawn: usize,
+    /// Times the hunk list's order, numbers and rows were built.
+    pub lists_built: usize,
 }
 
 /// The caches (one per app).
@@ -53,6 +55,7 @@ pub struct Measure {
     model: RefCell<Option<ModelEntry>>,
     rows: RefCell<Option<DiffRows>>,
     counts: RefCell<HashMap<HunkId, CountEntry>>,
+    list: RefCell<Option<(u64, Arc<HunkList>)>>,
     serial: Cell<u64>,
     work: Cell<Work>,
 }
@@ -156,6 +159,35 @@ pub struct Window<L> {
     pub lines: Vec<L>,
     pub skip: usize,
     pub take: usize,
+}
+
+/// A row of the hunk list: a file's name before its hunks (its first hunk's index in
+/// `review.hunks()`, and how many of its hunks are listed), or a hunk (its index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListRow {
+    File { first: usize, hunks: usize },
+    Hunk(usize),
+}
+
+/// The hunk list as drawn: grouped by file in order of first arrival and filtered by the
+/// search, each hunk's number, the rows, and each hunk's row. Built once per change to the
+/// list (hunks added, split or removed, another search).
+#[derive(Debug, Clone, Default)]
+pub struct HunkList {
+    /// Indices into `review.hunks()`, in list order.
+    pub order: Vec<usize>,
+    /// Each hunk's number, by index in `review.hunks()` (`Review::labels`).
+    pub labels: Vec<String>,
+    pub rows: Vec<ListRow>,
+    /// Each hunk's row, by index in `review.hunks()` (`usize::MAX` when the search hides it).
+    row_of: Vec<usize>,
+}
+
+impl HunkList {
+    /// The row of the hunk at this index, if listed.
+    pub fn row_of(&self, index: usize) -> Option<usize> {
+        self.row_of.get(index).copied().filter(|&r| r != usize::MAX)
+    }
 }
 
 /// The inputs a diff model is built from, to check a cached one against.
@@ -348,6 +380,69 @@ fn window_of(prefix: &[usize], top: usize, height: usize) -> (usize, usize, usiz
 }
 
 impl App {
+    /// The hunk list, kept while the hunks' ids and the search stay the same (checked on each
+    /// call: one pass over the ids, nothing built).
+    pub fn hunk_list(&self) -> Arc<HunkList> {
+        let hunks = self.review.hunks();
+        // FNV-1a over what the order and the numbers depend on: each hunk's id (its path and
+        // text) and origin (the hunk it was split from), and the search; while searching, a
+        // hunk's text may change under its id (an edit), so each message builds it again.
+        let mut print: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |x: u64| print = (print ^ x).wrapping_mul(0x0100_0000_01b3);
+        mix(hunks.len() as u64);
+        for h in hunks.iter() {
+            mix(h.id);
+            mix(h.origin);
+        }
+        for b in self.filter.bytes() {
+            mix(u64::from(b));
+        }
+        if !self.filter.is_empty() {
+            mix(self.messages);
+        }
+        let mut cache = self.measure.list.borrow_mut();
+        if let Some((p, list)) = cache.as_ref()
+            && *p == print
+        {
+            return list.clone();
+        }
+        let list = Arc::new(self.build_list());
+        self.measure.note(|w| w.lists_built += 1);
+        *cache = Some((print, list.clone()));
+        list
+    }
+
+    fn build_list(&self) -> HunkList {
+        let hunks = self.review.hunks();
+        let mut files: HashMap<&str, usize> = HashMap::new();
+        let mut keyed: Vec<(usize, usize)> = Vec::with_capacity(hunks.len());
+        for (i, h) in hunks.iter().enumerate() {
+            let next = files.len();
+            let file = *files.entry(h.path.as_str()).or_insert(next);
+            if self.matches_filter(h) {
+                keyed.push((file, i));
+            }
+        }
+        // Stable: within a file, hunks keep their order of arrival.
+        keyed.sort_by_key(|&(file, _)| file);
+        let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
+        let mut rows = Vec::with_capacity(order.len() + files.len());
+        let mut row_of = vec![usize::MAX; hunks.len()];
+        let mut header = 0;
+        for (n, &i) in order.iter().enumerate() {
+            if n == 0 || hunks[order[n - 1]].path != hunks[i].path {
+                header = rows.len();
+                rows.push(ListRow::File { first: i, hunks: 0 });
+            }
+            if let ListRow::File { hunks: count, .. } = &mut rows[header] {
+                *count += 1;
+            }
+            row_of[i] = rows.len();
+            rows.push(ListRow::Hunk(i));
+        }
+        HunkList { order, labels: self.review.labels(), rows, row_of }
+    }
+
     /// What the measuring has done so far (tests check a frame's share).
     pub fn work(&self) -> Work {
         self.measure.work.get()

@@ -387,19 +387,7 @@ impl App {
     /// Indices into `review.hunks()`, grouped by file in order of first arrival, filtered by
     /// the search.
     pub fn order(&self) -> Vec<usize> {
-        let hunks = self.review.hunks();
-        let mut files: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        let mut out: Vec<(usize, usize)> = Vec::with_capacity(hunks.len());
-        for (i, h) in hunks.iter().enumerate() {
-            let next = files.len();
-            let file = *files.entry(h.path.as_str()).or_insert(next);
-            if self.matches_filter(h) {
-                out.push((file, i));
-            }
-        }
-        // Stable: within a file, hunks keep their order of arrival.
-        out.sort_by_key(|&(file, _)| file);
-        out.into_iter().map(|(_, i)| i).collect()
+        self.hunk_list().order.clone()
     }
 
     fn matches_filter(&self, h: &ReviewHunk) -> bool {

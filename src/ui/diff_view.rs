@@ -90,9 +90,9 @@ pub fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &H
         frame.render_widget(pane(" diff ".into(), focused, theme), area);
         return;
     };
-    let labels = app.review.labels();
+    let list = app.hunk_list();
     let index = app.review.index_of(h.id).unwrap_or(0);
-    let block = pane(title(app, h, &labels[index]), focused, theme);
+    let block = pane(title(app, h, &list.labels[index]), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let text = diff_pane::header(app, h);

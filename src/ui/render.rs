@@ -12,6 +12,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::app::diff_model::scope;
 use crate::app::layout;
+use crate::app::measure::ListRow;
 use crate::app::{App, Focus};
 use crate::core::review::{HunkState, ReviewHunk};
 use crate::ui::diff_view::draw_diff;
@@ -98,41 +99,25 @@ fn draw_hunks(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let block = pane(title, app.focus == Focus::Hunks, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let order = app.order();
+    // The list's rows are kept by the app; only the rows that show are drawn.
+    let list = app.hunk_list();
     let hunks = app.review.hunks();
-    // Rows: a file header before each file's first hunk, then its hunks.
-    let mut rows: Vec<(Option<usize>, &str)> = Vec::with_capacity(order.len() + 8);
-    let mut selected_row = 0;
-    let mut last: Option<&str> = None;
-    for &i in &order {
-        let h = &hunks[i];
-        if last != Some(h.path.as_str()) {
-            rows.push((None, &h.path));
-            last = Some(&h.path);
-        }
-        if Some(h.id) == app.selected {
-            selected_row = rows.len();
-        }
-        rows.push((Some(i), &h.path));
-    }
     let height = inner.height as usize;
     if height == 0 {
         return;
     }
+    let selected_row = app
+        .selected
+        .and_then(|id| app.review.index_of(id))
+        .and_then(|i| list.row_of(i))
+        .unwrap_or(0);
     let offset = (selected_row + 1).saturating_sub(height);
     let mut lines = Vec::with_capacity(height);
     // Numbers count every hunk of a file, whatever the search shows.
-    let labels = app.review.labels();
-    for (row, (idx, path)) in rows.iter().enumerate() {
-        if row < offset {
-            continue;
-        }
-        if lines.len() == height {
-            break;
-        }
-        let line = match idx {
-            None => {
-                let n = order.iter().filter(|&&i| hunks[i].path == *path).count();
+    for row in list.rows.iter().skip(offset).take(height) {
+        let line = match *row {
+            ListRow::File { first, hunks: n } => {
+                let path = &hunks[first].path;
                 Line::from(vec![
                     Span::styled(
                         format!("{path} "),
@@ -141,10 +126,11 @@ fn draw_hunks(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     Span::styled(format!("({n})"), theme.fg(theme.dim)),
                 ])
             }
-            Some(i) => hunk_row(app, &hunks[*i], &labels[*i], theme),
+            ListRow::Hunk(i) => hunk_row(app, &hunks[i], &list.labels[i], theme),
         };
         lines.push(line);
     }
+    let rows = &list.rows;
     if rows.is_empty() {
         let msg = if app.streaming { "waiting for the first edit…" } else { "no edits" };
         lines.push(Line::styled(msg, theme.fg(theme.dim)));
