@@ -21,7 +21,7 @@ use crate::app::wrap::{self, CONTINUED, Overflow};
 use crate::app::{App, ViewMode};
 use crate::core::edit::Change;
 use crate::core::file::Source;
-use crate::core::review::{HunkId, HunkState, Preview, ReviewHunk};
+use crate::core::review::{Counts, HunkId, HunkState, Preview, ReviewHunk};
 
 /// After the reply's last line while the model is still writing it.
 pub const UNFINISHED: &str = "▍ (unfinished)";
@@ -55,7 +55,8 @@ pub struct Measure {
     model: RefCell<Option<ModelEntry>>,
     rows: RefCell<Option<DiffRows>>,
     counts: RefCell<HashMap<HunkId, CountEntry>>,
-    list: RefCell<Option<(u64, Arc<HunkList>)>>,
+    list: RefCell<Option<ListEntry>>,
+    states: RefCell<Option<((u64, usize), Counts)>>,
     serial: Cell<u64>,
     work: Cell<Work>,
 }
@@ -161,6 +162,15 @@ pub struct Window<L> {
     pub take: usize,
 }
 
+/// The kept hunk list: the message count and length it was last checked at, and the print of
+/// the ids it was built from.
+struct ListEntry {
+    checked: (u64, usize),
+    filter: String,
+    print: u64,
+    list: Arc<HunkList>,
+}
+
 /// A row of the hunk list: a file's name before its hunks (its first hunk's index in
 /// `review.hunks()`, and how many of its hunks are listed), or a hunk (its index).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,8 +237,27 @@ fn print(h: &ReviewHunk, source: Option<&Source>) -> Print {
     }
 }
 
+/// Whether the hunk shows its place in the file (else its own text).
+fn placed(h: &ReviewHunk) -> bool {
+    !(h.preview.old.is_empty() && h.preview.new.is_empty() && !h.preview.deletes)
+}
+
+impl Inputs {
+    /// Whether these are the hunk's inputs now (compared in place, nothing copied).
+    fn same(&self, h: &ReviewHunk, source: Option<&Source>) -> bool {
+        let placed = placed(h);
+        self.state == h.state
+            && self.preview == h.preview
+            && match &self.change {
+                Some(c) => !placed && *c == h.edit.change,
+                None => placed,
+            }
+            && (!placed || self.source.as_ref() == source)
+    }
+}
+
 fn inputs(h: &ReviewHunk, source: Option<&Source>) -> Inputs {
-    let placed = !(h.preview.old.is_empty() && h.preview.new.is_empty() && !h.preview.deletes);
+    let placed = placed(h);
     Inputs {
         state: h.state.clone(),
         preview: h.preview.clone(),
@@ -384,6 +413,15 @@ impl App {
     /// call: one pass over the ids, nothing built).
     pub fn hunk_list(&self) -> Arc<HunkList> {
         let hunks = self.review.hunks();
+        let checked = (self.messages, hunks.len());
+        let mut cache = self.measure.list.borrow_mut();
+        // Nothing came since the last look: the same list, without a pass over the ids.
+        if let Some(e) = cache.as_ref()
+            && e.checked == checked
+            && e.filter == self.filter
+        {
+            return e.list.clone();
+        }
         // FNV-1a over what the order and the numbers depend on: each hunk's id (its path and
         // text) and origin (the hunk it was split from), and the search; while searching, a
         // hunk's text may change under its id (an edit), so each message builds it again.
@@ -400,16 +438,31 @@ impl App {
         if !self.filter.is_empty() {
             mix(self.messages);
         }
-        let mut cache = self.measure.list.borrow_mut();
-        if let Some((p, list)) = cache.as_ref()
-            && *p == print
+        if let Some(e) = cache.as_mut()
+            && e.print == print
         {
-            return list.clone();
+            e.checked = checked;
+            return e.list.clone();
         }
         let list = Arc::new(self.build_list());
         self.measure.note(|w| w.lists_built += 1);
-        *cache = Some((print, list.clone()));
+        let filter = self.filter.clone();
+        *cache = Some(ListEntry { checked, filter, print, list: list.clone() });
         list
+    }
+
+    /// The hunks by state (`Review::counts`), counted again only after a message.
+    pub fn state_counts(&self) -> Counts {
+        let key = (self.messages, self.review.hunks().len());
+        let mut cache = self.measure.states.borrow_mut();
+        match cache.as_ref() {
+            Some((k, c)) if *k == key => *c,
+            _ => {
+                let c = self.review.counts();
+                *cache = Some((key, c));
+                c
+            }
+        }
     }
 
     fn build_list(&self) -> HunkList {
@@ -516,7 +569,7 @@ impl App {
                 return (e.serial, e.model.clone());
             }
             // A message came since: the inputs may have changed in place.
-            if e.inputs == inputs(h, source) {
+            if e.inputs.same(h, source) {
                 e.checked = self.messages;
                 return (e.serial, e.model.clone());
             }

@@ -143,7 +143,7 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if width(&parts) > area.width as usize
         && let Some(counts) = parts.iter_mut().find(|p| p.1.contains(" pending "))
     {
-        let c = app.review.counts();
+        let c = app.state_counts();
         counts.1 = format!(
             "·{} ✓{} ✗{} !{} ≠{}",
             c.pending,
@@ -187,7 +187,7 @@ fn status_parts(app: &App) -> Vec<(Keep, String)> {
     parts.push((Keep::Always, mark.to_string()));
     parts.push((Keep::Label, app.label.clone()));
     parts.push((Keep::Tokens, tokens(app)));
-    let c = app.review.counts();
+    let c = app.state_counts();
     parts.push((
         Keep::Always,
         format!(
