@@ -10,9 +10,9 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use redline::app::diff_model::DiffModel;
 use redline::app::{App, AppConfig, Msg, StreamDone, ViewMode};
 use redline::core::file::Source;
-use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
 use redline::ui::theme::{ColorMode, Theme};
 

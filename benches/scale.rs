@@ -10,6 +10,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use redline::app::diff_model::DiffModel;
 use redline::app::key::{KeyCode, KeyEvent};
 use redline::app::record::Recorder;
 use redline::app::{App, AppConfig, Msg, StreamDone};
@@ -17,7 +18,6 @@ use redline::core::file::Source;
 use redline::core::parse::ParseOptions;
 use redline::core::plan::{self, FormatChoice};
 use redline::core::stream::StreamParser;
-use redline::ui::diff::DiffModel;
 use redline::ui::highlight::Highlighter;
 
 /// A project of `files` Python files of `funcs` functions each, and a reply with one

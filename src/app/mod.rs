@@ -173,6 +173,10 @@ pub struct App {
     undoing: Option<Vec<HunkId>>,
     /// For a replay: `REPLAY` and its pace, shown first on the status line.
     pub replay_badge: Option<String>,
+    /// Messages taken so far; what [`measure`] caches is checked again after each.
+    messages: u64,
+    /// The reply's lines and the selected diff, measured once and kept (`measure`).
+    measure: measure::Measure,
 }
 
 /// Messages kept for the log pane.
@@ -220,6 +224,8 @@ impl App {
             last_batch: None,
             undoing: None,
             replay_badge: None,
+            messages: 0,
+            measure: measure::Measure::default(),
         }
     }
 
@@ -275,12 +281,7 @@ impl App {
     /// Indices into `review.hunks()`, grouped by file in order of first arrival, filtered by
     /// the search.
     pub fn order(&self) -> Vec<usize> {
-        let grouped = self.review.grouped();
-        if self.filter.is_empty() {
-            return grouped;
-        }
-        let hunks = self.review.hunks();
-        grouped.into_iter().filter(|&i| self.matches_filter(&hunks[i])).collect()
+        self.hunk_list().order.clone()
     }
 
     fn matches_filter(&self, h: &ReviewHunk) -> bool {
@@ -324,6 +325,7 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         self.now = Some(now);
         self.last_action = None;
+        self.messages += u64::from(!matches!(msg, Msg::Tick));
         let before = self.notice.clone();
         // A key clears the message first: one it shows was set anew, even if it says the same.
         let fresh = matches!(msg, Msg::Key(_)) && self.modal.is_none();
@@ -444,7 +446,10 @@ fn role(r: prompt::Role) -> Role {
 }
 
 mod changes;
+pub mod conflict;
 mod decisions;
+pub mod diff_model;
+pub mod diff_pane;
 pub mod key;
 pub mod keymap;
 mod keys;
@@ -452,10 +457,13 @@ mod msg;
 mod queue;
 pub use msg::{AppEffect, Msg, StreamDone};
 use queue::{Stale, WriteQueue};
+pub mod layout;
+pub mod measure;
 pub mod navigation;
 mod requests;
 mod view;
 mod watch;
+pub mod wrap;
 pub use watch::WatchMode;
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Moving through the review: hunks and files (another hunk's diff starts at its top and first
 //! column), scrolling the diff and the reply (bounded by the rows the panes draw, wrapped or
-//! not, measured by `ui::diff_view` and `ui::reply` in the places `ui::layout` gives them), the
+//! not, as `measure` and `diff_pane` count them in the places `layout` gives them), the
 //! log's and the help's scrolling, and the mouse: a click selects the pane and the hunk under
 //! it, the wheel scrolls the pane under the pointer.
 //!
@@ -9,8 +9,7 @@
 use super::*;
 use ratatui::layout::Rect;
 
-use crate::ui::layout::{self, inner_height};
-use crate::ui::{diff_view, reply};
+use crate::app::layout::{self, inner_height};
 
 /// Lines the wheel moves.
 const WHEEL_LINES: isize = 3;
@@ -186,7 +185,7 @@ impl App {
     /// The help's keys when it does not show whole: scroll it; any other key closes it.
     pub(super) fn help_key(&mut self, top: usize, key: KeyEvent) {
         let area = Rect::new(0, 0, self.size.0, self.size.1);
-        let most = crate::ui::overlay::help_max_top(area, self);
+        let most = layout::help_max_top(area, self);
         let page = (self.size.1 as usize / 2).max(1);
         let top = match self.keymap.action(&key) {
             _ if most == 0 => None,
@@ -208,7 +207,7 @@ impl App {
 
     /// Where the diff pane at `area` (its border included) is scrolled to.
     pub fn diff_position_in(&self, area: Rect) -> Option<ScrollPosition> {
-        let (shown, total) = diff_view::extent(self, area)?;
+        let (shown, total) = self.diff_extent(area)?;
         Some(ScrollPosition { top: self.diff_scroll.min(total.saturating_sub(1)), shown, total })
     }
 
@@ -219,9 +218,18 @@ impl App {
 
     /// Where the reply pane at `area` (its border included) is scrolled to.
     pub fn stream_position_in(&self, area: Rect) -> ScrollPosition {
-        let (shown, total) = reply::extent(self, area);
+        let (shown, total) = self.reply_extent(area);
         let back = self.stream_scroll.min(total.saturating_sub(shown));
         ScrollPosition { top: total.saturating_sub(shown + back), shown, total }
+    }
+
+    /// The reply pane at `area` (its border included): the rows that show, and the rows the
+    /// whole reply takes wrapped to it, so scrolling back stops at its first line.
+    fn reply_extent(&self, area: Rect) -> (usize, usize) {
+        let inner = area.inner(ratatui::layout::Margin::new(1, 1));
+        let width = inner.width as usize;
+        let total = if width == 0 { 0 } else { self.reply_rows(width) };
+        (inner.height as usize, total)
     }
 
     /// The diff's rows as drawn (wrapped or not, a conflict's three views too) less the rows
@@ -232,7 +240,7 @@ impl App {
 
     /// The reply's rows as drawn (wrapped) less the rows that show.
     fn max_stream_scroll(&self) -> usize {
-        let (shown, total) = reply::extent(self, layout::current(self).stream);
+        let (shown, total) = self.reply_extent(layout::current(self).stream);
         total.saturating_sub(shown)
     }
 }

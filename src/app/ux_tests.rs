@@ -3,7 +3,7 @@
 
 use super::tests::{REPLY, done, key, special, started, streamed};
 use super::*;
-use crate::ui::layout;
+use crate::app::layout;
 
 const REFUSED: &str = "error sending request for url (http://127.0.0.1:9/v1/chat/completions): \
     client error (Connect): tcp connect error: Connection refused (os error 111)";
@@ -178,13 +178,13 @@ fn scrolling_stops_at_the_last_wrapped_row() {
     app.update(special(KeyCode::Tab), now);
     app.update(key('G'), now);
     let h = app.selected_hunk().unwrap();
-    let model = crate::ui::diff::DiffModel::of(h, app.review.source(&h.path));
+    let model = crate::app::diff_model::DiffModel::of(h, app.review.source(&h.path));
     let lines: usize = model
         .blocks
         .iter()
         .map(|b| match b {
-            crate::ui::diff::Block::Same(v) => v.len(),
-            crate::ui::diff::Block::Change(o, n) => o.len() + n.len(),
+            crate::app::diff_model::Block::Same(v) => v.len(),
+            crate::app::diff_model::Block::Change(o, n) => o.len() + n.len(),
         })
         .sum();
     let pos = app.diff_position().unwrap();

@@ -1,10 +1,10 @@
 //! How the diff pane lays out long lines: wrapped onto continuation rows (the default), or one
 //! row each, scrolled sideways. Called from [`App::update`] through the keys.
 //!
-//! Not for: drawing (`ui::wrap` cuts and wraps the rows).
+//! Not for: counting rows (`wrap`), drawing (the ui cuts and wraps the rows).
 
 use super::App;
-use crate::ui::wrap::Overflow;
+use crate::app::wrap::Overflow;
 
 /// Columns one sideways step moves.
 const STEP: usize = 16;

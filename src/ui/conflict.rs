@@ -7,10 +7,11 @@
 use ratatui::style::Style;
 use ratatui::text::Span;
 
+use crate::app::conflict;
+use crate::app::wrap::Overflow;
 use crate::core::review::ConflictView;
 use crate::ui::theme::Theme;
-use crate::ui::wrap::CONTINUED;
-use crate::ui::wrap::{self, Overflow};
+use crate::ui::wrap;
 
 /// One of the three sides: its title, its first line number (if it has one), its lines, colour.
 struct Side<'a> {
@@ -51,12 +52,9 @@ fn sides<'a>(view: &'a ConflictView, theme: &Theme) -> [Side<'a>; 3] {
 /// Line `k` of a side as rows `width` wide: its number (if the side has them) before the first
 /// row, `↪` before continuations, wrapped or cut as `overflow` says.
 fn side_rows(side: &Side, k: usize, width: usize, overflow: Overflow) -> Vec<Vec<Span<'static>>> {
-    let number = match side.first {
-        Some(f) => format!("{:>5} ", f + k),
-        None => "      ".to_string(),
-    };
-    let first = [Span::styled(number, side.style)];
-    let cont = [Span::styled(format!("    {CONTINUED}"), side.style)];
+    // The gutters `app::conflict` counts the rows with.
+    let first = [Span::styled(conflict::number(side.first, k), side.style)];
+    let cont = [Span::styled(conflict::continued(), side.style)];
     let body = [Span::styled(side.lines[k].as_str(), side.style)];
     wrap::rows(&first, &cont, &body, width, overflow, Style::default(), false)
 }
@@ -71,7 +69,7 @@ pub fn three_way(
     width: usize,
 ) -> Vec<Vec<Span<'static>>> {
     let sides = sides(view, theme);
-    if side_by_side && width >= 30 {
+    if conflict::in_columns(side_by_side, width) {
         columns(&sides, theme, overflow, width)
     } else {
         stacked(&sides, theme, overflow, width)

@@ -12,14 +12,14 @@
 //! when to highlight (the runtime asks for the selected hunk).
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 
 use syntect::easy::HighlightLines;
 use syntect::highlighting::Theme as SyntectTheme;
 use syntect::parsing::SyntaxSet;
 
+use crate::app::diff_model::DiffModel;
 use crate::core::review::HunkId;
-use crate::ui::diff::{DiffModel, LineColors};
+use crate::ui::diff::LineColors;
 
 /// Lines longer than this are left uncoloured.
 pub const MAX_LINE: usize = 1_000;
@@ -173,11 +173,9 @@ impl Background {
     }
 }
 
+/// The hash of the model's lines, taken once when it was built.
 fn model_key(model: &DiffModel) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    model.old.hash(&mut h);
-    model.new.hash(&mut h);
-    h.finish()
+    model.key
 }
 
 #[cfg(test)]
@@ -185,7 +183,10 @@ mod tests {
     use super::*;
 
     fn model(old: Vec<String>, new: Vec<String>) -> DiffModel {
-        DiffModel { old, new, blocks: Vec::new(), first_line: Some(1) }
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&old, &new).hash(&mut h);
+        DiffModel { old, new, blocks: Vec::new(), first_line: Some(1), key: h.finish() }
     }
 
     #[test]

@@ -10,8 +10,8 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
+use crate::app::layout::{centered, help_layout, help_widths, wrap};
 use crate::app::{App, Modal};
-use crate::ui::layout::wrap;
 use crate::ui::pane::pane;
 use crate::ui::theme::Theme;
 use unicode_segmentation::UnicodeSegmentation;
@@ -65,53 +65,6 @@ fn draw_log(frame: &mut Frame, area: Rect, app: &App, back: usize, theme: &Theme
     frame.render_widget(Paragraph::new(lines.split_off(skip)), inner);
 }
 
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let w = width.min(area.width);
-    let h = height.min(area.height);
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
-}
-
-/// Where the help goes in `area` and how: its rectangle, its columns (one, or two when one is
-/// too tall and two fit), and how far it scrolls when neither shows every entry.
-struct HelpLayout {
-    rect: Rect,
-    columns: usize,
-    /// Entry rows shown (per column).
-    shown: usize,
-    /// The furthest it scrolls: 0 when everything shows.
-    max_top: usize,
-}
-
-/// A help entry's columns: ` keys  description `.
-fn help_widths(entries: &[(String, &str)]) -> (usize, usize) {
-    let keys = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(4);
-    let text = entries.iter().map(|(_, d)| d.width()).max().unwrap_or(0);
-    (keys, 1 + keys + 2 + text + 1)
-}
-
-fn help_layout(area: Rect, entries: &[(String, &str)]) -> HelpLayout {
-    let n = entries.len();
-    let (_, column) = help_widths(entries);
-    let (width, height) = (area.width as usize, area.height as usize);
-    // Two columns only when one is too tall and two fit whole; else one, scrolled if need be.
-    let two = n + 2 > height && 2 * column + 3 <= width && n.div_ceil(2) + 2 <= height;
-    let (columns, rows) = if two { (2, n.div_ceil(2)) } else { (1, n) };
-    let shown = rows.min(height.saturating_sub(2));
-    let rect_w = (columns * column + columns - 1 + 2) as u16;
-    let rect = centered(area, rect_w, (shown + 2) as u16);
-    HelpLayout { rect, columns, shown, max_top: rows - shown }
-}
-
-/// The furthest the help scrolls in a terminal of `area`: 0 when it shows whole.
-pub fn help_max_top(area: Rect, app: &App) -> usize {
-    help_layout(area, &app.keymap.help_lines()).max_top
-}
-
 /// The keys, from the keymap; `top` entries scrolled out above when they do not all fit.
 fn draw_help(frame: &mut Frame, area: Rect, app: &App, top: usize, theme: &Theme) {
     let entries = app.keymap.help_lines();
@@ -153,7 +106,7 @@ fn draw_help(frame: &mut Frame, area: Rect, app: &App, top: usize, theme: &Theme
 }
 
 fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let c = app.review.counts();
+    let c = app.state_counts();
     let open = c.pending + c.failed + c.conflict;
     let mut text = vec![Line::raw(format!(" {open} hunk(s) still undecided."))];
     if app.streaming {

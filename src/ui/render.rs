@@ -1,5 +1,5 @@
 //! The hunk list grouped by file, and `draw`, which puts every part of the screen where
-//! `layout` says: the diff pane is `diff_view`'s, the reply pane `reply`'s, the bars around the
+//! `app::layout` says: the diff pane is `diff_view`'s, the reply pane `reply`'s, the bars around the
 //! panes `status`'s and the dialogs `overlay`'s.
 //!
 //! Not for: state changes (`app`), colour choice (`theme`), or syntax colour (`highlight`).
@@ -10,15 +10,17 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::app::diff_model::scope;
+use crate::app::layout;
+use crate::app::measure::ListRow;
 use crate::app::{App, Focus};
 use crate::core::review::{HunkState, ReviewHunk};
-use crate::ui::diff::{counts, scope};
 use crate::ui::diff_view::draw_diff;
 use crate::ui::highlight::Highlighter;
 use crate::ui::pane::{how_located, pane};
 use crate::ui::reply::draw_stream;
 use crate::ui::theme::Theme;
-use crate::ui::{layout, overlay, status};
+use crate::ui::{overlay, status};
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
@@ -60,7 +62,7 @@ fn state_mark(state: &HunkState) -> &'static str {
 /// A hunk's row: state, number, the lines its diff adds and removes, how it was placed, the
 /// definition it is in, and in a replay taken over what the recording decided.
 fn hunk_row<'a>(app: &App, h: &ReviewHunk, label: &str, theme: &Theme) -> Line<'a> {
-    let (add, del) = counts(h);
+    let (add, del) = app.hunk_counts(h);
     let state = if app.is_queued(h.id) { "queued" } else { h.state.name() };
     let mut spans = vec![
         Span::raw(" "),
@@ -88,7 +90,7 @@ fn hunk_row<'a>(app: &App, h: &ReviewHunk, label: &str, theme: &Theme) -> Line<'
 }
 
 fn draw_hunks(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let c = app.review.counts();
+    let c = app.state_counts();
     let total = app.review.hunks().len();
     let mut title = format!(" hunks {}/{total} open ", c.pending + c.failed + c.conflict);
     if !app.filter.is_empty() {
@@ -97,41 +99,25 @@ fn draw_hunks(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let block = pane(title, app.focus == Focus::Hunks, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let order = app.order();
+    // The list's rows are kept by the app; only the rows that show are drawn.
+    let list = app.hunk_list();
     let hunks = app.review.hunks();
-    // Rows: a file header before each file's first hunk, then its hunks.
-    let mut rows: Vec<(Option<usize>, &str)> = Vec::with_capacity(order.len() + 8);
-    let mut selected_row = 0;
-    let mut last: Option<&str> = None;
-    for &i in &order {
-        let h = &hunks[i];
-        if last != Some(h.path.as_str()) {
-            rows.push((None, &h.path));
-            last = Some(&h.path);
-        }
-        if Some(h.id) == app.selected {
-            selected_row = rows.len();
-        }
-        rows.push((Some(i), &h.path));
-    }
     let height = inner.height as usize;
     if height == 0 {
         return;
     }
+    let selected_row = app
+        .selected
+        .and_then(|id| app.review.index_of(id))
+        .and_then(|i| list.row_of(i))
+        .unwrap_or(0);
     let offset = (selected_row + 1).saturating_sub(height);
     let mut lines = Vec::with_capacity(height);
     // Numbers count every hunk of a file, whatever the search shows.
-    let labels = app.review.labels();
-    for (row, (idx, path)) in rows.iter().enumerate() {
-        if row < offset {
-            continue;
-        }
-        if lines.len() == height {
-            break;
-        }
-        let line = match idx {
-            None => {
-                let n = order.iter().filter(|&&i| hunks[i].path == *path).count();
+    for row in list.rows.iter().skip(offset).take(height) {
+        let line = match *row {
+            ListRow::File { first, hunks: n } => {
+                let path = &hunks[first].path;
                 Line::from(vec![
                     Span::styled(
                         format!("{path} "),
@@ -140,10 +126,11 @@ fn draw_hunks(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     Span::styled(format!("({n})"), theme.fg(theme.dim)),
                 ])
             }
-            Some(i) => hunk_row(app, &hunks[*i], &labels[*i], theme),
+            ListRow::Hunk(i) => hunk_row(app, &hunks[i], &list.labels[i], theme),
         };
         lines.push(line);
     }
+    let rows = &list.rows;
     if rows.is_empty() {
         let msg = if app.streaming { "waiting for the first edit…" } else { "no edits" };
         lines.push(Line::styled(msg, theme.fg(theme.dim)));

@@ -4,7 +4,8 @@
 //! provider, tokens, the counts, `? help`). At any width the counts and the help key stay; the
 //! other parts give way, least useful first.
 //!
-//! Not for: the panes themselves (`render`), dialogs (`overlay`), where things are (`layout`).
+//! Not for: the panes themselves (`render`), dialogs (`overlay`), where things are
+//! (`app::layout`).
 
 use std::time::Duration;
 
@@ -15,9 +16,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::app::keymap::{Action, HintPane};
+use crate::app::layout::{Panes, wrap};
 use crate::app::navigation::ScrollPosition;
 use crate::app::{App, Focus, Modal};
-use crate::ui::layout::{Panes, wrap};
 use crate::ui::theme::Theme;
 use unicode_width::UnicodeWidthStr;
 
@@ -145,7 +146,7 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if width(&parts) > area.width as usize
         && let Some(counts) = parts.iter_mut().find(|p| p.1.contains(" pending "))
     {
-        let c = app.review.counts();
+        let c = app.state_counts();
         counts.1 = format!(
             "·{} ✓{} ✗{} !{} ≠{}",
             c.pending,
@@ -189,7 +190,7 @@ fn status_parts(app: &App) -> Vec<(Keep, String)> {
     parts.push((Keep::Always, mark.to_string()));
     parts.push((Keep::Label, app.label.clone()));
     parts.push((Keep::Tokens, tokens(app)));
-    let c = app.review.counts();
+    let c = app.state_counts();
     parts.push((
         Keep::Always,
         format!(

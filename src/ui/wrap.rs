@@ -3,6 +3,8 @@
 //! of grapheme clusters as ratatui counts them (`unicode-width`), so a CJK character or an
 //! emoji takes two and is never split across rows.
 //!
+//! Where a line breaks is `app::wrap::breaks`, the same the app counts rows with.
+//!
 //! Not for: painting (`ui::diff`), or what a line holds (the callers build its spans).
 
 use ratatui::style::Style;
@@ -10,30 +12,23 @@ use ratatui::text::Span;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
-/// The mark before a continuation row of a wrapped line.
-pub const CONTINUED: &str = "↪ ";
-
-/// What a line longer than its pane does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Overflow {
-    /// Wrap onto continuation rows.
-    Wrap,
-    /// Stay on one row, showing the columns from this one on.
-    Scroll(usize),
-}
-
-/// Where a line is cut in the no-wrap view: text hidden to the left, to the right.
-pub const CUT_LEFT: &str = "‹";
-pub const CUT_RIGHT: &str = "›";
-
-/// Rows longer than this many per line are not drawn (a minified file's one line).
-const MAX_ROWS: usize = 400;
+pub use crate::app::wrap::{CONTINUED, CUT_LEFT, CUT_RIGHT, Overflow};
+use crate::app::wrap::{Fit, breaks};
 
 /// One grapheme with its style and width.
 struct Cell<'s> {
     text: &'s str,
     style: Style,
     width: usize,
+}
+
+impl Fit for Cell<'_> {
+    fn width(&self) -> usize {
+        self.width
+    }
+    fn is_space(&self) -> bool {
+        self.text == " "
+    }
 }
 
 /// The spans' text as one string, for [`cells`].
@@ -67,41 +62,6 @@ fn cells<'s>(spans: &[Span<'_>], text: &'s str) -> Vec<Cell<'s>> {
 /// The display width of spans.
 pub fn width(spans: &[Span<'_>]) -> usize {
     joined(spans).width()
-}
-
-/// Rows of `cells`, the first at most `first` columns and the others `rest`: greedy by
-/// cluster, or (with `words`) broken after the last space that fits when there is one.
-fn breaks(cells: &[Cell], first: usize, rest: usize, words: bool) -> Vec<std::ops::Range<usize>> {
-    let mut rows = Vec::new();
-    let (mut start, mut used, mut space) = (0, 0, None);
-    let mut i = 0;
-    while i < cells.len() {
-        let w = cells[i].width;
-        let room = if rows.is_empty() { first } else { rest };
-        if used + w > room && i > start {
-            let end = match space {
-                Some(s) if words && s > start => s + 1,
-                _ => i,
-            };
-            rows.push(start..end);
-            if rows.len() == MAX_ROWS {
-                return rows;
-            }
-            start = end;
-            used = cells[start..i].iter().map(|c| c.width).sum();
-            space = None;
-            continue;
-        }
-        if cells[i].text == " " {
-            space = Some(i);
-        }
-        used += w;
-        i += 1;
-    }
-    if start < cells.len() || rows.is_empty() {
-        rows.push(start..cells.len());
-    }
-    rows
 }
 
 /// A row's spans from cells, runs of one style joined, padded to `room` with `fill`.
@@ -161,16 +121,6 @@ pub fn rows(
             vec![row]
         }
     }
-}
-
-/// How many rows [`rows`] makes of `text` wrapped after gutters `gutter` and `cont_gutter`
-/// columns wide, without building them.
-pub fn count(gutter: usize, cont_gutter: usize, text: &str, width: usize, words: bool) -> usize {
-    if gutter.max(cont_gutter) >= width {
-        return 1;
-    }
-    let cells = cells(&[Span::raw(text)], text);
-    breaks(&cells, width - gutter, width - cont_gutter, words).len()
 }
 
 /// The columns `skip..skip + room` of a line, with a marker in the first or last column where

@@ -26,7 +26,6 @@ use crate::app::{AppEffect, Msg};
 use crate::core::review::HunkId;
 use crate::shell::terminal::{Ending, StopSignals};
 use crate::shell::workspace::Workspace;
-use crate::ui::diff::DiffModel;
 use crate::ui::highlight::{Background, Highlighter, HunkColors};
 use crate::ui::theme::Theme;
 
@@ -321,7 +320,7 @@ where
         if let (Some(h), Some(bg)) = (app.selected_hunk(), self.background.as_mut())
             && !h.state.is_conflict()
         {
-            let model = DiffModel::of(h, app.review.source(&h.path));
+            let model = app.diff_model().expect("a selected hunk");
             if self.colors.get(h.id, &model).is_none() {
                 bg.request(h.id, &h.path, &model);
             }

@@ -1,9 +1,9 @@
 //! Where each part of the review screen is, as a pure function of the terminal's size and the
-//! app's state. The drawing code lays the panes out with it, and the app maps a mouse click or
-//! wheel turn to the pane under the pointer and bounds its scrolling with it, so both always
-//! agree on what is where.
+//! app's state: the panes, the message line's rows, the help dialog's rectangle and columns.
+//! The ui draws in these places, and the app maps a mouse click or wheel turn to the pane under
+//! the pointer and bounds its scrolling with them, so both always agree on what is where.
 //!
-//! Not for: drawing (`render`, `status`), or what a click does (`app`).
+//! Not for: drawing (`ui`), or what a click does (`navigation`).
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use unicode_segmentation::UnicodeSegmentation;
@@ -118,6 +118,55 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         rows.push(row.trim_end().to_string());
     }
     rows
+}
+
+/// A rectangle of at most `width` by `height` in the middle of `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// Where the help goes in `area` and how: its rectangle, its columns (one, or two when one is
+/// too tall and two fit), and how far it scrolls when neither shows every entry.
+pub struct HelpLayout {
+    pub rect: Rect,
+    pub columns: usize,
+    /// Entry rows shown (per column).
+    pub shown: usize,
+    /// The furthest it scrolls: 0 when everything shows.
+    pub max_top: usize,
+}
+
+/// A help entry's columns: ` keys  description `.
+pub fn help_widths(entries: &[(String, &str)]) -> (usize, usize) {
+    let keys = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(4);
+    let text = entries.iter().map(|(_, d)| d.width()).max().unwrap_or(0);
+    (keys, 1 + keys + 2 + text + 1)
+}
+
+/// The help's layout in `area`.
+pub fn help_layout(area: Rect, entries: &[(String, &str)]) -> HelpLayout {
+    let n = entries.len();
+    let (_, column) = help_widths(entries);
+    let (width, height) = (area.width as usize, area.height as usize);
+    // Two columns only when one is too tall and two fit whole; else one, scrolled if need be.
+    let two = n + 2 > height && 2 * column + 3 <= width && n.div_ceil(2) + 2 <= height;
+    let (columns, rows) = if two { (2, n.div_ceil(2)) } else { (1, n) };
+    let shown = rows.min(height.saturating_sub(2));
+    let rect_w = (columns * column + columns - 1 + 2) as u16;
+    let rect = centered(area, rect_w, (shown + 2) as u16);
+    HelpLayout { rect, columns, shown, max_top: rows - shown }
+}
+
+/// The furthest the help scrolls in a terminal of `area`: 0 when it shows whole.
+pub fn help_max_top(area: Rect, app: &App) -> usize {
+    help_layout(area, &app.keymap.help_lines()).max_top
 }
 
 #[cfg(test)]

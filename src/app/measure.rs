@@ -1,0 +1,714 @@
+//! What the panes hold, measured once and kept, so that a frame costs the rows it shows and not
+//! the size of the data: the reply's line starts (kept up to date as chunks append, scanning
+//! only the new bytes) and their rows at the pane's width (counted once per line and width);
+//! the selected hunk's [`DiffModel`] (built once per hunk and version of it and its file) and
+//! its rows at the pane's width; each large hunk's added and removed line counts. The app
+//! bounds its scrolling with these, and the ui asks them which lines to draw.
+//!
+//! The caches sit behind `RefCell`s so a frame, which sees `&App`, can fill them. A cached
+//! diff is checked cheaply on every use (the hunk's state, where its preview is and how long,
+//! its file's length), and compared in full with what it was built from once after each
+//! message ([`App::update`] counts them), so nothing stale is ever drawn.
+//!
+//! Not for: drawing (`ui`), where the panes are (`layout`).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::app::diff_model::{Block, DiffModel};
+use crate::app::wrap::{self, CONTINUED, Overflow};
+use crate::app::{App, ViewMode};
+use crate::core::edit::Change;
+use crate::core::file::Source;
+use crate::core::review::{Counts, HunkId, HunkState, Preview, ReviewHunk};
+
+/// After the reply's last line while the model is still writing it.
+pub const UNFINISHED: &str = "▍ (unfinished)";
+
+/// Hunks with more preview lines than this keep their counts cached (smaller ones are diffed
+/// when shown: cheaper than keeping them).
+const COUNT_CACHE_LINES: usize = 200;
+
+/// Work done by the measuring since the app was made, for tests that check a frame's work
+/// does not grow with the data.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Reply bytes scanned for line ends.
+    pub reply_bytes_scanned: usize,
+    /// Reply lines whose rows were counted.
+    pub reply_lines_counted: usize,
+    /// Diff models built.
+    pub models_built: usize,
+    /// Diff lines whose rows were counted.
+    pub diff_lines_counted: usize,
+    /// Lines handed to the ui to draw (reply and diff).
+    pub lines_drawn: usize,
+    /// Times the hunk list's order, numbers and rows were built.
+    pub lists_built: usize,
+}
+
+/// The caches (one per app).
+#[derive(Default)]
+pub struct Measure {
+    reply: RefCell<ReplyLines>,
+    model: RefCell<Option<ModelEntry>>,
+    rows: RefCell<Option<DiffRows>>,
+    counts: RefCell<HashMap<HunkId, CountEntry>>,
+    list: RefCell<Option<ListEntry>>,
+    states: RefCell<Option<((u64, usize), Counts)>>,
+    serial: Cell<u64>,
+    work: Cell<Work>,
+}
+
+impl Measure {
+    fn note(&self, f: impl FnOnce(&mut Work)) {
+        let mut w = self.work.get();
+        f(&mut w);
+        self.work.set(w);
+    }
+}
+
+/// The reply's lines: where each finished line starts and whether it is code, and their rows
+/// at one width.
+#[derive(Default)]
+struct ReplyLines {
+    /// Each finished line's start in the text, and whether it is code (in a fence, or one).
+    lines: Vec<(usize, bool)>,
+    /// Bytes scanned: up to and including the last line end.
+    scanned: usize,
+    /// Inside a fence after the scanned lines.
+    in_code: bool,
+    /// The width counted at, and the rows before each finished line (`lines.len() + 1` once
+    /// every line is counted).
+    rows_at: usize,
+    prefix: Vec<usize>,
+}
+
+/// Whether a line opens or closes a fence.
+fn is_fence(line: &str) -> bool {
+    line.trim_start().starts_with("```")
+}
+
+impl ReplyLines {
+    /// Take in what was appended to `text` since the last call.
+    fn sync(&mut self, text: &str, work: &Measure) {
+        if text.len() < self.scanned
+            || (self.scanned > 0 && text.as_bytes()[self.scanned - 1] != b'\n')
+        {
+            *self = ReplyLines::default();
+        }
+        let from = self.scanned;
+        for end in memchr::memchr_iter(b'\n', &text.as_bytes()[from..]) {
+            let end = from + end;
+            let line = &text[self.scanned..end];
+            let fence = is_fence(line);
+            self.lines.push((self.scanned, self.in_code || fence));
+            if fence {
+                self.in_code = !self.in_code;
+            }
+            self.scanned = end + 1;
+        }
+        work.note(|w| w.reply_bytes_scanned += text.len() - from);
+    }
+
+    /// Finished line `k`'s text.
+    fn line<'t>(&self, text: &'t str, k: usize) -> &'t str {
+        let start = self.lines[k].0;
+        let end = self.lines.get(k + 1).map_or(self.scanned, |l| l.0) - 1;
+        &text[start..end]
+    }
+
+    /// Rows of every finished line at `width`, counting only the lines not counted yet.
+    fn count(&mut self, text: &str, width: usize, work: &Measure) {
+        if self.rows_at != width || self.prefix.is_empty() {
+            self.rows_at = width;
+            self.prefix = vec![0];
+        }
+        let from = self.prefix.len() - 1;
+        for k in from..self.lines.len() {
+            let code = self.lines[k].1;
+            let rows = line_rows(self.line(text, k), code, width);
+            let total = self.prefix[k] + rows;
+            self.prefix.push(total);
+        }
+        work.note(|w| w.reply_lines_counted += self.lines.len() - from);
+    }
+}
+
+/// Rows of a reply line at `width`: code keeps its columns and marks continuations, prose
+/// wraps at spaces.
+fn line_rows(text: &str, code: bool, width: usize) -> usize {
+    let cont = if code { wrap::width(CONTINUED) } else { 0 };
+    wrap::count(0, cont, text, width, !code)
+}
+
+/// A reply line to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyLine<'a> {
+    pub text: &'a str,
+    /// Inside a fence, or one.
+    pub code: bool,
+    /// The last line while the model is still writing it (drawn with [`UNFINISHED`] after it).
+    pub unfinished: bool,
+}
+
+/// What a pane shows of its lines: the lines from the first that shows to the last, the rows of
+/// the first line scrolled out above, and the rows that show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Window<L> {
+    pub lines: Vec<L>,
+    pub skip: usize,
+    pub take: usize,
+}
+
+/// The kept hunk list: the message count and length it was last checked at, and the print of
+/// the ids it was built from.
+struct ListEntry {
+    checked: (u64, usize),
+    filter: String,
+    print: u64,
+    list: Arc<HunkList>,
+}
+
+/// A row of the hunk list: a file's name before its hunks (its first hunk's index in
+/// `review.hunks()`, and how many of its hunks are listed), or a hunk (its index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListRow {
+    File { first: usize, hunks: usize },
+    Hunk(usize),
+}
+
+/// The hunk list as drawn: grouped by file in order of first arrival and filtered by the
+/// search, each hunk's number, the rows, and each hunk's row. Built once per change to the
+/// list (hunks added, split or removed, another search).
+#[derive(Debug, Clone, Default)]
+pub struct HunkList {
+    /// Indices into `review.hunks()`, in list order.
+    pub order: Vec<usize>,
+    /// Each hunk's number, by index in `review.hunks()` (`Review::labels`).
+    pub labels: Vec<String>,
+    pub rows: Vec<ListRow>,
+    /// Each hunk's row, by index in `review.hunks()` (`usize::MAX` when the search hides it).
+    row_of: Vec<usize>,
+}
+
+impl HunkList {
+    /// The row of the hunk at this index, if listed.
+    pub fn row_of(&self, index: usize) -> Option<usize> {
+        self.row_of.get(index).copied().filter(|&r| r != usize::MAX)
+    }
+}
+
+/// The inputs a diff model is built from, to check a cached one against.
+#[derive(PartialEq)]
+struct Inputs {
+    state: HunkState,
+    preview: Preview,
+    change: Option<Change>,
+    source: Option<Source>,
+}
+
+/// A cheap look at the inputs, checked on every use.
+#[derive(PartialEq, Clone, Copy)]
+struct Print {
+    state: &'static str,
+    start: usize,
+    old: (usize, usize),
+    new: (usize, usize),
+    deletes: bool,
+    source: (usize, usize),
+}
+
+fn print(h: &ReviewHunk, source: Option<&Source>) -> Print {
+    let p = &h.preview;
+    let source = match source {
+        Some(Source::Text(t)) => (t.as_ptr() as usize, t.len()),
+        Some(_) => (1, 0),
+        None => (0, 0),
+    };
+    Print {
+        state: h.state.name(),
+        start: p.start,
+        old: (p.old.as_ptr() as usize, p.old.len()),
+        new: (p.new.as_ptr() as usize, p.new.len()),
+        deletes: p.deletes,
+        source,
+    }
+}
+
+/// Whether the hunk shows its place in the file (else its own text).
+fn placed(h: &ReviewHunk) -> bool {
+    !(h.preview.old.is_empty() && h.preview.new.is_empty() && !h.preview.deletes)
+}
+
+impl Inputs {
+    /// Whether these are the hunk's inputs now (compared in place, nothing copied).
+    fn same(&self, h: &ReviewHunk, source: Option<&Source>) -> bool {
+        let placed = placed(h);
+        self.state == h.state
+            && self.preview == h.preview
+            && match &self.change {
+                Some(c) => !placed && *c == h.edit.change,
+                None => placed,
+            }
+            && (!placed || self.source.as_ref() == source)
+    }
+}
+
+fn inputs(h: &ReviewHunk, source: Option<&Source>) -> Inputs {
+    let placed = placed(h);
+    Inputs {
+        state: h.state.clone(),
+        preview: h.preview.clone(),
+        // An unplaced hunk shows its own text; a placed one its place in the file.
+        change: (!placed).then(|| h.edit.change.clone()),
+        source: placed.then(|| source.cloned()).flatten(),
+    }
+}
+
+struct ModelEntry {
+    id: HunkId,
+    /// The message count the inputs were last checked at.
+    checked: u64,
+    print: Print,
+    inputs: Inputs,
+    serial: u64,
+    model: Arc<DiffModel>,
+}
+
+struct CountEntry {
+    checked: u64,
+    print: Print,
+    preview: Preview,
+    counts: (usize, usize),
+}
+
+/// One line of the diff as the pane draws it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffLine {
+    /// An unchanged line: its index on the old side and on the new.
+    Same(usize, usize),
+    /// Cell `k` of block `block`'s removed lines (unified).
+    Old { block: usize, k: usize },
+    /// Cell `k` of block `block`'s added lines (unified).
+    New { block: usize, k: usize },
+    /// Row `k` of a changed block side by side: its `k`th removed and added lines, where
+    /// there are.
+    Pair { block: usize, k: usize },
+}
+
+/// The diff's lines in a view, and their rows at a width.
+struct DiffRows {
+    serial: u64,
+    view: ViewMode,
+    lines: Vec<DiffLine>,
+    /// Width and whether lines wrap; the rows before each line (`lines.len() + 1`).
+    at: (usize, bool),
+    prefix: Vec<usize>,
+}
+
+/// The lines of `model` as `view` draws them.
+fn diff_lines(model: &DiffModel, view: ViewMode) -> Vec<DiffLine> {
+    let mut out = Vec::new();
+    for (b, block) in model.blocks.iter().enumerate() {
+        match block {
+            Block::Same(pairs) => out.extend(pairs.iter().map(|&(o, n)| DiffLine::Same(o, n))),
+            Block::Change(olds, news) => match view {
+                ViewMode::Unified => {
+                    out.extend((0..olds.len()).map(|k| DiffLine::Old { block: b, k }));
+                    out.extend((0..news.len()).map(|k| DiffLine::New { block: b, k }));
+                }
+                ViewMode::SideBySide => out.extend(
+                    (0..olds.len().max(news.len())).map(|k| DiffLine::Pair { block: b, k }),
+                ),
+            },
+        }
+    }
+    out
+}
+
+/// A line number's columns: `{n:>4}`.
+fn number_width(n: usize) -> usize {
+    n.to_string().len().max(4)
+}
+
+/// The half of the pane each side of the side-by-side view takes.
+pub fn half(width: usize) -> usize {
+    width.saturating_sub(1) / 2
+}
+
+/// Rows of one side's line: `numbers` the gutter's columns before the sign.
+fn diff_line_rows(text: &str, numbers: usize, width: usize) -> usize {
+    // The sign (`- `) on the first row, `↪ ` on the others: both two columns.
+    wrap::count(numbers + 2, numbers + 2, text, width, false)
+}
+
+/// Rows of a diff line at `width`.
+fn rows_of(model: &DiffModel, line: DiffLine, width: usize) -> usize {
+    let first = model.first_line.unwrap_or(1);
+    let numbered = model.first_line.is_some();
+    // Unified: `{o:>4} {n:>4} `; side by side: `{n:>4} `.
+    let both = |o: Option<usize>, n: Option<usize>| {
+        if !numbered {
+            return 0;
+        }
+        let w = |x: Option<usize>| x.map_or(4, number_width);
+        w(o) + 1 + w(n) + 1
+    };
+    let one = |n: usize| if numbered { number_width(n) + 1 } else { 0 };
+    let cells = |b: usize| match &model.blocks[b] {
+        Block::Change(olds, news) => (olds, news),
+        Block::Same(_) => unreachable!("a changed line is in a changed block"),
+    };
+    match line {
+        DiffLine::Same(o, n) => {
+            diff_line_rows(&model.new[n], both(Some(first + o), Some(first + n)), width)
+        }
+        DiffLine::Old { block, k } => {
+            let c = &cells(block).0[k];
+            diff_line_rows(&model.old[c.index], both(Some(first + c.index), None), width)
+        }
+        DiffLine::New { block, k } => {
+            let c = &cells(block).1[k];
+            diff_line_rows(&model.new[c.index], both(None, Some(first + c.index)), width)
+        }
+        DiffLine::Pair { block, k } => {
+            let (olds, news) = cells(block);
+            let l = olds.get(k).map_or(0, |c| {
+                diff_line_rows(&model.old[c.index], one(first + c.index), half(width))
+            });
+            let r = news.get(k).map_or(0, |c| {
+                diff_line_rows(&model.new[c.index], one(first + c.index), half(width))
+            });
+            l.max(r)
+        }
+    }
+}
+
+/// Rows of an unchanged line side by side: the two sides' numbers differ.
+fn same_pair_rows(model: &DiffModel, o: usize, n: usize, width: usize) -> usize {
+    let first = model.first_line.unwrap_or(1);
+    let one = |x: usize| if model.first_line.is_some() { number_width(first + x) + 1 } else { 0 };
+    let text = &model.new[n];
+    let h = half(width);
+    diff_line_rows(text, one(o), h).max(diff_line_rows(text, one(n), h))
+}
+
+/// The rows of the first `n` lines of `prefix`'s kind, for a window of `height` rows from
+/// row `top`: the first line that shows, the rows of it above `top`, and the line after the
+/// last that shows.
+fn window_of(prefix: &[usize], top: usize, height: usize) -> (usize, usize, usize) {
+    let total = *prefix.last().unwrap_or(&0);
+    let top = top.min(total);
+    let end = (top + height).min(total);
+    // The last line starting at or before `top`.
+    let first = prefix.partition_point(|&p| p <= top).saturating_sub(1);
+    let last = prefix.partition_point(|&p| p < end).max(first + 1);
+    (first, top - prefix[first], last.min(prefix.len() - 1))
+}
+
+impl App {
+    /// The hunk list, kept while the hunks' ids and the search stay the same (checked on each
+    /// call: one pass over the ids, nothing built).
+    pub fn hunk_list(&self) -> Arc<HunkList> {
+        let hunks = self.review.hunks();
+        let checked = (self.messages, hunks.len());
+        let mut cache = self.measure.list.borrow_mut();
+        // Nothing came since the last look: the same list, without a pass over the ids.
+        if let Some(e) = cache.as_ref()
+            && e.checked == checked
+            && e.filter == self.filter
+        {
+            return e.list.clone();
+        }
+        // FNV-1a over what the order and the numbers depend on: each hunk's id (its path and
+        // text) and origin (the hunk it was split from), and the search; while searching, a
+        // hunk's text may change under its id (an edit), so each message builds it again.
+        let mut print: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut mix = |x: u64| print = (print ^ x).wrapping_mul(0x0100_0000_01b3);
+        mix(hunks.len() as u64);
+        for h in hunks.iter() {
+            mix(h.id);
+            mix(h.origin);
+        }
+        for b in self.filter.bytes() {
+            mix(u64::from(b));
+        }
+        if !self.filter.is_empty() {
+            mix(self.messages);
+        }
+        if let Some(e) = cache.as_mut()
+            && e.print == print
+        {
+            e.checked = checked;
+            return e.list.clone();
+        }
+        let list = Arc::new(self.build_list());
+        self.measure.note(|w| w.lists_built += 1);
+        let filter = self.filter.clone();
+        *cache = Some(ListEntry { checked, filter, print, list: list.clone() });
+        list
+    }
+
+    /// The hunks by state (`Review::counts`), counted again only after a message.
+    pub fn state_counts(&self) -> Counts {
+        let key = (self.messages, self.review.hunks().len());
+        let mut cache = self.measure.states.borrow_mut();
+        match cache.as_ref() {
+            Some((k, c)) if *k == key => *c,
+            _ => {
+                let c = self.review.counts();
+                *cache = Some((key, c));
+                c
+            }
+        }
+    }
+
+    fn build_list(&self) -> HunkList {
+        let hunks = self.review.hunks();
+        // The review keeps its hunks grouped by file in order of arrival: no hashing or sorting.
+        let order: Vec<usize> =
+            self.review.grouped().into_iter().filter(|&i| self.matches_filter(&hunks[i])).collect();
+        let mut rows = Vec::with_capacity(order.len() * 2);
+        let mut row_of = vec![usize::MAX; hunks.len()];
+        let mut header = 0;
+        for (n, &i) in order.iter().enumerate() {
+            if n == 0 || hunks[order[n - 1]].path != hunks[i].path {
+                header = rows.len();
+                rows.push(ListRow::File { first: i, hunks: 0 });
+            }
+            if let ListRow::File { hunks: count, .. } = &mut rows[header] {
+                *count += 1;
+            }
+            row_of[i] = rows.len();
+            rows.push(ListRow::Hunk(i));
+        }
+        HunkList { order, labels: self.review.labels(), rows, row_of }
+    }
+
+    /// What the measuring has done so far (tests check a frame's share).
+    pub fn work(&self) -> Work {
+        self.measure.work.get()
+    }
+
+    /// The reply's rows `width` columns wide: its finished lines (counted once per width) and
+    /// its last line.
+    pub fn reply_rows(&self, width: usize) -> usize {
+        let mut r = self.measure.reply.borrow_mut();
+        r.sync(&self.stream_text, &self.measure);
+        r.count(&self.stream_text, width, &self.measure);
+        let total = *r.prefix.last().unwrap_or(&0);
+        total + self.reply_tail(&r).map_or(0, |t| tail_rows(t, width))
+    }
+
+    /// The reply's last line when it has no line end yet.
+    fn reply_tail<'a>(&'a self, r: &ReplyLines) -> Option<ReplyLine<'a>> {
+        let text = &self.stream_text[r.scanned..];
+        (!text.is_empty()).then(|| ReplyLine {
+            text,
+            code: r.in_code || is_fence(text),
+            unfinished: self.streaming,
+        })
+    }
+
+    /// What the reply pane shows `width` by `height`, scrolled back `stream_scroll` rows from
+    /// the end.
+    pub fn reply_window(&self, width: usize, height: usize) -> Window<ReplyLine<'_>> {
+        let total = self.reply_rows(width);
+        let end = total.saturating_sub(self.stream_scroll);
+        let top = end.saturating_sub(height);
+        let r = self.measure.reply.borrow();
+        let tail = self.reply_tail(&r);
+        let finished = r.lines.len();
+        let (first, skip, last) = match tail {
+            // The tail is one more line after the finished ones.
+            Some(_) => window_of_with_tail(&r.prefix, total, top, end - top),
+            None => window_of(&r.prefix, top, end - top),
+        };
+        let mut lines = Vec::with_capacity(last.saturating_sub(first));
+        for k in first..last {
+            if k < finished {
+                let (_, code) = r.lines[k];
+                lines.push(ReplyLine {
+                    text: r.line(&self.stream_text, k),
+                    code,
+                    unfinished: false,
+                });
+            } else if let Some(t) = tail {
+                lines.push(t);
+            }
+        }
+        self.measure.note(|w| w.lines_drawn += lines.len());
+        Window { lines, skip, take: end - top }
+    }
+
+    /// The selected hunk's diff model, built once per hunk and version (a conflict has none:
+    /// it is drawn three ways).
+    pub fn diff_model(&self) -> Option<Arc<DiffModel>> {
+        let h = self.selected_hunk()?;
+        Some(self.model_of(h).1)
+    }
+
+    /// A hunk's model and its serial number (a new one each time a model is built).
+    fn model_of(&self, h: &ReviewHunk) -> (u64, Arc<DiffModel>) {
+        let source = self.review.source(&h.path);
+        let print = print(h, source);
+        let mut entry = self.measure.model.borrow_mut();
+        if let Some(e) = entry.as_mut().filter(|e| e.id == h.id && e.print == print) {
+            if e.checked == self.messages {
+                return (e.serial, e.model.clone());
+            }
+            // A message came since: the inputs may have changed in place.
+            if e.inputs.same(h, source) {
+                e.checked = self.messages;
+                return (e.serial, e.model.clone());
+            }
+        }
+        let model = Arc::new(DiffModel::of(h, source));
+        let serial = self.measure.serial.get() + 1;
+        self.measure.serial.set(serial);
+        self.measure.note(|w| w.models_built += 1);
+        *entry = Some(ModelEntry {
+            id: h.id,
+            checked: self.messages,
+            print,
+            inputs: inputs(h, source),
+            serial,
+            model: model.clone(),
+        });
+        (serial, model)
+    }
+
+    /// A hunk's added and removed lines, as its diff draws them: large hunks' counts are
+    /// kept.
+    pub fn hunk_counts(&self, h: &ReviewHunk) -> (usize, usize) {
+        if h.preview.old.len() + h.preview.new.len() <= COUNT_CACHE_LINES {
+            return crate::app::diff_model::counts(h);
+        }
+        let print = print(h, None);
+        let mut cache = self.measure.counts.borrow_mut();
+        if let Some(e) = cache.get_mut(&h.id).filter(|e| e.print == print)
+            && (e.checked == self.messages || e.preview == h.preview)
+        {
+            e.checked = self.messages;
+            return e.counts;
+        }
+        let counts = crate::app::diff_model::counts(h);
+        if cache.len() > 256 {
+            cache.clear();
+        }
+        let preview = h.preview.clone();
+        cache.insert(h.id, CountEntry { checked: self.messages, print, preview, counts });
+        counts
+    }
+
+    /// The selected hunk's diff lines in the current view, and the rows before each at
+    /// `width` (the pane's inner width).
+    fn with_diff_rows<T>(
+        &self,
+        width: usize,
+        f: impl FnOnce(&DiffModel, &[DiffLine], &[usize]) -> T,
+    ) -> Option<T> {
+        let h = self.selected_hunk()?;
+        let (serial, model) = self.model_of(h);
+        let wraps = self.overflow() == Overflow::Wrap;
+        let mut rows = self.measure.rows.borrow_mut();
+        let fresh = rows.as_ref().is_some_and(|r| r.serial == serial && r.view == self.view);
+        if !fresh {
+            *rows = Some(DiffRows {
+                serial,
+                view: self.view,
+                lines: diff_lines(&model, self.view),
+                at: (0, false),
+                prefix: Vec::new(),
+            });
+        }
+        let r = rows.as_mut().expect("set above");
+        if r.at != (width, wraps) || r.prefix.is_empty() {
+            r.at = (width, wraps);
+            r.prefix = Vec::with_capacity(r.lines.len() + 1);
+            r.prefix.push(0);
+            let mut total = 0;
+            for &line in &r.lines {
+                total += match (wraps, line) {
+                    (false, _) => 1,
+                    (true, DiffLine::Same(o, n)) if self.view == ViewMode::SideBySide => {
+                        same_pair_rows(&model, o, n, width)
+                    }
+                    (true, line) => rows_of(&model, line, width),
+                };
+                r.prefix.push(total);
+            }
+            if wraps {
+                self.measure.note(|w| w.diff_lines_counted += r.lines.len());
+            }
+        }
+        Some(f(&model, &r.lines, &r.prefix))
+    }
+
+    /// The rows of the selected hunk's diff `width` columns wide (a conflict's three views
+    /// too).
+    pub fn diff_rows(&self, width: usize) -> Option<usize> {
+        let h = self.selected_hunk()?;
+        if let Some(view) = self.review.conflict_view(h.id) {
+            let side_by_side = self.view == ViewMode::SideBySide;
+            return Some(crate::app::conflict::rows(&view, side_by_side, self.overflow(), width));
+        }
+        self.with_diff_rows(width, |_, _, prefix| *prefix.last().unwrap_or(&0))
+    }
+
+    /// What the diff pane shows of the selected hunk's diff, `width` by `height` from row
+    /// `top`: its model and the lines that show.
+    pub fn diff_window(
+        &self,
+        width: usize,
+        top: usize,
+        height: usize,
+    ) -> Option<(Arc<DiffModel>, Window<DiffLine>)> {
+        let h = self.selected_hunk()?;
+        let model = self.model_of(h).1;
+        let window = self.with_diff_rows(width, |_, lines, prefix| {
+            let (first, skip, last) = window_of(prefix, top, height);
+            let total = *prefix.last().unwrap_or(&0);
+            let take = (top.min(total) + height).min(total) - top.min(total);
+            Window { lines: lines[first..last.max(first)].to_vec(), skip, take }
+        })?;
+        self.measure.note(|w| w.lines_drawn += window.lines.len());
+        Some((model, window))
+    }
+}
+
+/// [`window_of`] over the finished lines' `prefix` and one more line (the tail) ending at
+/// `total`.
+fn window_of_with_tail(
+    prefix: &[usize],
+    total: usize,
+    top: usize,
+    height: usize,
+) -> (usize, usize, usize) {
+    let mut p = Vec::with_capacity(2);
+    // Only the last two entries matter past the finished lines: search those first.
+    let finished_total = *prefix.last().unwrap_or(&0);
+    if top >= finished_total {
+        p.push(finished_total);
+        p.push(total);
+        let (f, s, l) = window_of(&p, top, height);
+        let base = prefix.len() - 1;
+        return (base + f, s, base + l);
+    }
+    let (f, s, l) = window_of(prefix, top, height);
+    // The window runs into the tail.
+    let end = (top + height).min(total);
+    let l = if end > finished_total { prefix.len() } else { l };
+    (f, s, l)
+}
+
+/// Rows of the reply's last line, marked while unfinished.
+fn tail_rows(t: ReplyLine, width: usize) -> usize {
+    if t.unfinished {
+        line_rows(&format!("{}{UNFINISHED}", t.text), t.code, width)
+    } else {
+        line_rows(t.text, t.code, width)
+    }
+}

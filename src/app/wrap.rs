@@ -1,0 +1,175 @@
+//! How many rows a line takes in a pane: wrapped by grapheme cluster (or at spaces, for prose)
+//! after a gutter, or one row when long lines are cut and scrolled sideways. The ui breaks the
+//! rows it draws with the same [`breaks`], so what the app counts (to bound scrolling) is what
+//! the ui draws. Widths are display columns as ratatui counts them (`unicode-width`).
+//!
+//! Not for: painting or cutting the rows (`ui::wrap`).
+
+use std::ops::Range;
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+/// The mark before a continuation row of a wrapped line.
+pub const CONTINUED: &str = "↪ ";
+
+/// Where a line is cut in the no-wrap view: text hidden to the left, to the right.
+pub const CUT_LEFT: &str = "‹";
+pub const CUT_RIGHT: &str = "›";
+
+/// Rows longer than this many per line are not drawn (a minified file's one line).
+pub const MAX_ROWS: usize = 400;
+
+/// What a line longer than its pane does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Overflow {
+    /// Wrap onto continuation rows.
+    Wrap,
+    /// Stay on one row, showing the columns from this one on.
+    Scroll(usize),
+}
+
+/// One grapheme cluster as [`breaks`] sees it.
+pub trait Fit {
+    fn width(&self) -> usize;
+    fn is_space(&self) -> bool;
+}
+
+/// A cluster's width, and whether it is a space.
+#[derive(Debug, Clone, Copy)]
+pub struct Measured {
+    pub width: usize,
+    pub space: bool,
+}
+
+impl Fit for Measured {
+    fn width(&self) -> usize {
+        self.width
+    }
+    fn is_space(&self) -> bool {
+        self.space
+    }
+}
+
+/// Rows of `cells`, the first at most `first` columns and the others `rest`: greedy by
+/// cluster, or (with `words`) broken after the last space that fits when there is one. At most
+/// [`MAX_ROWS`] rows.
+pub fn breaks<C: Fit>(cells: &[C], first: usize, rest: usize, words: bool) -> Vec<Range<usize>> {
+    let mut rows = Vec::new();
+    let (mut start, mut used, mut space) = (0, 0, None);
+    let mut i = 0;
+    while i < cells.len() {
+        let w = cells[i].width();
+        let room = if rows.is_empty() { first } else { rest };
+        if used + w > room && i > start {
+            let end = match space {
+                Some(s) if words && s > start => s + 1,
+                _ => i,
+            };
+            rows.push(start..end);
+            if rows.len() == MAX_ROWS {
+                return rows;
+            }
+            start = end;
+            used = cells[start..i].iter().map(|c| c.width()).sum();
+            space = None;
+            continue;
+        }
+        if cells[i].is_space() {
+            space = Some(i);
+        }
+        used += w;
+        i += 1;
+    }
+    if start < cells.len() || rows.is_empty() {
+        rows.push(start..cells.len());
+    }
+    rows
+}
+
+/// The clusters of `text` as [`breaks`] measures them; control characters are dropped (they
+/// would move the cursor; ratatui drops them too).
+pub fn measure(text: &str) -> Vec<Measured> {
+    if is_plain(text) {
+        return text.bytes().map(|b| Measured { width: 1, space: b == b' ' }).collect();
+    }
+    text.graphemes(true)
+        .filter(|g| !g.chars().any(char::is_control))
+        .map(|g| Measured { width: g.width(), space: g == " " })
+        .collect()
+}
+
+/// ASCII without control characters: one column a byte.
+fn is_plain(text: &str) -> bool {
+    text.bytes().all(|b| (0x20..0x7f).contains(&b))
+}
+
+/// How many rows a line of `text` takes `width` columns wide after gutters `gutter` (first row)
+/// and `cont_gutter` (continuations) columns wide, as the ui wraps it.
+pub fn count(gutter: usize, cont_gutter: usize, text: &str, width: usize, words: bool) -> usize {
+    if gutter.max(cont_gutter) >= width {
+        return 1;
+    }
+    let (first, rest) = (width - gutter, width - cont_gutter);
+    if is_plain(text) {
+        // One column a byte: most lines fit on their first row.
+        if text.len() <= first {
+            return 1;
+        }
+        if !words {
+            return (1 + (text.len() - first).div_ceil(rest)).min(MAX_ROWS);
+        }
+    }
+    breaks(&measure(text), first, rest, words).len()
+}
+
+/// The display width of a text, as the rows count it.
+pub fn width(text: &str) -> usize {
+    if is_plain(text) { text.len() } else { text.width() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counting_agrees_with_breaking() {
+        let texts = [
+            "",
+            "short",
+            "the quick brown fox jumps over the lazy dog again and again",
+            "abcdefghijklmnopqrstuvwxyz0123456789",
+            "ab漢字😀c and 🇺🇸🇫🇷 flags",
+            "tab\there",
+            "    a line of code that is long enough to wrap twice at twenty columns",
+        ];
+        for text in texts {
+            for width in [4, 7, 10, 20, 80] {
+                for words in [false, true] {
+                    for (g, c) in [(0, 0), (3, 2), (10, 10)] {
+                        let want = if g.max(c) >= width {
+                            1
+                        } else {
+                            breaks(&measure(text), width - g, width - c, words).len()
+                        };
+                        let slow: Vec<Measured> = text
+                            .graphemes(true)
+                            .filter(|g| !g.chars().any(char::is_control))
+                            .map(|g| Measured { width: g.width(), space: g == " " })
+                            .collect();
+                        if g.max(c) < width {
+                            assert_eq!(
+                                breaks(&slow, width - g, width - c, words).len(),
+                                want,
+                                "{text:?}"
+                            );
+                        }
+                        assert_eq!(count(g, c, text, width, words), want, "{text:?} {width}");
+                    }
+                }
+            }
+        }
+        let long = "x".repeat(100_000);
+        assert_eq!(count(0, 2, &long, 10, false), MAX_ROWS, "capped as drawn");
+    }
+}
