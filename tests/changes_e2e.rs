@@ -222,8 +222,9 @@ fn a_file_read_mid_review_is_followed_through_a_stash_and_its_pop() {
     assert!(!screen.contains("conflict ") || screen.contains("0 conflict"), "{screen}");
     assert_eq!(std::fs::read_to_string(&util).unwrap(), written);
     tmux.keys("y");
-    std::thread::sleep(Duration::from_millis(300));
+    tmux.wait_for("accepting it to apply it with nothing to write", "nothing written");
     assert_eq!(std::fs::read_to_string(&util).unwrap(), written, "accepting wrote nothing");
     tmux.keys("q");
-    tmux.wait_for("the quit question or the exit", "EXIT=");
+    let screen = tmux.wait_for("redline to exit", "EXIT=0");
+    assert!(screen.contains("1 applied, 0 rejected"), "{screen}");
 }

@@ -276,6 +276,15 @@ fn a_hunk_taken_out_and_put_back_by_someone_else_is_already_applied() {
     let h = app.review.hunk(id).unwrap();
     assert_eq!(h.state, HunkState::Pending, "{:?}", h.report);
     assert!(h.report.already_applied(), "{:?}", h.report);
-    // Accepting it writes nothing.
+    // Accepting it writes nothing, and it is applied; undo takes the decision back, writing
+    // nothing either.
     assert!(app.update(key('y'), now).is_empty());
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Applied);
+    assert!(
+        app.notice.as_deref().is_some_and(|n| n.contains("nothing written")),
+        "{:?}",
+        app.notice
+    );
+    assert!(app.update(key('u'), now).is_empty());
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
 }

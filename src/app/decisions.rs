@@ -100,6 +100,12 @@ impl App {
                 self.writes.start(&path);
                 vec![AppEffect::Write { effect, undo: false }]
             }
+            None if self.review.hunk(id).is_some_and(|h| h.state == HunkState::Applied) => {
+                self.notice = Some(format!(
+                    "{path} already holds this hunk's new text: accepted, nothing written"
+                ));
+                Vec::new()
+            }
             None => {
                 let why = self.review.hunk(id).and_then(|h| h.report.reason.clone());
                 self.notice = Some(format!(

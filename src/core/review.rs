@@ -298,7 +298,15 @@ impl Review {
         let hunk = self.hunks.get_mut(idx);
         hunk.report = report;
         let Some(mut after) = after else {
-            hunk.state = HunkState::Failed;
+            if hunk.report.already_applied() {
+                // The file holds the hunk's new text already: accepted, with nothing to write
+                // (undo takes the decision back, and writes nothing either).
+                let before_state = std::mem::replace(&mut hunk.state, HunkState::Applied);
+                hunk.disk = None;
+                self.decisions.push(Decision { hunk: id, before_state, written: None });
+            } else {
+                hunk.state = HunkState::Failed;
+            }
             return None;
         };
         if let After::Text(text) = &after

@@ -353,6 +353,8 @@ fn finish(
     mark_forgotten_adds(hunk, &mut slots);
     resolve_empty_elisions(&mut slots)?;
     check_elision_ends(hunk, &slots, file)?;
+    let mut span = a.span;
+    keep_blank_edges(hunk, &mut slots, file, &mut span);
     let forgotten: Vec<usize> = origin
         .iter()
         .enumerate()
@@ -384,8 +386,59 @@ fn finish(
             candidates: Vec::new(),
         });
     }
-    let strategy = strategy_of(&slots, a.span, hunk);
-    Ok(Located { slots, start: a.span.0, end: a.span.1, similarity: sim, strategy, by_hint })
+    let strategy = strategy_of(&slots, span, hunk);
+    Ok(Located { slots, start: span.0, end: span.1, similarity: sim, strategy, by_hint })
+}
+
+/// Blank context lines at a hunk's edges that the alignment left unmatched while the file has
+/// blank lines right there: they are those lines. A blank line weighs nothing, so on a tie the
+/// match ends before it; new lines the model put after it (a function added after `}` and a
+/// blank line) then went before it, and the file got its blank lines on the wrong side.
+fn keep_blank_edges(
+    hunk: &Hunk,
+    slots: &mut [HunkSlot],
+    file: &[LineInfo],
+    span: &mut (usize, usize),
+) {
+    let place = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some((f, f + 1)),
+        HunkSlot::Elided(a, b) if a != usize::MAX => Some((a, b)),
+        _ => None,
+    };
+    let blank_ignored = |k: usize, slots: &[HunkSlot]| {
+        hunk.lines[k].kind == LineKind::Context
+            && hunk.lines[k].text.trim().is_empty()
+            && slots[k] == HunkSlot::Ignored
+    };
+    let Some(last) = (0..slots.len()).rev().find(|&k| place(&slots[k]).is_some()) else { return };
+    let Some(first) = (0..slots.len()).find(|&k| place(&slots[k]).is_some()) else { return };
+    let mut next = place(&slots[last]).map_or(0, |(_, e)| e);
+    for k in last + 1..slots.len() {
+        match hunk.lines[k].kind {
+            LineKind::Add => continue,
+            _ if blank_ignored(k, slots) && file.get(next).is_some_and(LineInfo::is_blank) => {
+                slots[k] = HunkSlot::Kept(next, Likeness::Same);
+                next += 1;
+                span.1 = span.1.max(next);
+            }
+            _ => break,
+        }
+    }
+    let mut before = place(&slots[first]).map_or(0, |(s, _)| s);
+    for k in (0..first).rev() {
+        match hunk.lines[k].kind {
+            LineKind::Add => continue,
+            _ if blank_ignored(k, slots)
+                && before > 0
+                && file.get(before - 1).is_some_and(LineInfo::is_blank) =>
+            {
+                before -= 1;
+                slots[k] = HunkSlot::Kept(before, Likeness::Same);
+                span.0 = span.0.min(before);
+            }
+            _ => break,
+        }
+    }
 }
 
 #[cfg(test)]
