@@ -306,8 +306,6 @@ fn finish(
     by_hint: bool,
 ) -> Result<Located, Refusal> {
     let forced = forced_adds(hunk);
-    let mut slots: Vec<HunkSlot> =
-        forced.iter().map(|f| if *f { HunkSlot::ForgottenAdd } else { HunkSlot::Add }).collect();
     let forced_weight: f64 = hunk
         .lines
         .iter()
@@ -315,41 +313,7 @@ fn finish(
         .filter(|(_, f)| **f)
         .map(|(l, _)| LineInfo::new(&l.text).weight())
         .sum();
-    for (p, slot) in a.slots.iter().enumerate() {
-        let k = origin[p];
-        let remove = hunk.lines[k].kind == LineKind::Remove;
-        slots[k] = match (*slot, remove) {
-            (Slot::Line(f, l), false) => HunkSlot::Kept(f, l),
-            (Slot::Line(f, l), true) => HunkSlot::Removed(f, l),
-            (Slot::Wild(s, e), false) => HunkSlot::Elided(s, e),
-            (Slot::Wild(..), true) => {
-                return Err(Refusal {
-                    kind: RefusalKind::UnanchoredElision,
-                    message: "the hunk removes a `...` line: say exactly which lines to remove instead of eliding them".into(),
-                    closest: None,
-                    candidates: Vec::new(),
-                });
-            }
-            (Slot::Unmatched, _) if pat[p].wildcard => HunkSlot::Elided(usize::MAX, usize::MAX),
-            (Slot::Unmatched, false) => HunkSlot::Ignored,
-            (Slot::Unmatched, true) => {
-                if pat[p].info.is_blank() {
-                    HunkSlot::Ignored
-                } else {
-                    let sim = similarity(pat, &a.slots, &[], 0.0);
-                    return Err(Refusal {
-                        kind: RefusalKind::RemovedNotFound,
-                        message: format!(
-                            "a line the hunk removes is not in the file near its other lines: {:?}",
-                            hunk.lines[k].text.trim()
-                        ),
-                        closest: Some(closest_of(file, a.span, sim)),
-                        candidates: Vec::new(),
-                    });
-                }
-            }
-        };
-    }
+    let mut slots = slots_of(hunk, pat, origin, file, &a, &forced)?;
     mark_forgotten_adds(hunk, &mut slots);
     resolve_empty_elisions(&mut slots)?;
     check_elision_ends(hunk, &slots, file)?;
@@ -388,6 +352,56 @@ fn finish(
     }
     let strategy = strategy_of(&slots, span, hunk);
     Ok(Located { slots, start: span.0, end: span.1, similarity: sim, strategy, by_hint })
+}
+
+/// Each hunk line's slot in the chosen alignment (added lines, those `forced` taken for new
+/// lines whose `+` was forgotten); a refusal for a removed `...` or a removed line not found.
+fn slots_of(
+    hunk: &Hunk,
+    pat: &[PatLine],
+    origin: &[usize],
+    file: &[LineInfo],
+    a: &Alignment,
+    forced: &[bool],
+) -> Result<Vec<HunkSlot>, Refusal> {
+    let mut slots: Vec<HunkSlot> =
+        forced.iter().map(|f| if *f { HunkSlot::ForgottenAdd } else { HunkSlot::Add }).collect();
+    for (p, slot) in a.slots.iter().enumerate() {
+        let k = origin[p];
+        let remove = hunk.lines[k].kind == LineKind::Remove;
+        slots[k] = match (*slot, remove) {
+            (Slot::Line(f, l), false) => HunkSlot::Kept(f, l),
+            (Slot::Line(f, l), true) => HunkSlot::Removed(f, l),
+            (Slot::Wild(s, e), false) => HunkSlot::Elided(s, e),
+            (Slot::Wild(..), true) => {
+                return Err(Refusal {
+                    kind: RefusalKind::UnanchoredElision,
+                    message: "the hunk removes a `...` line: say exactly which lines to remove instead of eliding them".into(),
+                    closest: None,
+                    candidates: Vec::new(),
+                });
+            }
+            (Slot::Unmatched, _) if pat[p].wildcard => HunkSlot::Elided(usize::MAX, usize::MAX),
+            (Slot::Unmatched, false) => HunkSlot::Ignored,
+            (Slot::Unmatched, true) => {
+                if pat[p].info.is_blank() {
+                    HunkSlot::Ignored
+                } else {
+                    let sim = similarity(pat, &a.slots, &[], 0.0);
+                    return Err(Refusal {
+                        kind: RefusalKind::RemovedNotFound,
+                        message: format!(
+                            "a line the hunk removes is not in the file near its other lines: {:?}",
+                            hunk.lines[k].text.trim()
+                        ),
+                        closest: Some(closest_of(file, a.span, sim)),
+                        candidates: Vec::new(),
+                    });
+                }
+            }
+        };
+    }
+    Ok(slots)
 }
 
 /// Blank context lines at a hunk's edges that the alignment left unmatched while the file has
