@@ -1,14 +1,16 @@
 //! The hunk list as the panes show it, kept: its order (grouped by file, filtered by the
 //! search), each hunk's number and row, and the counts by state, built again only when the
-//! hunks' ids or the search change (checked once per message, one pass over the ids).
+//! hunks' ids or the search change (checked once per message, one pass over the ids); a large
+//! hunk's added and removed line counts, kept.
 //!
 //! Not for: drawing the list (`ui::render`), the order itself (`core::review`, which keeps
 //! its hunks grouped by file).
 
 use std::sync::Arc;
 
+use super::{COUNT_CACHE_LINES, Print, print};
 use crate::app::App;
-use crate::core::review::Counts;
+use crate::core::review::{Counts, Preview, ReviewHunk};
 
 /// The kept hunk list: the message count and length it was last checked at, and the print of
 /// the ids it was built from.
@@ -48,7 +50,38 @@ impl HunkList {
     }
 }
 
+/// A large hunk's kept counts, with what they were taken from.
+pub(super) struct CountEntry {
+    checked: u64,
+    print: Print,
+    preview: Preview,
+    counts: (usize, usize),
+}
+
 impl App {
+    /// A hunk's added and removed lines, as its diff draws them: large hunks' counts are
+    /// kept.
+    pub fn hunk_counts(&self, h: &ReviewHunk) -> (usize, usize) {
+        if h.preview.old.len() + h.preview.new.len() <= COUNT_CACHE_LINES {
+            return crate::app::diff_model::counts(h);
+        }
+        let print = print(h, None);
+        let mut cache = self.measure.counts.borrow_mut();
+        if let Some(e) = cache.get_mut(&h.id).filter(|e| e.print == print)
+            && (e.checked == self.messages || e.preview == h.preview)
+        {
+            e.checked = self.messages;
+            return e.counts;
+        }
+        let counts = crate::app::diff_model::counts(h);
+        if cache.len() > 256 {
+            cache.clear();
+        }
+        let preview = h.preview.clone();
+        cache.insert(h.id, CountEntry { checked: self.messages, print, preview, counts });
+        counts
+    }
+
     /// The hunk list, kept while the hunks' ids and the search stay the same (checked on each
     /// call: one pass over the ids, nothing built).
     pub fn hunk_list(&self) -> Arc<HunkList> {

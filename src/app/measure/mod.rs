@@ -24,7 +24,7 @@ use crate::core::file::Source;
 use crate::core::review::{Counts, HunkId, HunkState, Preview, ReviewHunk};
 
 mod list;
-use list::ListEntry;
+use list::{CountEntry, ListEntry};
 pub use list::{HunkList, ListRow};
 
 /// After the reply's last line while the model is still writing it.
@@ -243,13 +243,6 @@ struct ModelEntry {
     model: Arc<DiffModel>,
 }
 
-struct CountEntry {
-    checked: u64,
-    print: Print,
-    preview: Preview,
-    counts: (usize, usize),
-}
-
 /// One line of the diff as the pane draws it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiffLine {
@@ -466,29 +459,6 @@ impl App {
             model: model.clone(),
         });
         (serial, model)
-    }
-
-    /// A hunk's added and removed lines, as its diff draws them: large hunks' counts are
-    /// kept.
-    pub fn hunk_counts(&self, h: &ReviewHunk) -> (usize, usize) {
-        if h.preview.old.len() + h.preview.new.len() <= COUNT_CACHE_LINES {
-            return crate::app::diff_model::counts(h);
-        }
-        let print = print(h, None);
-        let mut cache = self.measure.counts.borrow_mut();
-        if let Some(e) = cache.get_mut(&h.id).filter(|e| e.print == print)
-            && (e.checked == self.messages || e.preview == h.preview)
-        {
-            e.checked = self.messages;
-            return e.counts;
-        }
-        let counts = crate::app::diff_model::counts(h);
-        if cache.len() > 256 {
-            cache.clear();
-        }
-        let preview = h.preview.clone();
-        cache.insert(h.id, CountEntry { checked: self.messages, print, preview, counts });
-        counts
     }
 
     /// The selected hunk's diff lines in the current view, and the rows before each at
