@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use crate::cli::common::{Exit, human_line};
+use crate::cli::common::{Exit, human_line_as};
 use crate::core::edit::Format;
 use crate::core::execute;
 use crate::core::file::Source;
@@ -181,13 +181,10 @@ fn print_json(reports: &[EditReport], dry_run: bool) -> Result<()> {
 }
 
 fn print_human(reports: &[EditReport], dry_run: bool) {
+    // Nothing is written in a dry run: say what would be.
+    let placed = if dry_run { "would apply" } else { "applied" };
     for report in reports {
-        let line = human_line(report);
-        // Nothing was written: say what would be.
-        match line.strip_prefix("applied  ").filter(|_| dry_run) {
-            Some(rest) => say!("would apply  {rest}"),
-            None => say!("{line}"),
-        }
+        say!("{}", human_line_as(report, placed));
     }
     let (applied, refused) = counts(reports);
     if dry_run {

@@ -201,10 +201,15 @@ fn project_path(workspace: &Workspace, root: &Path, arg: &Path) -> Result<String
 
 /// `applied  src/app.py  fuzzy 93%  lines 12-19` or `refused  src/app.py  <reason>`.
 pub fn human_line(report: &EditReport) -> String {
+    human_line_as(report, "applied")
+}
+
+/// [`human_line`], a placed edit named `placed` (`would apply` in a dry run: nothing written).
+pub fn human_line_as(report: &EditReport, placed: &str) -> String {
     let mut fields = Vec::new();
     match report.status {
         Status::Placed | Status::Applied => {
-            fields.push("applied".to_string());
+            fields.push(placed.to_string());
             fields.push(report.path.clone());
             if let Some(strategy) = &report.strategy {
                 match report.similarity {
