@@ -20,14 +20,32 @@ use super::{HunkId, Review, ReviewHunk};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Hunks {
     list: Vec<ReviewHunk>,
-    /// Each hunk's index in `list` (the first, should two share an id).
+    index: Index,
+    /// Hunks added, changed or removed since [`Hunks::take_changed`].
+    changed: HashSet<HunkId>,
+}
+
+/// Where the hunks are in the list, by id and by file.
+#[derive(Debug, Clone, Default)]
+struct Index {
+    /// Each hunk's index in the list (the first, should two share an id).
     positions: HashMap<HunkId, usize>,
     /// Each file's hunks, in list order.
     by_path: HashMap<String, Vec<usize>>,
     /// The files, in the order their first hunk is in the list.
     paths: Vec<String>,
-    /// Hunks added, changed or removed since [`Hunks::take_changed`].
-    changed: HashSet<HunkId>,
+}
+
+impl Index {
+    /// Take in the hunk at list index `idx` (after every one before it).
+    fn add(&mut self, idx: usize, hunk: &ReviewHunk) {
+        self.positions.entry(hunk.id).or_insert(idx);
+        let of_file = self.by_path.entry(hunk.path.clone()).or_default();
+        if of_file.is_empty() {
+            self.paths.push(hunk.path.clone());
+        }
+        of_file.push(idx);
+    }
 }
 
 impl Deref for Hunks {
@@ -41,11 +59,11 @@ impl Deref for Hunks {
 impl Hunks {
     /// Where the hunk with this id is.
     pub(super) fn position(&self, id: HunkId) -> Option<usize> {
-        self.positions.get(&id).copied()
+        self.index.positions.get(&id).copied()
     }
 
     pub(super) fn contains(&self, id: HunkId) -> bool {
-        self.positions.contains_key(&id)
+        self.index.positions.contains_key(&id)
     }
 
     /// The hunk at `idx`, to change: it is marked changed.
@@ -62,13 +80,7 @@ impl Hunks {
 
     /// Add a hunk at the end.
     pub(super) fn push(&mut self, hunk: ReviewHunk) {
-        let idx = self.list.len();
-        self.positions.entry(hunk.id).or_insert(idx);
-        let of_file = self.by_path.entry(hunk.path.clone()).or_default();
-        if of_file.is_empty() {
-            self.paths.push(hunk.path.clone());
-        }
-        of_file.push(idx);
+        self.index.add(self.list.len(), &hunk);
         self.changed.insert(hunk.id);
         self.list.push(hunk);
     }
@@ -79,22 +91,15 @@ impl Hunks {
         self.changed.insert(self.list[idx].id);
         self.changed.extend(parts.iter().map(|h| h.id));
         self.list.splice(idx..=idx, parts);
-        self.positions.clear();
-        self.by_path.clear();
-        self.paths.clear();
+        self.index = Index::default();
         for (i, h) in self.list.iter().enumerate() {
-            self.positions.entry(h.id).or_insert(i);
-            let of_file = self.by_path.entry(h.path.clone()).or_default();
-            if of_file.is_empty() {
-                self.paths.push(h.path.clone());
-            }
-            of_file.push(i);
+            self.index.add(i, h);
         }
     }
 
     /// The indices of a file's hunks, in list order.
     pub(super) fn indices_of(&self, path: &str) -> &[usize] {
-        self.by_path.get(path).map_or(&[], Vec::as_slice)
+        self.index.by_path.get(path).map_or(&[], Vec::as_slice)
     }
 
     fn take_changed(&mut self) -> Vec<HunkId> {
@@ -105,7 +110,7 @@ impl Hunks {
     /// within a file: no hashing or sorting, a copy of what is kept.
     fn grouped(&self) -> Vec<usize> {
         let mut out = Vec::with_capacity(self.list.len());
-        for p in &self.paths {
+        for p in &self.index.paths {
             out.extend_from_slice(self.indices_of(p));
         }
         out

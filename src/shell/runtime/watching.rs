@@ -134,7 +134,7 @@ impl Following {
         if self.watch == Watch::Project {
             // The whole project as it is now, with the trigger comments already in it (they ask
             // nothing until changed); changes seen meanwhile wait in the inbox.
-            let (known, triggers) = read_project(&self.workspace);
+            let (known, triggers) = Known::baseline(&self.workspace, &self.workspace.list_files());
             let files = known.len();
             self.known = known;
             let _ = self.msgs.send(Msg::WatchReady { files, triggers });
@@ -217,8 +217,4 @@ impl Following {
         }
         out
     }
-}
-
-fn read_project(workspace: &Workspace) -> (Known, Vec<crate::core::trigger::TriggerId>) {
-    Known::baseline(workspace, &workspace.list_files())
 }
