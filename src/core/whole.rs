@@ -272,10 +272,14 @@ fn merge_gap(
     // Emit: matched lines as the listing wrote them, placeholders as the original's lines
     // between their neighbours.
     let mut o_pos = o.0;
+    let gap_out = out.len();
+    let mut dropped = Vec::new();
+    let mut idle_placeholder = None;
     for (k, s) in slots.iter().enumerate() {
         let i = r.0 + k;
         let end = match *s {
             Slot::Line(f, _) => {
+                dropped.extend((o_pos..f).filter(|&d| !sides.orig_info[d].is_blank()));
                 o_pos = f + 1;
                 out.push(NewLine::added(sides.resp[i]));
                 continue;
@@ -290,11 +294,28 @@ fn merge_gap(
                 continue;
             }
         };
+        if (o_pos..end).all(|f| sides.orig_info[f].is_blank()) {
+            idle_placeholder.get_or_insert(i);
+        }
         for f in o_pos..end {
             out.push(NewLine::kept(sides.original.lines[f].clone(), sides.original.eols[f]));
             restored.push(f);
         }
         o_pos = end;
+    }
+    dropped.extend((o_pos..o.1).filter(|&d| !sides.orig_info[d].is_blank()));
+    // A placeholder that stands for nothing beside original lines the listing leaves out reads
+    // two ways: the new lines replace those lines, or the placeholder stands for them (a new
+    // function written before `// ... other tests unchanged ...`). Guessing either could drop
+    // code or write it twice.
+    if let (Some(p), Some(&first)) = (idle_placeholder, dropped.first()) {
+        out.truncate(gap_out);
+        return Err(format!(
+            "the placeholder on line {} of the listing stands for no line of the file, while the listing leaves out the file's lines {}-{} beside it: it is unclear whether they were meant to go",
+            p + 1,
+            first + 1,
+            dropped.last().map_or(first, |l| *l) + 1
+        ));
     }
     Ok(())
 }
@@ -428,6 +449,26 @@ mod tests {
         const { assert!(5_000 * 4_990 > MAX_GAP_CELLS) };
         let err = render(&long, &long_listing).expect_err("refused, not aligned");
         assert!(err.contains("no line the file has only once"), "{err}");
+    }
+
+    const TESTS_MOD: &str = "mod tests {\n    use super::*;\n\n    #[test]\n    fn parses_numbers() {\n        assert_eq!(parse(\"1\"), 1);\n    }\n\n    #[test]\n    fn rejects_letters() {\n        let r = std::panic::catch_unwind(|| {\n            parse(\"x\")\n        });\n        assert!(r.is_err());\n    }\n\n    struct Helper;\n}\n";
+
+    /// A new function written before `// ... other tests unchanged ...` could replace the test
+    /// the listing leaves out, or the placeholder could stand for it: never dropped silently.
+    #[test]
+    fn new_lines_before_an_idle_placeholder_never_drop_what_it_may_stand_for() {
+        let l = "mod tests {\n    use super::*;\n\n    #[test]\n    fn parses_numbers() {\n        assert_eq!(parse(\"1\"), 1);\n    }\n\n    #[inline]\n    fn count_digits(s: &str) -> usize {\n        s.chars()\n            .filter(|c| c.is_ascii_digit())\n            .count()\n    }\n\n    // ... other tests unchanged ...\n\n    struct Helper;\n}\n";
+        let err = render(TESTS_MOD, l).expect_err("refused, not merged");
+        assert!(err.contains("line 16 of the listing") && err.contains("lines 9-14"), "{err}");
+    }
+
+    /// A function's body replaced, then a placeholder for the rest: the old body goes.
+    #[test]
+    fn a_replaced_body_before_a_placeholder_goes() {
+        let l = "mod tests {\n    use super::*;\n\n    #[test]\n    fn parses_numbers() {\n        assert_eq!(parse(\"1\"), 1);\n    }\n\n    #[test]\n    fn rejects_letters() {\n        assert!(try_parse(\"x\").is_none());\n    }\n\n    // ... rest unchanged ...\n";
+        let out = render(TESTS_MOD, l).unwrap();
+        assert!(out.contains("try_parse") && !out.contains("catch_unwind"), "{out}");
+        assert!(out.ends_with("    }\n\n    struct Helper;\n}\n"), "{out}");
     }
 
     #[test]

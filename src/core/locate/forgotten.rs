@@ -5,14 +5,24 @@
 //! Not for: deciding whether such a placement is good enough (`finish`, the similarity floors).
 
 use super::HunkSlot;
+use super::lines::LineInfo;
 use crate::core::edit::{Hunk, LineKind};
 
 /// In a diff, context lines not found in the file, in a run touching changed lines, are lines
 /// whose `+` the model forgot: they are added, not searched for. (They count half against the
 /// similarity, since invented context looks the same.)
-pub(super) fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
+///
+/// A run of only punctuation there (`/**`, `}`, `*/`) reads both ways with nothing to tell them
+/// apart: a forgotten opener left out leaves the new lines without it, and an invented closer
+/// added breaks the code. Refused, with the line named; blank lines alone are passed over, and so
+/// are lines the file holds right beside the place (a `};` weighs too little to be aligned).
+pub(super) fn mark_forgotten_adds(
+    hunk: &Hunk,
+    slots: &mut [HunkSlot],
+    file: &[LineInfo],
+) -> Result<(), String> {
     if !hunk.marked {
-        return;
+        return Ok(());
     }
     let n = slots.len();
     let mut k = 0;
@@ -38,8 +48,37 @@ pub(super) fn mark_forgotten_adds(hunk: &Hunk, slots: &mut [HunkSlot]) {
             for s in &mut slots[start..k] {
                 *s = HunkSlot::ForgottenAdd;
             }
+        } else if touches_add
+            && !leading
+            && let Some(mark) = hunk.lines[start..k]
+                .iter()
+                .find(|l| !l.text.trim().is_empty() && !beside(slots, start..k, &l.text, file))
+        {
+            return Err(format!(
+                "the context line `{}` is not in the file, beside new lines: mark it `+` if it is new, or copy it as the file has it",
+                mark.text.trim()
+            ));
         }
     }
+    Ok(())
+}
+
+/// Whether the file holds `text` within a run's length of the file lines the slots around the
+/// run (`run`) were found at.
+fn beside(slots: &[HunkSlot], run: std::ops::Range<usize>, text: &str, file: &[LineInfo]) -> bool {
+    let at = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
+        _ => None,
+    };
+    let len = run.len();
+    let before = slots[..run.start].iter().rev().find_map(at).map(|f| f + 1..f + 1 + len);
+    let after = slots[run.end..].iter().find_map(at).map(|f| f.saturating_sub(len)..f);
+    let text = text.trim();
+    before
+        .into_iter()
+        .chain(after)
+        .flatten()
+        .any(|f| file.get(f).is_some_and(|l| l.trimmed.trim() == text))
 }
 
 /// In a diff, context lines that form the body of a block an added line opens (deeper than an

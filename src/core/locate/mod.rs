@@ -314,7 +314,12 @@ fn finish(
         .map(|(l, _)| LineInfo::new(&l.text).weight())
         .sum();
     let mut slots = slots_of(hunk, pat, origin, file, &a, &forced)?;
-    mark_forgotten_adds(hunk, &mut slots);
+    mark_forgotten_adds(hunk, &mut slots, file).map_err(|message| Refusal {
+        kind: RefusalKind::TooWeak,
+        message,
+        closest: None,
+        candidates: Vec::new(),
+    })?;
     resolve_empty_elisions(&mut slots)?;
     check_elision_ends(hunk, &slots, file)?;
     let mut span = a.span;
