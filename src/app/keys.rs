@@ -128,14 +128,39 @@ impl App {
         Vec::new()
     }
 
-    /// `q`: quit, asking first while anything is undecided, streaming or being written.
+    /// `q`: quit, asking first while anything is undecided or streaming. With every hunk
+    /// decided and a write still on its way, there is nothing to ask: quit once it lands.
     fn quit(&mut self) -> Vec<AppEffect> {
         let c = self.review.counts();
-        if self.streaming || c.pending + c.failed + c.conflict > 0 || self.writes.any_busy() {
+        if self.streaming || c.pending + c.failed + c.conflict > 0 {
             self.modal = Some(Modal::ConfirmQuit);
             return Vec::new();
         }
+        if self.writes.any_busy() {
+            self.quit_when_written = true;
+            self.notice = Some("quitting once the write on its way lands".into());
+            return Vec::new();
+        }
         vec![AppEffect::Quit]
+    }
+
+    /// After each message: quit if `q` waits for writes and they have landed. A write that
+    /// failed (its hunk back undecided) or a new stream calls the quit off.
+    pub(super) fn quit_if_written(&mut self) -> Option<AppEffect> {
+        if !self.quit_when_written || self.writes.any_busy() {
+            return None;
+        }
+        self.quit_when_written = false;
+        let c = self.review.counts();
+        if self.streaming || c.pending + c.failed + c.conflict > 0 {
+            let why = format!("{} hunk(s) undecided", c.pending + c.failed + c.conflict);
+            self.notice = Some(match self.notice.take() {
+                Some(said) => format!("{said}; not quitting: {why}"),
+                None => format!("not quitting: {why}"),
+            });
+            return None;
+        }
+        Some(AppEffect::Quit)
     }
 
     pub(super) fn on_modal_key(

@@ -173,6 +173,8 @@ pub struct App {
     undoing: Option<Vec<HunkId>>,
     /// For a replay: `REPLAY` and its pace, shown first on the status line.
     pub replay_badge: Option<String>,
+    /// `q` with every hunk decided while a write was still on its way: quit once it lands.
+    quit_when_written: bool,
     /// Messages taken so far; what [`measure`] caches is checked again after each.
     messages: u64,
     /// The reply's lines and the selected diff, measured once and kept (`measure`).
@@ -224,6 +226,7 @@ impl App {
             last_batch: None,
             undoing: None,
             replay_badge: None,
+            quit_when_written: false,
             messages: 0,
             measure: measure::Measure::default(),
         }
@@ -329,7 +332,8 @@ impl App {
         let before = self.notice.clone();
         // A key clears the message first: one it shows was set anew, even if it says the same.
         let fresh = matches!(msg, Msg::Key(_)) && self.modal.is_none();
-        let effects = self.dispatch(msg, now);
+        let mut effects = self.dispatch(msg, now);
+        effects.extend(self.quit_if_written());
         if (fresh || self.notice != before)
             && let Some(notice) = &self.notice
         {

@@ -480,3 +480,49 @@ mod order_props {
         }
     }
 }
+
+/// `q` with every hunk decided and a write still on its way asks nothing (there is nothing
+/// undecided to ask about): it quits once the write lands, and not if the write fails.
+#[test]
+fn quitting_while_a_write_is_on_its_way_waits_for_it() {
+    let decided = || {
+        let (mut app, now) = streamed();
+        let write = app.update(key('y'), now);
+        assert!(matches!(write.as_slice(), [AppEffect::Write { .. }]), "{write:?}");
+        let open = |app: &App| {
+            let c = app.review.counts();
+            c.pending + c.failed + c.conflict
+        };
+        let ids: Vec<_> = app.review.hunks().iter().map(|h| h.id).collect();
+        for id in ids {
+            app.selected = Some(id);
+            app.update(key('n'), now);
+        }
+        assert_eq!(open(&app), 0, "{:?}", app.review.counts());
+        let effects = app.update(key('q'), now);
+        assert!(effects.is_empty() && app.modal.is_none(), "{effects:?} {:?}", app.modal);
+        assert!(app.message().unwrap().contains("once the write"), "{:?}", app.message());
+        (app, now, write)
+    };
+    let (mut app, now, write) = decided();
+    assert_eq!(app.update(Msg::Tick, now), Vec::new(), "nothing before the write lands");
+    assert_eq!(app.update(done(&write[0]), now), vec![AppEffect::Quit]);
+
+    let (mut app, now, write) = decided();
+    let AppEffect::Write { effect: Effect::Write { hunk, path, .. }, .. } = &write[0] else {
+        unreachable!()
+    };
+    let failed = Msg::WriteFailed {
+        hunk: *hunk,
+        path: path.clone(),
+        reason: "disk full".into(),
+        undo: false,
+    };
+    assert!(
+        !app.update(failed, now).contains(&AppEffect::Quit),
+        "a failed write keeps the session"
+    );
+    let said = app.message().unwrap();
+    assert!(said.contains("disk full") && said.contains("not quitting"), "{said}");
+    assert!(app.update(done(&write[0]), now).is_empty(), "the wait was called off");
+}
