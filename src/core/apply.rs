@@ -276,9 +276,20 @@ fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileSt
 }
 
 /// The run of new lines that starts at hunk line `k`.
+///
+/// A forgotten `+` is a line written as context, and a context line's trailing whitespace is
+/// copying noise (context is compared without it and never written): it is not added. Lines the
+/// model marked `+` keep their text byte for byte.
 fn added_from<'h>(hunk: &'h Hunk, slots: &[HunkSlot], k: usize) -> Vec<&'h str> {
     let end = (k..slots.len()).find(|&j| !is_added(slots[j])).unwrap_or(slots.len());
-    hunk.lines[k..end].iter().map(|l| l.text.as_str()).collect()
+    hunk.lines[k..end]
+        .iter()
+        .zip(&slots[k..end])
+        .map(|(l, s)| match s {
+            HunkSlot::ForgottenAdd if !l.text.trim().is_empty() => l.text.trim_end(),
+            _ => l.text.as_str(),
+        })
+        .collect()
 }
 
 /// The depth, in the file's indentation, of the first non-blank of some new lines.

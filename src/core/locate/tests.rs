@@ -259,3 +259,17 @@ fn a_closer_the_file_has_beside_the_change_is_not_refused() {
     let h = udiff(" exports.count = count;\n+exports.total = total;\n })\n");
     assert!(apply(JS, &h).is_err());
 }
+
+/// A context line whose `+` was forgotten is added without the trailing whitespace it was
+/// copied with (context's trailing whitespace is noise); lines marked `+` keep theirs.
+#[test]
+fn a_forgotten_plus_is_added_without_trailing_whitespace() {
+    let h = udiff(
+        " def delete_task(task_id):\n-    task = find(task_id)\n     try:\t \n+        task = find(task_id)\n+    except KeyError:  \n+        return None\n",
+    );
+    let (out, _) = apply(PY, &h).unwrap();
+    assert!(
+        out.contains("def delete_task(task_id):\n    try:\n        task = find(task_id)\n    except KeyError:  \n        return None\n    tasks.remove(task)"),
+        "{out}"
+    );
+}
