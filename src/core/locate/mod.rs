@@ -34,7 +34,7 @@ use elided::{check_elision_ends, resolve_empty_elisions};
 use forgotten::{forced_adds, mark_forgotten_adds};
 use grade::{similarity, strategy_of};
 use lines::{FileIndex, Likeness, LineInfo};
-use refusals::{ambiguous, closest_of, not_found};
+use refusals::{ambiguous, candidates_of, closest_of, not_found};
 
 /// How closely a hunk's old text matched where it was located. The report names it through
 /// [`crate::core::placement::Strategy::Located`], which owns the names.
@@ -229,8 +229,20 @@ pub fn locate_indexed(
             None => return Err(ambiguous(&pat, file, &all)),
         }
     }
-    if let Some(refusal) = twin_line(&pat, file, index, &chosen) {
-        return Err(refusal);
+    if let Some((exact_at, mut refusal)) = twin_line(&pat, file, index, &chosen) {
+        // Offered as candidates: the place found and the place around the exact line. A
+        // person's pick of either settles it; nothing else does.
+        let mut places = vec![chosen.clone()];
+        places.extend(twin_place(&pat, file, exact_at, &chosen));
+        match hunk.pick.and_then(|p| places.iter().find(|c| c.span.0 + 1 == p)) {
+            Some(picked) => chosen = picked.clone(),
+            None => {
+                if places.len() > 1 {
+                    refusal.candidates = candidates_of(&pat, &places);
+                }
+                return Err(refusal);
+            }
+        }
     }
     drop_stray_closers(&pat, file, &mut chosen);
     finish(hunk, &pat, &origin, file, chosen, by_hint)
@@ -265,12 +277,13 @@ fn drop_stray_closers(pat: &[PatLine], file: &[LineInfo], a: &mut Alignment) {
 /// A telling line of the old text matched only roughly, while the file holds it exactly
 /// somewhere else: the place found is a look-alike (a twin function), not the one the model
 /// copied from.
+/// With the refusal, the file line that holds the telling line exactly.
 fn twin_line(
     pat: &[PatLine],
     file: &[LineInfo],
     index: &FileIndex,
     a: &Alignment,
-) -> Option<Refusal> {
+) -> Option<(usize, Refusal)> {
     for (p, slot) in a.slots.iter().enumerate() {
         let Slot::Line(f, Likeness::Fuzzy(_)) = *slot else { continue };
         let line = &pat[p].info;
@@ -279,21 +292,39 @@ fn twin_line(
         }
         let exact = index.occurrences(line.key).iter().map(|&o| o as usize).find(|&o| o != f);
         if let Some(o) = exact {
-            return Some(Refusal {
-                kind: RefusalKind::Ambiguous,
-                message: format!(
-                    "the old text fits best around line {}, where {:?} is only similar to {:?}, but the file has that line exactly at line {}: include more unchanged lines so that one place fits",
-                    f + 1,
-                    file[f].body(),
-                    line.body(),
-                    o + 1
-                ),
-                closest: Some(closest_of(file, a.span, 0.0)),
-                candidates: Vec::new(),
-            });
+            return Some((
+                o,
+                Refusal {
+                    kind: RefusalKind::Ambiguous,
+                    message: format!(
+                        "the old text fits best around line {}, where {:?} is only similar to {:?}, but the file has that line exactly at line {}: include more unchanged lines so that one place fits",
+                        f + 1,
+                        file[f].body(),
+                        line.body(),
+                        o + 1
+                    ),
+                    closest: Some(closest_of(file, a.span, 0.0)),
+                    candidates: Vec::new(),
+                },
+            ));
         }
     }
     None
+}
+
+/// The old text aligned around file line `at` (which holds one of its lines exactly), when
+/// that is another place than `found`: the twin's counterpart a person may choose instead.
+fn twin_place(
+    pat: &[PatLine],
+    file: &[LineInfo],
+    at: usize,
+    found: &Alignment,
+) -> Option<Alignment> {
+    let reach = 2 * pat.len() + 4;
+    let (lo, hi) = (at.saturating_sub(reach), (at + reach).min(file.len()));
+    let a = align::align(pat, file, lo, hi)?;
+    let holds = a.slots.iter().any(|s| matches!(*s, Slot::Line(f, _) if f == at));
+    (holds && a.span.0 != found.span.0).then_some(a)
 }
 
 /// Turn the chosen alignment into per-hunk-line slots, judge it, and name the strategy.

@@ -9,6 +9,25 @@ use super::grade::similarity;
 use super::lines::{self, LineInfo};
 use super::{Candidate, Closest, MAX_CANDIDATES, Refusal, RefusalKind};
 
+/// Places a person may choose among, in file order (at most [`MAX_CANDIDATES`]).
+pub(super) fn candidates_of<A: std::borrow::Borrow<Alignment>>(
+    pat: &[PatLine],
+    places: &[A],
+) -> Vec<Candidate> {
+    let mut places: Vec<&Alignment> = places.iter().map(|c| c.borrow()).collect();
+    places.sort_by_key(|c| c.span.0);
+    places.dedup_by_key(|c| c.span.0);
+    places
+        .iter()
+        .take(MAX_CANDIDATES)
+        .map(|c| Candidate {
+            first_line: c.span.0 + 1,
+            last_line: c.span.1.max(c.span.0 + 1),
+            similarity: similarity(pat, &c.slots, &[], 0.0),
+        })
+        .collect()
+}
+
 /// The refusal of a hunk that fits several places equally well (`all`, the best first): it
 /// names them, and lists them as candidates a person can choose from.
 pub(super) fn ambiguous(pat: &[PatLine], file: &[LineInfo], all: &[&Alignment]) -> Refusal {
@@ -17,15 +36,7 @@ pub(super) fn ambiguous(pat: &[PatLine], file: &[LineInfo], all: &[&Alignment]) 
     places.dedup_by_key(|c| c.span.0);
     let lines: Vec<String> = places.iter().map(|c| (c.span.0 + 1).to_string()).collect();
     let best = all[0];
-    let candidates = places
-        .iter()
-        .take(MAX_CANDIDATES)
-        .map(|c| Candidate {
-            first_line: c.span.0 + 1,
-            last_line: c.span.1.max(c.span.0 + 1),
-            similarity: similarity(pat, &c.slots, &[], 0.0),
-        })
-        .collect();
+    let candidates = candidates_of(pat, &places);
     Refusal {
         kind: RefusalKind::Ambiguous,
         message: format!(

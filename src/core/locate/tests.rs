@@ -273,3 +273,27 @@ fn a_forgotten_plus_is_added_without_trailing_whitespace() {
         "{out}"
     );
 }
+
+/// A twin refusal (a telling line matched only roughly, found exactly in the twin) lists both
+/// places as candidates, and a person's pick of either places the hunk there.
+#[test]
+fn a_twin_refusal_offers_both_places_and_a_pick_settles_it() {
+    let file = "def load_users(path):\n    with open(path) as f:\n        rows = json.load(f)\n    return [User(r) for r in rows]\n\n\ndef load_groups(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [Group(r) for r in data]\n";
+    let mut h = sr(
+        "def load_users(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [User(r) for r in data]\n",
+        "def load_users(path):\n    with open(path, encoding=\"utf-8\") as f:\n        data = json.load(f)\n    return [User(r) for r in data]\n",
+    );
+    let err = apply(file, &h).expect_err("a look-alike is never chosen alone");
+    assert_eq!(err.kind, RefusalKind::Ambiguous, "{}", err.message);
+    let firsts: Vec<usize> = err.candidates.iter().map(|c| c.first_line).collect();
+    assert_eq!(firsts, vec![1, 7], "{:?}", err.candidates);
+    h.pick = Some(1);
+    let (out, _) = apply(file, &h).expect("the pick places it");
+    assert!(out.starts_with("def load_users(path):\n    with open(path, encoding=\"utf-8\") as f:\n        rows"), "{out}");
+    assert!(out.contains("def load_groups(path):\n    with open(path) as f:"), "the twin is untouched:\n{out}");
+    h.pick = Some(7);
+    let (out, _) = apply(file, &h).expect("the other pick places it there");
+    assert!(out.contains("def load_groups(path):\n    with open(path, encoding=\"utf-8\") as f:"), "{out}");
+    h.pick = Some(3);
+    assert!(apply(file, &h).is_err(), "a pick of no candidate settles nothing");
+}

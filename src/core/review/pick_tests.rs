@@ -100,3 +100,27 @@ fn a_picked_hunk_follows_its_place_when_the_file_changes_and_asks_again_when_it_
     assert!(r.hunk(id).unwrap().state.is_open());
     assert_eq!(r.candidates(id).iter().map(|c| c.first_line).collect::<Vec<_>>(), vec![5, 12]);
 }
+
+/// A hunk refused because it fits a look-alike (a telling line found exactly in the twin) is
+/// picked like an ambiguous one: both places listed, the chosen one written.
+#[test]
+fn a_twin_refused_hunk_is_picked_like_an_ambiguous_one() {
+    let text = "def load_users(path):\n    with open(path) as f:\n        rows = json.load(f)\n    return [User(r) for r in rows]\n\n\ndef load_groups(path):\n    with open(path) as f:\n        data = json.load(f)\n    return [Group(r) for r in data]\n";
+    let reply = "app.py\n```\n<<<<<<< SEARCH\ndef load_users(path):\n    with open(path) as f:\n        data = json.load(f)\n=======\ndef load_users(path):\n    with open(path, encoding=\"utf-8\") as f:\n        data = json.load(f)\n>>>>>>> REPLACE\n```\n";
+    let mut sources = BTreeMap::new();
+    sources.insert("app.py".to_string(), Source::Text(text.to_string()));
+    let mut r = Review::new(vec!["app.py".to_string()], sources);
+    for e in parse_reply(reply, ParseOptions::default()) {
+        r.add_event(e);
+    }
+    let id = r.hunks()[0].id;
+    assert_eq!(r.hunk(id).unwrap().state, HunkState::Failed);
+    let firsts: Vec<usize> = r.candidates(id).iter().map(|c| c.first_line).collect();
+    assert_eq!(firsts, vec![1, 7]);
+    assert!(r.pick(id, 1));
+    let written = written(r.accept(id).expect("a write"));
+    assert_eq!(
+        written,
+        text.replacen("with open(path) as f:", "with open(path, encoding=\"utf-8\") as f:", 1)
+    );
+}
