@@ -12,10 +12,12 @@ use crate::core::edit::{Hunk, LineKind};
 /// whose `+` the model forgot: they are added, not searched for. (They count half against the
 /// similarity, since invented context looks the same.)
 ///
-/// A run of only punctuation there (`/**`, `}`, `*/`) reads both ways with nothing to tell them
-/// apart: a forgotten opener left out leaves the new lines without it, and an invented closer
-/// added breaks the code. Refused, with the line named; blank lines alone are passed over, and so
-/// are lines the file holds right beside the place (a `};` weighs too little to be aligned).
+/// A run of only punctuation there (`/**`, `*/`, `"""`) reads both ways with nothing to tell
+/// them apart: a forgotten opener left out leaves the new lines without it, and an invented one
+/// added breaks the code. Refused, with the line named. Passed over: blank lines; a bracket
+/// closer (`}`, `);`), which ends the block whose body the model left out (`fn f() {`, a new
+/// line, `}`); and lines the file holds right beside the place (a `};` weighs too little to be
+/// aligned).
 pub(super) fn mark_forgotten_adds(
     hunk: &Hunk,
     slots: &mut [HunkSlot],
@@ -52,7 +54,7 @@ pub(super) fn mark_forgotten_adds(
             && !leading
             && let Some(mark) = hunk.lines[start..k]
                 .iter()
-                .find(|l| !l.text.trim().is_empty() && !beside(slots, start..k, &l.text, file))
+                .find(|l| !bracket_closer(&l.text) && !beside(slots, start..k, &l.text, file))
         {
             return Err(format!(
                 "the context line `{}` is not in the file, beside new lines: mark it `+` if it is new, or copy it as the file has it",
@@ -61,6 +63,11 @@ pub(super) fn mark_forgotten_adds(
         }
     }
     Ok(())
+}
+
+/// A line of bracket closers alone (`}`, `})`, `];`), or blank.
+fn bracket_closer(text: &str) -> bool {
+    text.trim().chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ','))
 }
 
 /// Whether the file holds `text` within a run's length of the file lines the slots around the

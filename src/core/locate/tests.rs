@@ -255,8 +255,12 @@ fn a_closer_the_file_has_beside_the_change_is_not_refused() {
     );
     let (out, _) = apply(JS, &h).unwrap();
     assert!(out.contains("?? '');\n};\n\nexports.count"), "{out}");
-    // A closer the file does not have there is refused, not written or passed over.
-    let h = udiff(" exports.count = count;\n+exports.total = total;\n })\n");
+    // The `}` of a body left out is passed over: the new line goes after the opener.
+    let h = udiff(" function render(tpl, data) {\n+  if (!tpl) return '';\n }\n");
+    let (out, _) = apply(JS, &h).unwrap();
+    assert!(out.contains("data) {\n  if (!tpl) return '';\n  return tpl"), "{out}");
+    // A comment closer the file does not have there is refused, not written or passed over.
+    let h = udiff(" exports.count = count;\n+/* Counts. */\n+exports.total = total;\n */\n");
     assert!(apply(JS, &h).is_err());
 }
 
