@@ -58,7 +58,8 @@ impl Colourer {
             .collect()
     }
 
-    /// One side coloured afresh from its first line.
+    /// One side coloured afresh from its first line: what [`Colourer::hunk`] must match.
+    #[cfg(test)]
     pub fn side(&self, syntax: &SyntaxReference, lines: &[String]) -> Vec<LineColors> {
         let mut state = self.start(syntax);
         lines.iter().map(|l| self.line(&mut state, l)).collect()
