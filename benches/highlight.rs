@@ -3,14 +3,16 @@
 //! `target/highlight-big.diff`, so delta can be timed on the same diff:
 //! `delta --no-gitconfig --paging=never < target/highlight-big.diff > /dev/null`). Each of the
 //! diff's hunks is highlighted as the review highlights a hunk: its whole old side and whole
-//! new side (context lines on both), afresh (distinct ids defeat the cache). Throughput is
-//! counted in the diff's lines, as delta's would be.
+//! new side (context lines on both, coloured once where both sides reach them in the same parser
+//! state), afresh (distinct ids defeat the cache). Throughput is counted in the diff's lines, as
+//! delta's would be. Also printed: lines parsed per diff line, and what starting a highlighter
+//! costs (loading the syntaxes and theme) the first time in a process and after.
 //!
-//! `cargo bench --bench highlight` (fancy-regex, the default engine);
-//! `cargo bench --bench highlight --features onig` (oniguruma).
+//! `cargo bench --bench highlight` (oniguruma, the default engine);
+//! `cargo bench --bench highlight --no-default-features --features fancy` (fancy-regex).
 
-use std::hash::{Hash, Hasher};
 use std::hint::black_box;
+use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use redline::app::diff_model::DiffModel;
@@ -39,12 +41,6 @@ fn versions() -> (String, String) {
     (old.join("\n") + "\n", new.join("\n") + "\n")
 }
 
-fn model(old: Vec<String>, new: Vec<String>) -> DiffModel {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (&old, &new).hash(&mut h);
-    DiffModel { old, new, blocks: Vec::new(), first_line: Some(1), key: h.finish() }
-}
-
 fn bench(c: &mut Criterion) {
     let (old, new) = versions();
     let diff = TextDiff::from_lines(&old, &new);
@@ -63,7 +59,7 @@ fn bench(c: &mut Criterion) {
             let o = first.old_range().start..last.old_range().end;
             let n = first.new_range().start..last.new_range().end;
             let side = |lines: &[&str]| lines.iter().map(|l| l.to_string()).collect::<Vec<_>>();
-            model(side(&old_lines[o]), side(&new_lines[n]))
+            DiffModel::between(side(&old_lines[o]), side(&new_lines[n]))
         })
         .collect();
     let rows: usize = models.iter().map(|m| m.old.len() + m.new.len()).sum();
@@ -73,7 +69,12 @@ fn bench(c: &mut Criterion) {
         models.len(),
         path.display()
     );
+    let t = Instant::now();
     let mut hl = Highlighter::new("Monokai Extended");
+    let first = t.elapsed();
+    let t = Instant::now();
+    black_box(Highlighter::new("Monokai Extended"));
+    eprintln!("highlight: starting a highlighter {first:?} first, {:?} after", t.elapsed());
     let mut id = 0u64;
     let mut g = c.benchmark_group("highlight");
     g.sample_size(10);
@@ -87,6 +88,11 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+    let per_pass = hl.lines_parsed() as f64 / (id as f64 / models.len() as f64);
+    eprintln!(
+        "highlight: {per_pass:.0} lines parsed per pass, {:.2} per diff line",
+        per_pass / diff_lines as f64
+    );
 }
 
 criterion_group!(benches, bench);

@@ -85,6 +85,13 @@ impl DiffModel {
         DiffModel::keyed(old, new, blocks, Some(before_from + 1))
     }
 
+    /// The line diff of two whole sides, numbered from line 1 (benches and tests build hunks
+    /// this way; the review builds them with [`DiffModel::of`]).
+    pub fn between(old: Vec<String>, new: Vec<String>) -> DiffModel {
+        let blocks = diff_blocks(&old, &new, 0, 0);
+        DiffModel::keyed(old, new, blocks, Some(1))
+    }
+
     fn keyed(
         old: Vec<String>,
         new: Vec<String>,
