@@ -52,22 +52,28 @@ fn unpinned_removal(loc: &Located, lines: &[String]) -> Option<String> {
         if copy.is_empty() || before.chain(after).any(|t| t != copy) {
             continue;
         }
-        // The copies the hunk shows: neighbouring hunk lines on neighbouring file lines.
+        // The copies the hunk shows: neighbouring hunk lines on neighbouring file lines (new
+        // lines between them take no file line: `-_,` `+item,` `-_,` shows two copies).
         let same = |g: usize| lines[g].trim() == copy;
+        let added = |j: usize| matches!(slots[j], HunkSlot::Add | HunkSlot::ForgottenAdd);
+        let prev = |j: usize| (0..j).rev().find(|&p| !added(p));
+        let next = |j: usize| (j + 1..slots.len()).find(|&n| !added(n));
         let (mut a, mut first) = (k, f);
-        while let Some(g) = a.checked_sub(1).and_then(|p| file_line(&slots[p]))
+        while let Some(p) = prev(a)
+            && let Some(g) = file_line(&slots[p])
             && g + 1 == first
             && same(g)
         {
-            a -= 1;
+            a = p;
             first = g;
         }
         let (mut b, mut last) = (k, f);
-        while let Some(g) = slots.get(b + 1).and_then(file_line)
+        while let Some(n) = next(b)
+            && let Some(g) = file_line(&slots[n])
             && g == last + 1
             && same(g)
         {
-            b += 1;
+            b = n;
             last = g;
         }
         let more = (first > 0 && same(first - 1)) || (last + 1 < lines.len() && same(last + 1));

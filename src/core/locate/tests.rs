@@ -293,11 +293,22 @@ fn a_twin_refusal_offers_both_places_and_a_pick_settles_it() {
     assert_eq!(firsts, vec![1, 7], "{:?}", err.candidates);
     h.pick = Some(1);
     let (out, _) = apply(file, &h).expect("the pick places it");
-    assert!(out.starts_with("def load_users(path):\n    with open(path, encoding=\"utf-8\") as f:\n        rows"), "{out}");
-    assert!(out.contains("def load_groups(path):\n    with open(path) as f:"), "the twin is untouched:\n{out}");
+    assert!(
+        out.starts_with(
+            "def load_users(path):\n    with open(path, encoding=\"utf-8\") as f:\n        rows"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("def load_groups(path):\n    with open(path) as f:"),
+        "the twin is untouched:\n{out}"
+    );
     h.pick = Some(7);
     let (out, _) = apply(file, &h).expect("the other pick places it there");
-    assert!(out.contains("def load_groups(path):\n    with open(path, encoding=\"utf-8\") as f:"), "{out}");
+    assert!(
+        out.contains("def load_groups(path):\n    with open(path, encoding=\"utf-8\") as f:"),
+        "{out}"
+    );
     h.pick = Some(3);
     assert!(apply(file, &h).is_err(), "a pick of no candidate settles nothing");
 }
