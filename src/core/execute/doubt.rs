@@ -125,6 +125,18 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
             return Some(why);
         }
         let (Some(Some(from)), Some(to)) = (prev, next) else { continue };
+        let next_line = (k..slots.len()).find(|&j| anchor_start(&slots[j]).is_some());
+        let forced = next_line.is_some_and(|j| {
+            settled_after(
+                lines.get(from..to).unwrap_or(&[]),
+                &hunk.lines[run].text,
+                &hunk.lines[j].text,
+                &lines[to],
+            )
+        });
+        if forced {
+            continue;
+        }
         if let Some(left_out) =
             lines.get(from..to).and_then(|g| g.iter().find(|l| !l.trim().is_empty()))
         {
@@ -143,6 +155,68 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         }
     }
     None
+}
+
+/// Whether new lines the model wrote between two lines the file has apart can only go after the
+/// one line it left out between them (where the insertion puts them): that line opens the block
+/// the new lines are in (`fn f() {`, `def f():`, a lone `{`: before it they would be outside
+/// the body), or it closes the docstring before them (`"""`: before it they would be text) and
+/// they are code. `new` is the first new line and `next` the hunk's line after the new lines,
+/// `next_in_file` the file's line it was found at.
+fn settled_after(gap: &[String], new: &str, next: &str, next_in_file: &str) -> bool {
+    let [left_out] = gap.iter().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>()[..] else {
+        return false;
+    };
+    let depth = |l: &str| {
+        l.chars()
+            .take_while(|c| c.is_whitespace())
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum::<usize>()
+    };
+    // The new lines are at the depth of the line after them, as the model wrote both.
+    if new.trim().is_empty() || depth(new) != depth(next) {
+        return false;
+    }
+    let t = left_out.trim();
+    let opens = (t.ends_with('{') || t.ends_with(':')) && !crate::core::whole::is_comment(t);
+    if opens {
+        return depth(next_in_file) > depth(left_out);
+    }
+    let closes_docstring = (t == "\"\"\"" || t == "'''") && depth(next_in_file) == depth(left_out);
+    closes_docstring && looks_like_code(new)
+}
+
+/// A line that reads as a statement, not prose: a call, an assignment or an attribute first, or
+/// a statement keyword with code after it (a block's ends in `:`); never a sentence (`.` at its
+/// end or inside it).
+fn looks_like_code(line: &str) -> bool {
+    let t = line.trim();
+    if t.ends_with('.') || t.ends_with(',') || t.contains(". ") {
+        return false;
+    }
+    let word: String = t.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    if word.is_empty() {
+        return false;
+    }
+    let after = &t[word.len()..];
+    let rest = after.trim_start();
+    let code_in = |s: &str| s.contains(['(', '=', '[', '.']);
+    match word.as_str() {
+        "if" | "for" | "while" | "with" | "try" | "elif" | "else" => t.ends_with(':'),
+        "return" | "raise" | "assert" | "import" | "from" | "del" | "yield" => {
+            let one_word = !rest.is_empty() && !rest.contains(' ');
+            after.is_empty()
+                || (after.starts_with(' ') && (code_in(after) || one_word || word == "import"))
+        }
+        _ => {
+            // A call or attribute touches its name: `x (int): ...` is a parameter's text.
+            after.starts_with('(')
+                || after.starts_with('.')
+                || (rest.starts_with('=') && !rest.starts_with("=="))
+                || rest.starts_with("+=")
+                || rest.starts_with("-=")
+        }
+    }
 }
 
 /// New lines (hunk lines `run..end`) next to blank lines the hunk shares with the file, where the
@@ -172,4 +246,72 @@ fn inside_blank_run(
             hunk.lines[run].text.trim()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gap(lines: &[&str]) -> Vec<String> {
+        lines.iter().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn code_is_told_from_docstring_prose() {
+        for code in [
+            "print(f\"x={x!r}\")",
+            "logger.debug(\"called\")",
+            "total = 0",
+            "n += 1",
+            "if value is None:",
+            "return None",
+            "raise ValueError(\"no\")",
+            "import logging",
+            "return",
+        ] {
+            assert!(looks_like_code(code), "{code}");
+        }
+        for prose in [
+            "Returns the total.",
+            "for example, a list of names",
+            "if any, the first one",
+            "return value of the call",
+            "See Also:",
+            "x (int): the value",
+            "from the start of the file",
+            "Note that x == y",
+        ] {
+            assert!(!looks_like_code(prose), "{prose}");
+        }
+    }
+
+    #[test]
+    fn a_left_out_opener_or_docstring_end_settles_where_new_lines_go() {
+        // `fn f() {` left out between an attribute and the body: the new line is in the body.
+        let opener = gap(&["    fn width(&self) -> usize {"]);
+        assert!(settled_after(
+            &opener,
+            "        log!(\"w\");",
+            "        self.len()",
+            "        self.len()"
+        ));
+        // Not deeper than the opener: it could as well go before it.
+        assert!(!settled_after(&opener, "    log!(\"w\");", "    self.len()", "    self.len()"));
+        // A docstring's closing quotes left out, code after them.
+        let quotes = gap(&["    \"\"\""]);
+        assert!(settled_after(&quotes, "    print(\"called\")", "    return x", "    return x"));
+        // A line of text might be the docstring's own.
+        assert!(!settled_after(&quotes, "    Returns the total.", "    return x", "    return x"));
+        // A comment or plain code left out: before or after it is a guess.
+        assert!(!settled_after(
+            &gap(&["    // Fast path"]),
+            "    log();",
+            "    if x {",
+            "    if x {"
+        ));
+        assert!(!settled_after(&gap(&["    a = 1"]), "    log()", "    b = 2", "    b = 2"));
+        // More than one line left out: which of them the new lines follow is a guess.
+        let two = gap(&["    # note", "    def g(self):"]);
+        assert!(!settled_after(&two, "        log()", "        pass", "        pass"));
+    }
 }
