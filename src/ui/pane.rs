@@ -25,10 +25,12 @@ pub fn pane<'a>(title: String, focused: bool, theme: &Theme) -> BlockWidget<'a> 
         .title(Span::styled(title, title_style))
 }
 
-/// How the hunk was located: `exact`, `fuzzy 93%`, ...
+/// How the hunk was located (`exact`, `fuzzy 93%`, ...), or why it was not (`ambiguous`, `refused`).
 pub fn how_located(h: &ReviewHunk) -> String {
+    // A refusal is not always "not found": a hunk can fit two places, or a listing read two ways.
     if h.report.status == Status::Refused {
-        return "not found".into();
+        let ambiguous = !h.report.candidates.is_empty();
+        return if ambiguous { "ambiguous" } else { "refused" }.into();
     }
     match (&h.report.strategy, h.report.similarity) {
         (Some(s), Some(sim)) if sim < 1.0 => format!("{s} {}%", (sim * 100.0).floor() as u32),
