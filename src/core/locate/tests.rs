@@ -233,11 +233,15 @@ const JS: &str = "'use strict';\nexports.render = render;\nfunction render(tpl, 
 /// comment's body and closer without it. Refused, naming the line.
 #[test]
 fn a_punctuation_context_line_not_in_the_file_beside_new_lines_is_refused() {
-    let h = udiff(" exports.render = render;\n /**\n+ * Fills a template.\n+ */\n function render(tpl, data) {\n");
+    let h = udiff(
+        " exports.render = render;\n /**\n+ * Fills a template.\n+ */\n function render(tpl, data) {\n",
+    );
     let err = apply(JS, &h).expect_err("refused, not written without its opener");
     assert!(err.message.contains("`/**`"), "{}", err.message);
     // Written with its `+`, it applies.
-    let h = udiff(" exports.render = render;\n+/**\n+ * Fills a template.\n+ */\n function render(tpl, data) {\n");
+    let h = udiff(
+        " exports.render = render;\n+/**\n+ * Fills a template.\n+ */\n function render(tpl, data) {\n",
+    );
     let (out, _) = apply(JS, &h).unwrap();
     assert!(out.contains("render;\n/**\n * Fills a template.\n */\nfunction render"), "{out}");
 }
@@ -246,7 +250,9 @@ fn a_punctuation_context_line_not_in_the_file_beside_new_lines_is_refused() {
 /// little to be aligned): the change applies.
 #[test]
 fn a_closer_the_file_has_beside_the_change_is_not_refused() {
-    let h = udiff("-  return tpl.replace(/{(\\w+)}/g, (_, k) => data[k]);\n+  return tpl.replace(/{(\\w+)}/g, (_, k) => data[k] ?? '');\n };\n");
+    let h = udiff(
+        "-  return tpl.replace(/{(\\w+)}/g, (_, k) => data[k]);\n+  return tpl.replace(/{(\\w+)}/g, (_, k) => data[k] ?? '');\n };\n",
+    );
     let (out, _) = apply(JS, &h).unwrap();
     assert!(out.contains("?? '');\n};\n\nexports.count"), "{out}");
     // A closer the file does not have there is refused, not written or passed over.

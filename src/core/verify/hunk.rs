@@ -4,6 +4,7 @@
 //!
 //! Not for: whole-file listings (`verify::whole`), or the diff machinery both share (`verify`).
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use super::{Diffed, Unexplained, brackets, changed, cols, match_in_order, plain, same_text};
@@ -214,13 +215,19 @@ fn check_adds_kept(
     after: &[String],
     added: &[Diffed],
 ) -> Result<(), Unexplained> {
-    let after_has: HashSet<&str> = after.iter().map(|l| l.trim()).collect();
-    let outside = window.outside();
+    // Both sets are made only when a telling added line asks: most hunks' checks need one or
+    // neither, and a hunk placed in a window should not pay for the whole file.
+    let after_has: OnceCell<HashSet<&str>> = OnceCell::new();
+    let outside = OnceCell::new();
     if let Some(missing) = asked.add_texts.iter().zip(&asked.adds).find_map(|(t, k)| {
         let real = hunk.lines[*k].kind == LineKind::Add;
         let t_in = t.trim();
-        (real && !plain(t) && !after_has.contains(t_in) && !window.kept_outside(&outside, t_in))
-            .then_some(*t)
+        let in_after = || after_has.get_or_init(|| after.iter().map(|l| l.trim()).collect());
+        (real
+            && !plain(t)
+            && !in_after().contains(t_in)
+            && !window.kept_outside(outside.get_or_init(|| window.outside()), t_in))
+        .then_some(*t)
     }) && !added.iter().any(|a| like_added(a.text, missing))
     {
         return Err(Unexplained(format!(
