@@ -51,8 +51,11 @@ impl<'a> LineInfo<'a> {
     pub fn fuzzy(&self) -> &Fuzzy {
         self.fuzzy.get_or_init(|| {
             let mut hist = [0u8; HIST];
-            let loose: Box<[char]> =
-                self.body().chars().filter(|c| !c.is_whitespace()).take(CAP).collect();
+            // Sized at once (`loose_len` counts the same characters): collecting an iterator
+            // of unknown length grew and shrank the buffer, the locator's main allocation cost.
+            let mut loose = Vec::with_capacity(self.loose_len.min(CAP));
+            loose.extend(self.body().chars().filter(|c| !c.is_whitespace()).take(CAP));
+            let loose = loose.into_boxed_slice();
             for c in loose.iter() {
                 let slot = &mut hist[*c as usize % HIST];
                 *slot = slot.saturating_add(1);

@@ -179,7 +179,6 @@ pub fn locate_indexed(
         });
         origin.push(k);
     }
-    let searched = hunk.old_text();
     if pat.iter().all(|p| p.info.is_blank() || p.wildcard) {
         return Err(Refusal {
             kind: RefusalKind::EmptyOldText,
@@ -195,7 +194,7 @@ pub fn locate_indexed(
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.span.0.cmp(&b.span.0)));
     let Some(best) = candidates.first().cloned() else {
-        return Err(not_found(&pat, file, &searched));
+        return Err(not_found(&pat, file, &hunk.old_text()));
     };
     let mut by_hint = false;
     // The places about as good as the best: of these, one whose lines all moved by the same

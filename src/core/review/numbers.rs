@@ -44,14 +44,26 @@ pub fn hunk_id(path: &str, edit: &Edit) -> HunkId {
     let mut h = Fnv::default();
     path.hash(&mut h);
     match &edit.change {
+        // The bytes `hunk.old_text().hash(..)` and `new_text()`'s would write, without making
+        // the strings: FNV takes bytes one by one, so the ids are the ones recorded before.
         Change::Modify { hunk } => {
-            hunk.old_text().hash(&mut h);
-            hunk.new_text().hash(&mut h);
+            hash_joined(hunk.old_lines(), &mut h);
+            hash_joined(hunk.new_lines(), &mut h);
         }
         Change::Create { content } | Change::Replace { content } => content.hash(&mut h),
         Change::Delete { .. } => "delete".hash(&mut h),
     }
     h.finish()
+}
+
+/// Hash lines as `str::hash` hashes them joined, each ended by `\n`.
+fn hash_joined<'a>(lines: impl Iterator<Item = &'a str>, h: &mut Fnv) {
+    for l in lines {
+        h.write(l.as_bytes());
+        h.write(b"\n");
+    }
+    // `str`'s `Hash` ends with this byte (so that "ab","c" and "a","bc" differ).
+    h.write_u8(0xff);
 }
 
 /// FNV-1a: a hash that is the same in every build, so ids can be recorded and replayed.
@@ -72,5 +84,28 @@ impl Hasher for Fnv {
             self.0 ^= u64::from(*b);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::parse::{Event, ParseOptions, parse_reply};
+
+    /// Ids are recorded in journals: hashing the lines must give what hashing the joined texts
+    /// gave.
+    #[test]
+    fn a_hunks_id_is_the_hash_of_its_joined_texts() {
+        let reply = "a.py\n```\n<<<<<<< SEARCH\ndef f():\n    return 1\n\n=======\ndef f():\n    return 2\n>>>>>>> REPLACE\n```\n";
+        let edits: Vec<Edit> = parse_reply(reply, ParseOptions::default())
+            .into_iter()
+            .filter_map(|e| if let Event::Edit(e) = e { Some(e) } else { None })
+            .collect();
+        let Change::Modify { hunk } = &edits[0].change else { panic!("a modify edit") };
+        let mut h = Fnv::default();
+        "a.py".hash(&mut h);
+        hunk.old_text().hash(&mut h);
+        hunk.new_text().hash(&mut h);
+        assert_eq!(hunk_id("a.py", &edits[0]), h.finish());
     }
 }

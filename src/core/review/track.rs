@@ -40,11 +40,14 @@ impl Index {
     /// Take in the hunk at list index `idx` (after every one before it).
     fn add(&mut self, idx: usize, hunk: &ReviewHunk) {
         self.positions.entry(hunk.id).or_insert(idx);
-        let of_file = self.by_path.entry(hunk.path.clone()).or_default();
-        if of_file.is_empty() {
-            self.paths.push(hunk.path.clone());
+        // Looked up before inserting: `entry` would copy the path for every hunk of a file.
+        match self.by_path.get_mut(&hunk.path) {
+            Some(of_file) => of_file.push(idx),
+            None => {
+                self.by_path.insert(hunk.path.clone(), vec![idx]);
+                self.paths.push(hunk.path.clone());
+            }
         }
-        of_file.push(idx);
     }
 }
 

@@ -4,6 +4,7 @@
 //!
 //! Not for: whole-file listings (`verify::whole`), or the diff machinery both share (`verify`).
 
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use super::{Diffed, Unexplained, brackets, changed, cols, match_in_order, plain, same_text};
@@ -214,13 +215,19 @@ fn check_adds_kept(
     after: &[String],
     added: &[Diffed],
 ) -> Result<(), Unexplained> {
-    let after_has: HashSet<&str> = after.iter().map(|l| l.trim()).collect();
-    let outside = window.outside();
+    // Both sets are made only when a telling added line asks: most hunks' checks need one or
+    // neither, and a hunk placed in a window should not pay for the whole file.
+    let after_has: OnceCell<HashSet<&str>> = OnceCell::new();
+    let outside = OnceCell::new();
     if let Some(missing) = asked.add_texts.iter().zip(&asked.adds).find_map(|(t, k)| {
         let real = hunk.lines[*k].kind == LineKind::Add;
         let t_in = t.trim();
-        (real && !plain(t) && !after_has.contains(t_in) && !window.kept_outside(&outside, t_in))
-            .then_some(*t)
+        let in_after = || after_has.get_or_init(|| after.iter().map(|l| l.trim()).collect());
+        (real
+            && !plain(t)
+            && !in_after().contains(t_in)
+            && !window.kept_outside(outside.get_or_init(|| window.outside()), t_in))
+        .then_some(*t)
     }) && !added.iter().any(|a| like_added(a.text, missing))
     {
         return Err(Unexplained(format!(
@@ -271,8 +278,9 @@ fn check_replaced_in_place(
     (removed, gone, removes): (&[Diffed], &[usize], &[usize]),
     (added, new, adds): (&[Diffed], &[usize], &[usize]),
 ) -> Result<(), Unexplained> {
-    let mut partner: HashMap<usize, usize> = HashMap::new();
+    // Indexed by hunk line (no hashing: this runs for every hunk placed).
     let n = hunk.lines.len();
+    let mut partner: Vec<Option<usize>> = vec![None; n];
     let mut k = 0;
     while k < n {
         let r0 = k;
@@ -284,29 +292,32 @@ fn check_replaced_in_place(
             k += 1;
         }
         if a0 - r0 == k - a0 && a0 > r0 {
-            partner.extend((0..a0 - r0).map(|i| (r0 + i, a0 + i)));
+            for i in 0..a0 - r0 {
+                partner[r0 + i] = Some(a0 + i);
+            }
         }
         if k == r0 {
             k += 1;
         }
     }
-    let where_added: HashMap<usize, usize> = added
-        .iter()
-        .zip(new)
-        .filter(|(d, _)| !plain(d.text))
-        .map(|(d, &i)| (adds[i], d.kept_before))
-        .collect();
+    // The last added line matched to each hunk line wins, as it did in a map.
+    let mut where_added: Vec<Option<usize>> = vec![None; n];
+    for (d, &i) in added.iter().zip(new) {
+        if !plain(d.text) {
+            where_added[adds[i]] = Some(d.kept_before);
+        }
+    }
     for (d, i) in removed.iter().zip(gone) {
         if plain(d.text) {
             continue;
         }
-        let Some(to) = partner.get(&removes[*i]) else { continue };
-        if let Some(&at) = where_added.get(to)
+        let Some(to) = partner[removes[*i]] else { continue };
+        if let Some(at) = where_added[to]
             && at != d.kept_before
         {
             return Err(Unexplained(format!(
                 "the placement would move {:?} away from the place of the line it replaces",
-                hunk.lines[*to].text.trim()
+                hunk.lines[to].text.trim()
             )));
         }
     }
