@@ -21,6 +21,10 @@ use similar::TextDiff;
 
 mod support;
 
+/// The binary's allocator (`src/main.rs`), so that the bench measures what the binary does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The two versions of the file, and the unified diff between them.
 fn versions() -> (String, String) {
     let (old, _) = support::generate(20_000, &["import logging", "log = logging.getLogger()"]);
