@@ -179,7 +179,7 @@ fn tail_place(
     let mut n = pos;
     while let (Some(d), Some(line)) = (depth, lines.get(n))
         && is_closer(line)
-        && columns(line) >= d
+        && crate::core::indent::depth(line) >= d
     {
         n += 1;
     }
@@ -220,9 +220,11 @@ fn tail_place(
     };
     // The block the last found line opens, its body left out of the hunk (`fn f() {` … `}`).
     if pos > 0 {
-        let opener = columns(&lines[pos - 1]);
+        let opener = crate::core::indent::depth(&lines[pos - 1]);
         let body_end = (pos..lines.len())
-            .find(|&f| !lines[f].trim().is_empty() && columns(&lines[f]) <= opener)
+            .find(|&f| {
+                !lines[f].trim().is_empty() && crate::core::indent::depth(&lines[f]) <= opener
+            })
             .unwrap_or(lines.len());
         if body_end > pos && found_at(body_end) {
             return at(body_end + passed.len());
@@ -294,12 +296,10 @@ fn added_from<'h>(hunk: &'h Hunk, slots: &[HunkSlot], k: usize) -> Vec<&'h str> 
 
 /// The depth, in the file's indentation, of the first non-blank of some new lines.
 fn depth_of(indent: &IndentMap, added: &[&str]) -> Option<usize> {
-    added.iter().find(|l| !l.trim().is_empty()).map(|l| columns(&indent.apply(l)))
-}
-
-/// Indentation width, a tab counting 4.
-fn columns(line: &str) -> usize {
-    line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum()
+    added
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| crate::core::indent::depth(&indent.apply(l)))
 }
 
 /// Carry the model's change of one line (`model_old` → `model_new`) onto the file's own version

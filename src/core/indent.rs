@@ -32,6 +32,11 @@ pub enum IndentMap {
     },
 }
 
+/// How deep a line is indented, in columns (a tab counting 4).
+pub(crate) fn depth(line: &str) -> usize {
+    columns(leading(line))
+}
+
 fn columns(ws: &str) -> usize {
     ws.chars().map(|c| if c == '\t' { TAB } else { 1 }).sum()
 }

@@ -269,10 +269,20 @@ fn merge_gap(
     let slots = slots.unwrap_or_else(|| vec![Slot::Unmatched; pat.len()]);
     let anchored = anchored_slots(&slots, sides.orig_info, sides.counts);
     check_new_between_placeholders(&pat, &anchored, r.0)?;
-    // Emit: matched lines as the listing wrote them, placeholders as the original's lines
-    // between their neighbours.
+    emit_gap(sides, gap, &slots, &pat, (out, restored))
+}
+
+/// Emit a gap's merged lines: matched lines as the listing wrote them, placeholders as the
+/// original's lines between their neighbours.
+fn emit_gap(
+    sides: &Sides,
+    gap: Gap,
+    slots: &[Slot],
+    pat: &[PatLine],
+    (out, restored): (&mut Vec<NewLine>, &mut Vec<usize>),
+) -> Result<(), String> {
+    let (o, r) = (gap.orig, gap.listing);
     let mut o_pos = o.0;
-    let gap_out = out.len();
     let mut dropped = Vec::new();
     let mut idle_placeholder = None;
     for (k, s) in slots.iter().enumerate() {
@@ -309,7 +319,6 @@ fn merge_gap(
     // function written before `// ... other tests unchanged ...`). Guessing either could drop
     // code or write it twice.
     if let (Some(p), Some(&first)) = (idle_placeholder, dropped.first()) {
-        out.truncate(gap_out);
         return Err(format!(
             "the placeholder on line {} of the listing stands for no line of the file, while the listing leaves out the file's lines {}-{} beside it: it is unclear whether they were meant to go",
             p + 1,

@@ -167,12 +167,7 @@ fn settled_after(gap: &[String], new: &str, next: &str, next_in_file: &str) -> b
     let [left_out] = gap.iter().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>()[..] else {
         return false;
     };
-    let depth = |l: &str| {
-        l.chars()
-            .take_while(|c| c.is_whitespace())
-            .map(|c| if c == '\t' { 4 } else { 1 })
-            .sum::<usize>()
-    };
+    let depth = crate::core::indent::depth;
     // The new lines are at the depth of the line after them, as the model wrote both.
     if new.trim().is_empty() || depth(new) != depth(next) {
         return false;

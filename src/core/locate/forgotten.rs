@@ -97,12 +97,7 @@ pub(super) fn forced_adds(hunk: &Hunk) -> Vec<bool> {
     if !hunk.marked {
         return forced;
     }
-    let depth = |t: &str| {
-        t.chars()
-            .take_while(|c| c.is_whitespace())
-            .map(|c| if c == '\t' { 4 } else { 1 })
-            .sum::<usize>()
-    };
+    let depth = crate::core::indent::depth;
     let mut k = 0;
     while k < n {
         let line = &hunk.lines[k];

@@ -228,21 +228,7 @@ pub fn locate_indexed(
             None => return Err(ambiguous(&pat, file, &all)),
         }
     }
-    if let Some((exact_at, mut refusal)) = twin_line(&pat, file, index, &chosen) {
-        // Offered as candidates: the place found and the place around the exact line. A
-        // person's pick of either settles it; nothing else does.
-        let mut places = vec![chosen.clone()];
-        places.extend(twin_place(&pat, file, exact_at, &chosen));
-        match hunk.pick.and_then(|p| places.iter().find(|c| c.span.0 + 1 == p)) {
-            Some(picked) => chosen = picked.clone(),
-            None => {
-                if places.len() > 1 {
-                    refusal.candidates = candidates_of(&pat, &places);
-                }
-                return Err(refusal);
-            }
-        }
-    }
+    let mut chosen = settle_twin(hunk, &pat, file, index, chosen)?;
     drop_stray_closers(&pat, file, &mut chosen);
     finish(hunk, &pat, &origin, file, chosen, by_hint)
 }
@@ -276,6 +262,30 @@ fn drop_stray_closers(pat: &[PatLine], file: &[LineInfo], a: &mut Alignment) {
 /// A telling line of the old text matched only roughly, while the file holds it exactly
 /// somewhere else: the place found is a look-alike (a twin function), not the one the model
 /// copied from.
+/// The place found, unless it is a look-alike ([`twin_line`]): then refused, with the place
+/// found and the place around the exact line as candidates. A person's pick of either settles
+/// it; nothing else does.
+fn settle_twin(
+    hunk: &Hunk,
+    pat: &[PatLine],
+    file: &[LineInfo],
+    index: &FileIndex,
+    chosen: Alignment,
+) -> Result<Alignment, Refusal> {
+    let Some((exact_at, mut refusal)) = twin_line(pat, file, index, &chosen) else {
+        return Ok(chosen);
+    };
+    let mut places = vec![chosen.clone()];
+    places.extend(twin_place(pat, file, exact_at, &chosen));
+    if let Some(picked) = hunk.pick.and_then(|p| places.iter().find(|c| c.span.0 + 1 == p)) {
+        return Ok(picked.clone());
+    }
+    if places.len() > 1 {
+        refusal.candidates = candidates_of(pat, &places);
+    }
+    Err(refusal)
+}
+
 /// With the refusal, the file line that holds the telling line exactly.
 fn twin_line(
     pat: &[PatLine],
