@@ -20,6 +20,10 @@ use redline::core::plan::{self, FormatChoice};
 use redline::core::stream::StreamParser;
 use redline::ui::highlight::Highlighter;
 
+/// The binary's allocator (`src/main.rs`), so that the bench measures what the binary does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A project of `files` Python files of `funcs` functions each, and a reply with one
 /// SEARCH/REPLACE block per function (with `prose` lines of text before each).
 struct Project {
