@@ -143,10 +143,24 @@ impl Highlighter {
     }
 }
 
+/// A hunk to colour: its id, its file's path, its model.
+type Job = (HunkId, String, DiffModel);
+
+/// The next hunk to colour: the one asked for last. Scrolling fast asks for every hunk passed
+/// over; the one the user stopped on comes first, the others after it. `None` once the asking
+/// side is gone and nothing waits.
+fn newest(waiting: &mut Vec<Job>, rx: &std::sync::mpsc::Receiver<Job>) -> Option<Job> {
+    if waiting.is_empty() {
+        waiting.push(rx.recv().ok()?);
+    }
+    waiting.extend(rx.try_iter());
+    waiting.pop()
+}
+
 /// A highlighter on its own thread: asked for a hunk's colours, it hands them to `done` when
-/// ready. Each hunk model is asked for once.
+/// ready, the last asked for first. Each hunk model is asked for once.
 pub struct Background {
-    jobs: std::sync::mpsc::Sender<(HunkId, String, DiffModel)>,
+    jobs: std::sync::mpsc::Sender<Job>,
     asked: std::collections::HashSet<(HunkId, u64)>,
 }
 
@@ -156,10 +170,11 @@ impl Background {
         theme_name: String,
         done: impl Fn((HunkId, u64), HunkColors) + Send + 'static,
     ) -> Background {
-        let (jobs, rx) = std::sync::mpsc::channel::<(HunkId, String, DiffModel)>();
+        let (jobs, rx) = std::sync::mpsc::channel::<Job>();
         std::thread::spawn(move || {
             let mut h = Highlighter::new(&theme_name);
-            for (id, path, model) in rx {
+            let mut waiting = Vec::new();
+            while let Some((id, path, model)) = newest(&mut waiting, &rx) {
                 h.prepare(id, &path, &model);
                 if let Some(colors) = h.get(id, &model) {
                     done(Highlighter::key(id, &model), colors.clone());
@@ -227,6 +242,26 @@ mod tests {
         assert_eq!(key, Highlighter::key(9, &m));
         assert_eq!(colors.new.len(), 1);
         assert!(rx.recv_timeout(std::time::Duration::from_millis(200)).is_err(), "asked once");
+    }
+
+    /// The worker colours the hunk asked for last first (the one scrolled to), then the others.
+    #[test]
+    fn the_hunk_asked_for_last_is_coloured_first() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let job = |id: HunkId| (id, "a.py".to_string(), model(vec![], vec![format!("x = {id}")]));
+        for id in [1, 2, 3] {
+            tx.send(job(id)).unwrap();
+        }
+        let mut waiting = Vec::new();
+        let first = newest(&mut waiting, &rx).unwrap().0;
+        tx.send(job(4)).unwrap();
+        let rest: Vec<HunkId> = std::iter::from_fn(|| {
+            (!waiting.is_empty()).then(|| newest(&mut waiting, &rx).unwrap().0)
+        })
+        .collect();
+        assert_eq!((first, rest), (3, vec![4, 2, 1]));
+        drop(tx);
+        assert!(newest(&mut waiting, &rx).is_none(), "the worker ends with its asker");
     }
 
     #[test]
