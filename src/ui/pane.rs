@@ -28,6 +28,10 @@ pub fn pane<'a>(title: String, focused: bool, theme: &Theme) -> BlockWidget<'a> 
 /// How the hunk was located (`exact`, `fuzzy 93%`, ...), or why it was not (`ambiguous`, `refused`).
 pub fn how_located(h: &ReviewHunk) -> String {
     // A refusal is not always "not found": a hunk can fit two places, or a listing read two ways.
+    // A conflict says it already: the file changed under the hunk.
+    if matches!(h.state, crate::core::review::HunkState::Conflict { .. }) {
+        return String::new();
+    }
     if h.report.status == Status::Refused {
         let ambiguous = !h.report.candidates.is_empty();
         return if ambiguous { "ambiguous" } else { "refused" }.into();
