@@ -30,6 +30,22 @@ pub struct WholeMerge {
 
 /// Merge a whole-file listing into the original text.
 pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
+    merge_with(original, listing, align::Params::LISTING)
+}
+
+/// [`merge`], with each gap's lines aligned from the gap's first original line on: new lines
+/// written right after an anchored line are not paired with a blank or `}` further down (which
+/// would drop the lines between). The second reading of a listing whose first merge the check
+/// refused.
+pub fn merge_from_start(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
+    merge_with(original, listing, align::Params::LISTING_FROM_START)
+}
+
+fn merge_with(
+    original: &TextFile,
+    listing: &str,
+    params: align::Params,
+) -> Result<WholeMerge, String> {
     let resp: Vec<&str> = listing.lines().collect();
     let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
     let resp_info: Vec<LineInfo> = resp.iter().map(|l| LineInfo::new(l)).collect();
@@ -70,6 +86,7 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
         resp: &resp,
         resp_info: &resp_info,
         wild: &wild,
+        params,
     };
     let mut out = Vec::new();
     let mut restored_lines = Vec::new();
@@ -223,6 +240,7 @@ struct Sides<'a> {
     resp: &'a [&'a str],
     resp_info: &'a [LineInfo<'a>],
     wild: &'a [bool],
+    params: align::Params,
 }
 
 /// The most pattern × file cells a gap between anchors may be aligned over: a 2,000-line gap
@@ -262,7 +280,7 @@ fn merge_gap(
         ));
     }
     let slots = if o.1 > o.0 {
-        align::align_with(&pat, sides.orig_info, o.0, o.1, align::Params::LISTING).map(|a| a.slots)
+        align::align_with(&pat, sides.orig_info, o.0, o.1, sides.params).map(|a| a.slots)
     } else {
         None
     };

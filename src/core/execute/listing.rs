@@ -40,10 +40,33 @@ pub(super) fn replace(
         w.dirty = true;
         return placed(edit, path, Placement::of(Strategy::Create), None);
     };
-    let merged = match whole::merge(text, content) {
+    // A listing is read a second way only when the first reading is refused: its gaps aligned
+    // from their first line ("new function, then `# ... rest unchanged ...`", where the first
+    // reading paired the new lines' blank line with one further down). Either reading must pass
+    // every check.
+    let merged = match checked_merge(text, content, mentions, whole::merge) {
         Ok(m) => m,
-        Err(why) => return refused(edit, path.into(), format!("{path}: {why}")),
+        Err(why) => match checked_merge(text, content, mentions, whole::merge_from_start) {
+            Ok(m) => m,
+            Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
+        },
     };
+    let n = text.lines.len();
+    text.splice(0, n, merged.lines);
+    w.dirty = true;
+    let strategy = if merged.restored { Strategy::WholeMerge } else { Strategy::WholeFile };
+    placed(edit, path, Placement { strategy, lines: Some((1, n)), similarity: None }, None)
+}
+
+/// One reading of a listing (`merge`), refused when it hides behind a placeholder something the
+/// reply says it changed, looks like an excerpt, or fails the check of the result.
+fn checked_merge(
+    text: &TextFile,
+    content: &str,
+    mentions: &[String],
+    merge: fn(&TextFile, &str) -> Result<whole::WholeMerge, String>,
+) -> Result<whole::WholeMerge, String> {
+    let merged = merge(text, content)?;
     // The reply says it changes something that the listing leaves behind a placeholder: restoring
     // it unchanged could undo what the model meant, so this is not guessed at.
     if let Some(name) = merged
@@ -52,13 +75,9 @@ pub(super) fn replace(
         .filter_map(|&f| defined_name(&text.lines[f]))
         .find(|name| mentions.iter().any(|m| m == name))
     {
-        return refused(
-            edit,
-            path.into(),
-            format!(
-                "{path}: the reply talks about `{name}`, but the listing leaves it behind a placeholder, so whether it stays unchanged is unclear: list it in full (or leave it out on purpose with a diff)"
-            ),
-        );
+        return Err(format!(
+            "the reply talks about `{name}`, but the listing leaves it behind a placeholder, so whether it stays unchanged is unclear: list it in full (or leave it out on purpose with a diff)"
+        ));
     }
     let orig_nonblank = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
     let new_len = merged.lines.len();
@@ -67,25 +86,15 @@ pub(super) fn replace(
         && merged.kept_share < EXCERPT_SHARE
         && new_len * 2 < text.lines.len()
     {
-        return refused(
-            edit,
-            path.into(),
-            format!(
-                "{path}: the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
-                merged.kept_share * 100.0,
-                text.lines.len()
-            ),
-        );
+        return Err(format!(
+            "the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
+            merged.kept_share * 100.0,
+            text.lines.len()
+        ));
     }
     let merged_lines: Vec<String> = merged.lines.iter().map(|l| l.text.clone()).collect();
-    if let Err(why) = verify::check_whole(&text.lines, &merged_lines, content) {
-        return refused(edit, path.into(), format!("{path}: {why}"));
-    }
-    let n = text.lines.len();
-    text.splice(0, n, merged.lines);
-    w.dirty = true;
-    let strategy = if merged.restored { Strategy::WholeMerge } else { Strategy::WholeFile };
-    placed(edit, path, Placement { strategy, lines: Some((1, n)), similarity: None }, None)
+    verify::check_whole(&text.lines, &merged_lines, content).map_err(|why| why.to_string())?;
+    Ok(merged)
 }
 
 /// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`.

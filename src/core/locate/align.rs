@@ -92,14 +92,25 @@ pub struct Params {
     pub fuzzy_min_len: usize,
     /// The indentation change the hunk shows where it is anchored, if it shows one.
     pub delta: Option<isize>,
+    /// Whether the alignment starts at the window's first line: file lines before its first
+    /// match cost what skipped lines cost, instead of nothing (a listing's gap, which starts
+    /// right after an anchored line).
+    pub anchored_start: bool,
 }
 
 impl Params {
     /// For hunks, whose paired lines keep the file's text: a wrong pairing costs little.
-    pub const HUNK: Params =
-        Params { fuzzy_min: super::lines::FUZZY_MIN, fuzzy_min_len: 0, delta: None };
+    pub const HUNK: Params = Params {
+        fuzzy_min: super::lines::FUZZY_MIN,
+        fuzzy_min_len: 0,
+        delta: None,
+        anchored_start: false,
+    };
     /// For whole-file listings, whose paired lines replace the original: pair only near-copies.
-    pub const LISTING: Params = Params { fuzzy_min: 0.7, fuzzy_min_len: 8, delta: None };
+    pub const LISTING: Params =
+        Params { fuzzy_min: 0.7, fuzzy_min_len: 8, delta: None, anchored_start: false };
+    /// [`Params::LISTING`], starting at the gap's first line.
+    pub const LISTING_FROM_START: Params = Params { anchored_start: true, ..Params::LISTING };
 }
 
 /// Align `pat` within `file[lo..hi]`. Returns `None` when nothing matched at all.
@@ -160,6 +171,11 @@ impl Table {
 
     fn fill(&mut self, pat: &[PatLine], file: &[LineInfo], params: Params) {
         let w = self.w;
+        if params.anchored_start {
+            for j in 1..=self.n {
+                self.score[j] = self.score[j - 1] - gap_cost(&file[self.lo + j - 1]);
+            }
+        }
         for (i, p) in (1..).zip(pat) {
             for j in 0..=self.n {
                 // Skip the pattern line.
