@@ -132,7 +132,7 @@ impl App {
     /// decided and a write still on its way, there is nothing to ask: quit once it lands.
     fn quit(&mut self) -> Vec<AppEffect> {
         let c = self.review.counts();
-        if self.streaming || c.pending + c.failed + c.conflict > 0 {
+        if self.streaming || c.undecided() > 0 {
             self.modal = Some(Modal::ConfirmQuit);
             return Vec::new();
         }
@@ -152,8 +152,8 @@ impl App {
         }
         self.quit_when_written = false;
         let c = self.review.counts();
-        if self.streaming || c.pending + c.failed + c.conflict > 0 {
-            let why = format!("{} hunk(s) undecided", c.pending + c.failed + c.conflict);
+        if self.streaming || c.undecided() > 0 {
+            let why = format!("{} hunk(s) undecided", c.undecided());
             self.notice = Some(match self.notice.take() {
                 Some(said) => format!("{said}; not quitting: {why}"),
                 None => format!("not quitting: {why}"),

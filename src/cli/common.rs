@@ -428,14 +428,14 @@ pub fn summary(app: &App) {
         "redline: {} applied, {} rejected, {} left undecided",
         c.applied,
         c.rejected,
-        c.pending + c.failed + c.conflict
+        c.undecided()
     );
 }
 
 /// Undecided hunks are kept in the journal: say how to take them up again.
 pub fn resume_hint(app: &App, id: Option<&str>) {
     let c = app.review.counts();
-    let open = c.pending + c.failed + c.conflict;
+    let open = c.undecided();
     if let (true, Some(id)) = (open > 0, id) {
         say!("redline: `redline resume {id}` reopens the {open} undecided hunk(s)");
     }

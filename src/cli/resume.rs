@@ -62,7 +62,7 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     driver.run();
     let (app, recorder, files, t) = driver.into_resume();
     let c = app.review.counts();
-    let open = c.pending + c.failed + c.conflict;
+    let open = c.undecided();
     if open == 0 {
         say!("redline: session {} has no undecided hunks", script.header.id);
         return Ok(());

@@ -157,6 +157,13 @@ pub struct Counts {
     pub conflict: usize,
 }
 
+impl Counts {
+    /// Hunks still waiting for a decision: pending, failed or in conflict.
+    pub fn undecided(&self) -> usize {
+        self.pending + self.failed + self.conflict
+    }
+}
+
 /// The review of one or more replies.
 #[derive(Debug, Clone, Default)]
 pub struct Review {

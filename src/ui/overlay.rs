@@ -107,7 +107,7 @@ fn draw_help(frame: &mut Frame, area: Rect, app: &App, top: usize, theme: &Theme
 
 fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let c = app.state_counts();
-    let open = c.pending + c.failed + c.conflict;
+    let open = c.undecided();
     let mut text = vec![Line::raw(format!(" {open} hunk(s) still undecided."))];
     if app.streaming {
         text.push(Line::raw(" The model is still writing."));

@@ -92,7 +92,7 @@ fn hunk_row<'a>(app: &App, h: &ReviewHunk, label: &str, theme: &Theme) -> Line<'
 fn draw_hunks(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let c = app.state_counts();
     let total = app.review.hunks().len();
-    let mut title = format!(" hunks {}/{total} open ", c.pending + c.failed + c.conflict);
+    let mut title = format!(" hunks {}/{total} open ", c.undecided());
     if !app.filter.is_empty() {
         title = format!(" hunks matching /{} ", app.filter);
     }
