@@ -213,8 +213,13 @@ pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
 /// A line that only closes a construct: `}`, `});`, `end`, `)`.
 pub(crate) fn is_closer(line: &str) -> bool {
     let t = line.trim();
-    matches!(t, "end" | "fi" | "done" | "esac" | "*/" | "-->")
-        || (!t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ',')))
+    matches!(t, "end" | "fi" | "done" | "esac" | "*/" | "-->") || bracket_closer(t)
+}
+
+/// A line of bracket closers alone: `}`, `})`, `];`.
+pub(crate) fn bracket_closer(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ','))
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 use super::HunkSlot;
 use super::lines::LineInfo;
 use crate::core::edit::{Hunk, LineKind};
+use crate::core::indent::bracket_closer;
 
 /// In a diff, context lines not found in the file, in a run touching changed lines, are lines
 /// whose `+` the model forgot: they are added, not searched for. (They count half against the
@@ -52,9 +53,11 @@ pub(super) fn mark_forgotten_adds(
             }
         } else if touches_add
             && !leading
-            && let Some(mark) = hunk.lines[start..k]
-                .iter()
-                .find(|l| !bracket_closer(&l.text) && !beside(slots, start..k, &l.text, file))
+            && let Some(mark) = hunk.lines[start..k].iter().find(|l| {
+                !l.text.trim().is_empty()
+                    && !bracket_closer(&l.text)
+                    && !beside(slots, start..k, &l.text, file)
+            })
         {
             return Err(format!(
                 "the context line `{}` is not in the file, beside new lines: mark it `+` if it is new, or copy it as the file has it",
@@ -63,11 +66,6 @@ pub(super) fn mark_forgotten_adds(
         }
     }
     Ok(())
-}
-
-/// A line of bracket closers alone (`}`, `})`, `];`), or blank.
-fn bracket_closer(text: &str) -> bool {
-    text.trim().chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ','))
 }
 
 /// Whether the file holds `text` within a run's length of the file lines the slots around the
@@ -135,8 +133,7 @@ pub(super) fn forced_adds(hunk: &Hunk) -> Vec<bool> {
                 continue;
             }
             if depth(&m.text) <= base {
-                let closer =
-                    m.text.trim().chars().all(|c| matches!(c, '}' | ')' | ']' | ';' | ','));
+                let closer = bracket_closer(&m.text);
                 if m.kind == LineKind::Context && closer && depth(&m.text) == base && forced_body {
                     forced[j] = true;
                     last_body = Some(j);
