@@ -281,7 +281,7 @@ fn settle_twin(
         return Ok(picked.clone());
     }
     if places.len() > 1 {
-        refusal.candidates = candidates_of(pat, &places);
+        refusal.candidates = candidates_of(pat, &places.iter().collect::<Vec<_>>());
     }
     Err(refusal)
 }

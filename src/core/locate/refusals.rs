@@ -10,11 +10,8 @@ use super::lines::{self, LineInfo};
 use super::{Candidate, Closest, MAX_CANDIDATES, Refusal, RefusalKind};
 
 /// Places a person may choose among, in file order (at most [`MAX_CANDIDATES`]).
-pub(super) fn candidates_of<A: std::borrow::Borrow<Alignment>>(
-    pat: &[PatLine],
-    places: &[A],
-) -> Vec<Candidate> {
-    let mut places: Vec<&Alignment> = places.iter().map(|c| c.borrow()).collect();
+pub(super) fn candidates_of(pat: &[PatLine], places: &[&Alignment]) -> Vec<Candidate> {
+    let mut places = places.to_vec();
     places.sort_by_key(|c| c.span.0);
     places.dedup_by_key(|c| c.span.0);
     places
