@@ -78,10 +78,10 @@ fn session(hunks: usize, reply_bytes: usize, big: bool) -> App {
         while !reply.is_char_boundary(end) {
             end += 1;
         }
-        app.update(Msg::Chunk(reply[at..end].to_string()), now);
+        app.update_placed(Msg::Chunk(reply[at..end].to_string()), now);
         at = end;
     }
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     assert_eq!(app.review.hunks().len(), hunks + usize::from(big), "every hunk placed");
     let hunks_list = app.review.hunks();
     // The big rewrite, or a hunk in the middle of the list.

@@ -40,8 +40,8 @@ fn session() -> App {
     });
     let now = Instant::now();
     app.start(now);
-    app.update(Msg::Chunk(reply), now);
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::Chunk(reply), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     assert_eq!(app.review.hunks().len(), 1_000);
     // Select a hunk in the middle of the list.
     for _ in 0..500 {

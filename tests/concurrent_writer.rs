@@ -93,7 +93,7 @@ fn not_one_byte_of_another_writer_is_lost() {
         App::new(AppConfig { label: "test".into(), ..AppConfig::new(files, sources, "tune") });
     let now = Instant::now();
     app.start(now);
-    app.update(Msg::Chunk(reply()), now);
+    app.update_placed(Msg::Chunk(reply()), now);
     app.update(Msg::StreamEnd(StreamDone::default()), now);
     assert_eq!(app.review.counts().pending, SETTINGS);
 

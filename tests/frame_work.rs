@@ -55,7 +55,7 @@ fn review(hunks: usize, prose: usize, big: usize) -> App {
     let now = Instant::now();
     app.start(now);
     app.update(Msg::Resize(120, 40), now);
-    app.update(Msg::Chunk(reply), now);
+    app.update_placed(Msg::Chunk(reply), now);
     assert_eq!(app.review.hunks().len(), hunks + 1);
     let big = app.review.hunks().iter().find(|h| h.path == "big.py").expect("the rewrite");
     app.selected = Some(big.id);
@@ -94,7 +94,7 @@ fn frames(mut app: App) -> [Work; 3] {
     let still = screen.draw(&app);
     app.update(Msg::Key(KeyEvent::from(KeyCode::Down)), now);
     let key = screen.draw(&app);
-    app.update(Msg::Chunk("one more line of prose\n".into()), now);
+    app.update_placed(Msg::Chunk("one more line of prose\n".into()), now);
     let chunk = screen.draw(&app);
     [still, key, chunk]
 }

@@ -36,27 +36,38 @@ fn app() -> (App, Instant) {
 
 fn finished() -> (App, Instant) {
     let (mut app, now) = app();
-    app.update(Msg::Chunk(REPLY.into()), now);
-    app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(402), note: None }), now);
+    app.update_placed(Msg::Chunk(REPLY.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone { output_tokens: Some(402), note: None }), now);
     (app, now)
 }
 
 fn key(app: &mut App, c: char, now: Instant) {
     let m = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
-    app.update(Msg::Key(KeyEvent::new(KeyCode::Char(c), m)), now);
+    app.update_placed(Msg::Key(KeyEvent::new(KeyCode::Char(c), m)), now);
 }
 
 #[test]
 fn stream_pane_while_the_model_writes() {
     let (mut app, now) = app();
     let cut = REPLY.find("def format_line(item):\n    return f").unwrap() + 30;
-    app.update(Msg::Chunk(REPLY[..cut].into()), now);
+    app.update_placed(Msg::Chunk(REPLY[..cut].into()), now);
     insta::assert_snapshot!(render(&app, 100, 30));
 }
 
 #[test]
 fn hunk_list_and_unified_diff() {
     let (app, _) = finished();
+    insta::assert_snapshot!(render(&app, 100, 30));
+}
+
+#[test]
+fn hunks_whose_placing_is_still_to_come() {
+    // The worker has not answered yet: the hunks are listed as placing, the selected one shows
+    // its own text, and nothing says refused.
+    let (mut app, now) = app();
+    let effects = app.update(Msg::Chunk(REPLY.into()), now);
+    assert!(effects.iter().any(|e| matches!(e, redline::app::AppEffect::Place(_))));
+    assert!(app.review.counts().placing > 0);
     insta::assert_snapshot!(render(&app, 100, 30));
 }
 
@@ -122,7 +133,10 @@ fn conflicted() -> (App, Instant) {
     let theirs =
         INVENTORY.replace("    total = 0\n", "    total = 0.0  # floats, edited by hand\n");
     assert_ne!(theirs, INVENTORY);
-    app.update(Msg::FileChanged { path: "inventory.py".into(), source: Source::Text(theirs) }, now);
+    app.update_placed(
+        Msg::FileChanged { path: "inventory.py".into(), source: Source::Text(theirs) },
+        now,
+    );
     (app, now)
 }
 
@@ -194,8 +208,8 @@ fn one_change(path: &str, old: &str, new: &str) -> (App, Instant) {
     });
     let now = Instant::now();
     app.start(now);
-    app.update(Msg::Chunk(reply), now);
-    app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(40), note: None }), now);
+    app.update_placed(Msg::Chunk(reply), now);
+    app.update_placed(Msg::StreamEnd(StreamDone { output_tokens: Some(40), note: None }), now);
     (app, now)
 }
 
@@ -321,8 +335,8 @@ fn ambiguous() -> (App, Instant) {
     });
     let now = Instant::now();
     app.start(now);
-    app.update(Msg::Chunk(reply.into()), now);
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::Chunk(reply.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     (app, now)
 }
 

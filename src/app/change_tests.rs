@@ -17,8 +17,8 @@ fn reviewing() -> (App, Instant, HunkId) {
     });
     let now = Instant::now();
     app.start(now);
-    app.update(Msg::Chunk(REPLY.into()), now);
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::Chunk(REPLY.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     let id = app.selected.expect("the hunk is selected");
     (app, now, id)
 }
@@ -44,10 +44,10 @@ fn changed(text: &str) -> Msg {
 fn lines_inserted_above_move_the_hunk_and_accepting_keeps_them() {
     let (mut app, now, id) = reviewing();
     let theirs = format!("# added by someone else\nimport sys\n{APP_PY}");
-    app.update(changed(&theirs), now);
+    app.update_placed(changed(&theirs), now);
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
     assert_eq!(app.review.hunk(id).unwrap().report.lines, Some((6, 8)));
-    let (_, _, expected, text) = written(&app.update(key('y'), now));
+    let (_, _, expected, text) = written(&app.update_placed(key('y'), now));
     assert_eq!(expected.as_deref(), Some(theirs.as_str()), "the write expects their text");
     assert!(text.starts_with("# added by someone else\nimport sys\nimport os\n"));
     assert!(text.contains("open(path, encoding='utf-8')"));
@@ -60,10 +60,10 @@ fn a_change_to_the_old_text_makes_a_conflict_that_is_never_accepted() {
         "        return f.read()\n",
         "        data = f.read()\n        return data.strip()\n",
     );
-    app.update(changed(&theirs), now);
+    app.update_placed(changed(&theirs), now);
     let h = app.review.hunk(id).unwrap();
     assert!(h.state.is_conflict(), "{:?}", h.state);
-    assert!(app.update(key('y'), now).is_empty(), "accepting a conflict writes nothing");
+    assert!(app.update_placed(key('y'), now).is_empty(), "accepting a conflict writes nothing");
     assert!(app.notice.as_deref().unwrap().contains("not applied"), "{:?}", app.notice);
     let view = app.review.conflict_view(id).expect("three ways");
     assert_eq!(view.saw[2], "        return f.read()");
@@ -80,7 +80,7 @@ fn a_change_to_the_old_text_makes_a_conflict_that_is_never_accepted() {
         ]
     );
     // Their edit undone by them: the hunk fits again.
-    app.update(changed(APP_PY), now);
+    app.update_placed(changed(APP_PY), now);
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
 }
 
@@ -91,8 +91,8 @@ fn a_conflict_is_resolved_in_the_editor_against_the_text_now() {
         "    with open(path) as f:\n        return f.read()\n",
         "    with open(path, 'rb') as f:\n        return f.read().decode()\n",
     );
-    app.update(changed(&theirs), now);
-    let doc = match app.update(key('e'), now).as_slice() {
+    app.update_placed(changed(&theirs), now);
+    let doc = match app.update_placed(key('e'), now).as_slice() {
         [AppEffect::OpenEditor { hunk, text }] if *hunk == id => text.clone(),
         other => panic!("expected the editor, got {other:?}"),
     };
@@ -100,11 +100,11 @@ fn a_conflict_is_resolved_in_the_editor_against_the_text_now() {
     assert!(doc.contains("=======\n") && doc.contains(">>>>>>> proposed"));
     // Saving with markers left in writes nothing.
     let msg = Msg::EditorDone { hunk: id, result: Ok(doc.clone()) };
-    assert!(app.update(msg, now).is_empty());
+    assert!(app.update_placed(msg, now).is_empty());
     assert!(app.notice.as_deref().unwrap().contains("conflict markers"));
     let resolved = "def load(path):\n    with open(path, 'rb') as f:\n        return f.read().decode('utf-8')\n";
     let msg = Msg::EditorDone { hunk: id, result: Ok(resolved.into()) };
-    let (_, _, expected, text) = written(&app.update(msg, now));
+    let (_, _, expected, text) = written(&app.update_placed(msg, now));
     assert_eq!(expected.as_deref(), Some(theirs.as_str()));
     assert_eq!(text, theirs.replace("f.read().decode()", "f.read().decode('utf-8')"));
 }
@@ -112,19 +112,19 @@ fn a_conflict_is_resolved_in_the_editor_against_the_text_now() {
 #[test]
 fn a_deleted_file_turns_its_hunks_into_conflicts() {
     let (mut app, now, id) = reviewing();
-    app.update(Msg::FileChanged { path: "app.py".into(), source: Source::Missing }, now);
+    app.update_placed(Msg::FileChanged { path: "app.py".into(), source: Source::Missing }, now);
     let HunkState::Conflict(why) = &app.review.hunk(id).unwrap().state else { panic!() };
     assert!(why.contains("deleted or renamed"), "{why}");
-    assert!(app.update(key('y'), now).is_empty(), "nothing is recreated");
+    assert!(app.update_placed(key('y'), now).is_empty(), "nothing is recreated");
     assert_eq!(app.review.conflict_view(id).unwrap().now, None);
 }
 
 #[test]
 fn a_stale_write_places_the_hunk_again_and_writes_over_their_text() {
     let (mut app, now, id) = reviewing();
-    let (hunk, path, _, _) = written(&app.update(key('y'), now));
+    let (hunk, path, _, _) = written(&app.update_placed(key('y'), now));
     let theirs = format!("{APP_PY}\n\ndef extra():\n    pass\n");
-    let effects = app.update(
+    let effects = app.update_placed(
         Msg::WriteStale { hunk, path, source: Source::Text(theirs.clone()), undo: false },
         now,
     );
@@ -137,18 +137,18 @@ fn a_stale_write_places_the_hunk_again_and_writes_over_their_text() {
 #[test]
 fn a_stale_write_that_no_longer_fits_stops_at_a_conflict() {
     let (mut app, now, id) = reviewing();
-    let (hunk, path, _, _) = written(&app.update(key('y'), now));
+    let (hunk, path, _, _) = written(&app.update_placed(key('y'), now));
     let theirs =
         APP_PY.replace("def load(path):\n    with open(path) as f:\n        return f.read()\n", "");
     let msg = Msg::WriteStale { hunk, path, source: Source::Text(theirs), undo: false };
-    assert!(app.update(msg, now).is_empty());
+    assert!(app.update_placed(msg, now).is_empty());
     assert!(app.review.hunk(id).unwrap().state.is_conflict());
 }
 
 #[test]
 fn a_file_that_never_settles_is_left_alone_after_some_tries() {
     let (mut app, now, _) = reviewing();
-    let mut effects = app.update(key('y'), now);
+    let mut effects = app.update_placed(key('y'), now);
     let mut tries = 0;
     while let [AppEffect::Write { effect: Effect::Write { hunk, path, .. }, .. }] =
         effects.as_slice()
@@ -161,7 +161,7 @@ fn a_file_that_never_settles_is_left_alone_after_some_tries() {
             source: Source::Text(theirs),
             undo: false,
         };
-        effects = app.update(msg, now);
+        effects = app.update_placed(msg, now);
         assert!(tries < 100, "the retries are bounded");
     }
     assert!(app.notice.as_deref().unwrap().contains("keeps changing"), "{:?}", app.notice);
@@ -171,8 +171,8 @@ fn a_file_that_never_settles_is_left_alone_after_some_tries() {
 fn conflicts_go_back_to_the_model_with_the_text_now() {
     let (mut app, now, id) = reviewing();
     let theirs = APP_PY.replace("        return f.read()\n", "        return f.read().upper()\n");
-    app.update(changed(&theirs), now);
-    let messages = match app.update(key('r'), now).as_slice() {
+    app.update_placed(changed(&theirs), now);
+    let messages = match app.update_placed(key('r'), now).as_slice() {
         [AppEffect::StartStream { messages, .. }] => messages.clone(),
         other => panic!("expected a new request, got {other:?}"),
     };
@@ -185,15 +185,15 @@ fn conflicts_go_back_to_the_model_with_the_text_now() {
 #[test]
 fn undo_after_another_edit_takes_out_only_the_hunk() {
     let (mut app, now, id) = reviewing();
-    let effects = app.update(key('y'), now);
+    let effects = app.update_placed(key('y'), now);
     let (_, path, _, text) = written(&effects);
-    app.update(
+    app.update_placed(
         Msg::WriteDone { hunk: id, path, after: After::Text(text.clone()), undo: false },
         now,
     );
     let theirs = format!("{text}\n\ndef extra():\n    pass\n");
-    app.update(changed(&theirs), now);
-    let effects = app.update(key('u'), now);
+    app.update_placed(changed(&theirs), now);
+    let effects = app.update_placed(key('u'), now);
     let [AppEffect::Write { effect: Effect::Write { text, expected, .. }, undo: true }] =
         effects.as_slice()
     else {
@@ -206,14 +206,14 @@ fn undo_after_another_edit_takes_out_only_the_hunk() {
 #[test]
 fn undo_is_refused_when_the_hunks_own_lines_were_edited() {
     let (mut app, now, id) = reviewing();
-    let (_, path, _, text) = written(&app.update(key('y'), now));
-    app.update(
+    let (_, path, _, text) = written(&app.update_placed(key('y'), now));
+    app.update_placed(
         Msg::WriteDone { hunk: id, path, after: After::Text(text.clone()), undo: false },
         now,
     );
     let theirs = text.replace("encoding='utf-8'", "encoding='latin-1'");
-    app.update(changed(&theirs), now);
-    assert!(app.update(key('u'), now).is_empty());
+    app.update_placed(changed(&theirs), now);
+    assert!(app.update_placed(key('u'), now).is_empty());
     let notice = app.notice.clone().unwrap();
     assert!(notice.contains("cannot undo") && notice.contains("edited since"), "{notice}");
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Applied);
@@ -223,8 +223,8 @@ fn undo_is_refused_when_the_hunks_own_lines_were_edited() {
 fn a_file_the_review_reads_is_followed_from_then_on() {
     let (mut app, now, _) = reviewing();
     let other = "util.py\n```\n<<<<<<< SEARCH\nX = 1\n=======\nX = 2\n>>>>>>> REPLACE\n```\n";
-    app.update(Msg::Chunk(other.into()), now);
-    let effects = app.update(
+    app.update_placed(Msg::Chunk(other.into()), now);
+    let effects = app.update_placed(
         Msg::FileRead { path: "util.py".into(), source: Source::Text("X = 1\n".into()) },
         now,
     );
@@ -238,13 +238,13 @@ fn a_file_the_review_reads_is_followed_from_then_on() {
 fn a_change_to_what_the_review_already_holds_is_no_change() {
     let (mut app, now, id) = reviewing();
     app.notice = None;
-    let effects = app.update(changed(APP_PY), now);
+    let effects = app.update_placed(changed(APP_PY), now);
     assert!(effects.is_empty());
     assert_eq!(app.notice, None, "nothing is said about a change that changed nothing");
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
     // A file the review does not hold that is still missing is no change either.
     let gone = Msg::FileChanged { path: "nowhere.py".into(), source: Source::Missing };
-    assert!(app.update(gone, now).is_empty());
+    assert!(app.update_placed(gone, now).is_empty());
 }
 
 /// Found in tmux: an accepted hunk taken out by `git stash` (pending again, reverted) and put
@@ -260,31 +260,31 @@ fn a_hunk_taken_out_and_put_back_by_someone_else_is_already_applied() {
     let mut app = App::new(AppConfig { label: "t".into(), ..AppConfig::new(files, sources, "ok") });
     let now = Instant::now();
     app.start(now);
-    app.update(Msg::Chunk(reply.into()), now);
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::Chunk(reply.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     let id = app.selected.expect("selected");
-    let (hunk, path, _, text) = written(&app.update(key('y'), now));
-    app.update(
+    let (hunk, path, _, text) = written(&app.update_placed(key('y'), now));
+    app.update_placed(
         Msg::WriteDone { hunk, path: path.clone(), after: After::Text(text.clone()), undo: false },
         now,
     );
     let taken_out = Msg::FileChanged { path: path.clone(), source: Source::Text(file.into()) };
-    app.update(taken_out, now);
+    app.update_placed(taken_out, now);
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
     let above = format!("# put back\n{text}");
-    app.update(Msg::FileChanged { path, source: Source::Text(above) }, now);
+    app.update_placed(Msg::FileChanged { path, source: Source::Text(above) }, now);
     let h = app.review.hunk(id).unwrap();
     assert_eq!(h.state, HunkState::Pending, "{:?}", h.report);
     assert!(h.report.already_applied(), "{:?}", h.report);
     // Accepting it writes nothing, and it is applied; undo takes the decision back, writing
     // nothing either.
-    assert!(app.update(key('y'), now).is_empty());
+    assert!(app.update_placed(key('y'), now).is_empty());
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Applied);
     assert!(
         app.notice.as_deref().is_some_and(|n| n.contains("nothing written")),
         "{:?}",
         app.notice
     );
-    assert!(app.update(key('u'), now).is_empty());
+    assert!(app.update_placed(key('u'), now).is_empty());
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
 }

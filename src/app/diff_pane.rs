@@ -79,6 +79,12 @@ pub fn header(app: &App, h: &ReviewHunk) -> Vec<HeaderLine> {
             };
             header.push(HeaderLine::new(hint, Tone::Dim));
         }
+        _ if h.placing => {
+            header.push(HeaderLine::new(
+                "placing it in the file… the hunk's own text is shown until then".into(),
+                Tone::Dim,
+            ));
+        }
         _ if h.preview.deletes => {
             header.push(HeaderLine::new("deletes the file".into(), Tone::Removed));
         }

@@ -187,8 +187,11 @@ pub const LOG_LIMIT: usize = 500;
 impl App {
     pub fn new(config: AppConfig) -> App {
         let options = ParseOptions { only: None, known_paths: config.review.project_files() };
+        let mut review = config.review;
+        // Placing a hunk is the costly part of taking a reply in: it leaves the UI task.
+        review.defer_placing();
         App {
-            review: config.review,
+            review,
             parser: StreamParser::new(options),
             stream_text: String::new(),
             round_start: 0,
@@ -324,6 +327,27 @@ impl App {
         self.writes.is_queued(id)
     }
 
+    /// [`App::update`], with every placing job it hands out run at once and its outcome fed
+    /// back in turn: what the loop does when its worker answers before anything else arrives.
+    /// For tests, benches and tools that have no worker; the effects left are the others.
+    pub fn update_placed(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
+        let effects = self.update(msg, now);
+        self.place_at_once(effects, now)
+    }
+
+    /// Carry out the placing jobs among `effects` at once (see [`App::update_placed`]).
+    pub fn place_at_once(&mut self, effects: Vec<AppEffect>, now: Instant) -> Vec<AppEffect> {
+        let mut work: std::collections::VecDeque<AppEffect> = effects.into();
+        let mut rest = Vec::new();
+        while let Some(effect) = work.pop_front() {
+            match effect {
+                AppEffect::Place(job) => work.extend(self.update(Msg::Placed(job.run()), now)),
+                other => rest.push(other),
+            }
+        }
+        rest
+    }
+
     /// The one place state changes.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         self.now = Some(now);
@@ -333,6 +357,7 @@ impl App {
         // A key clears the message first: one it shows was set anew, even if it says the same.
         let fresh = matches!(msg, Msg::Key(_)) && self.modal.is_none();
         let mut effects = self.dispatch(msg, now);
+        effects.extend(self.review.take_jobs().into_iter().map(AppEffect::Place));
         effects.extend(self.quit_if_written());
         if (fresh || self.notice != before)
             && let Some(notice) = &self.notice
@@ -369,6 +394,10 @@ impl App {
                 effects
             }
             Msg::EditorDone { hunk, result } => self.editor_done(hunk, result),
+            Msg::Placed(result) => {
+                self.review.placed(result);
+                Vec::new()
+            }
             msg => {
                 self.on_view(msg);
                 Vec::new()

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use crate::app::key::KeyEvent;
 use crate::core::execute::After;
 use crate::core::file::Source;
-use crate::core::review::{Effect, HunkId};
+use crate::core::review::{Effect, HunkId, PlaceJob, PlaceResult};
 use crate::core::session::Why;
 use crate::core::trigger::TriggerId;
 use crate::provider::ChatMessage;
@@ -86,6 +86,9 @@ pub enum Msg {
     },
     /// Watching the files failed (the reason); the review goes on without it.
     WatchError(String),
+    /// A placing job's outcome: where a new hunk goes in its file (the review takes it only if
+    /// the file is still at the version it was placed in).
+    Placed(PlaceResult),
     /// The editor closed: the text the user saved, or why there is none.
     EditorDone {
         hunk: HunkId,
@@ -125,6 +128,8 @@ pub enum AppEffect {
     Read {
         path: String,
     },
+    /// Place a new hunk off the UI task ([`PlaceJob::run`]); answer with `Msg::Placed`.
+    Place(PlaceJob),
     OpenEditor {
         hunk: HunkId,
         text: String,

@@ -92,6 +92,9 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
         Msg::FileChanged { path, source } => {
             Record::FileChanged(FileRecord::new(Some(t), path, source))
         }
+        // Every outcome, taken or stale: a replay carries out the held jobs in the order their
+        // outcomes came (a stale one gives the hunk its next job, as it did live).
+        Msg::Placed(result) => Record::Placed { t, hunk: hunk_hex(result.hunk) },
         Msg::EditorDone { hunk, result } => Record::Editor {
             t,
             hunk: hunk_hex(*hunk),
@@ -137,6 +140,7 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
         | Record::Hunk(_)
         | Record::Decision(_)
         | Record::Write(_)
+        | Record::Placed { .. }
         | Record::End(_)
         | Record::Blob { .. } => return None,
     })
@@ -215,6 +219,30 @@ impl Recorder {
             self.note_disk(r);
         }
         (effects, records)
+    }
+
+    /// [`Recorder::update`], with every placing job run at once and its outcome fed back and
+    /// recorded in turn ([`App::update_placed`] recorded).
+    pub fn update_placed(
+        &mut self,
+        app: &mut App,
+        msg: Msg,
+        now: Instant,
+        t: u64,
+    ) -> (Vec<AppEffect>, Vec<Record>) {
+        let mut work: std::collections::VecDeque<Msg> = [msg].into();
+        let (mut rest, mut records) = (Vec::new(), Vec::new());
+        while let Some(msg) = work.pop_front() {
+            let (effects, r) = self.update(app, msg, now, t);
+            records.extend(r);
+            for effect in effects {
+                match effect {
+                    AppEffect::Place(job) => work.push_back(Msg::Placed(job.run())),
+                    other => rest.push(other),
+                }
+            }
+        }
+        (rest, records)
     }
 
     /// Whether the journal already says `path` holds `source`.
@@ -310,6 +338,11 @@ impl Recorder {
         let mut out = Vec::new();
         for i in present {
             let h = &app.review.hunks()[i];
+            // A hunk is recorded once placed: its placing changes it again, and it is looked at
+            // then.
+            if h.placing {
+                continue;
+            }
             let now = hunk_record(h, t);
             let before = self.seen.get(&h.id);
             if before.is_some_and(|b| b.same_as(&now)) {

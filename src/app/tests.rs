@@ -38,9 +38,9 @@ pub(super) fn started() -> (App, Instant) {
 pub(super) fn streamed() -> (App, Instant) {
     let (mut app, now) = started();
     for chunk in REPLY.as_bytes().chunks(37) {
-        app.update(Msg::Chunk(String::from_utf8_lossy(chunk).into_owned()), now);
+        app.update_placed(Msg::Chunk(String::from_utf8_lossy(chunk).into_owned()), now);
     }
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     (app, now)
 }
 
@@ -78,17 +78,17 @@ fn second_hunk_line_end() -> usize {
 fn hunks_appear_while_the_stream_is_open() {
     let (mut app, now) = started();
     let cut = second_hunk_line_end();
-    app.update(Msg::Chunk(REPLY[..cut].to_string()), now);
+    app.update_placed(Msg::Chunk(REPLY[..cut].to_string()), now);
     assert!(app.streaming);
     assert_eq!(app.review.hunks().len(), 1, "the first hunk is finished by the next @@");
     assert_eq!(app.selected, Some(app.review.hunks()[0].id), "the first hunk is selected");
     let rest = &REPLY[cut..];
     let half = rest.len() / 2;
-    app.update(Msg::Chunk(rest[..half].to_string()), now);
+    app.update_placed(Msg::Chunk(rest[..half].to_string()), now);
     assert!(app.review.hunks().len() >= 2);
     assert!(!app.tail().is_empty() || app.stream_text.ends_with('\n'));
-    app.update(Msg::Chunk(rest[half..].to_string()), now);
-    app.update(Msg::StreamEnd(StreamDone { output_tokens: Some(300), note: None }), now);
+    app.update_placed(Msg::Chunk(rest[half..].to_string()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone { output_tokens: Some(300), note: None }), now);
     assert!(!app.streaming);
     assert_eq!(app.review.hunks().len(), 5);
     assert_eq!(app.review.counts().failed, 1);
@@ -99,7 +99,7 @@ fn hunks_appear_while_the_stream_is_open() {
 fn accept_writes_and_write_done_applies() {
     let (mut app, now) = streamed();
     let first = app.selected.unwrap();
-    let effects = app.update(key('y'), now);
+    let effects = app.update_placed(key('y'), now);
     assert_eq!(effects.len(), 1);
     let AppEffect::Write { effect: Effect::Write { path, expected, text, .. }, undo: false } =
         &effects[0]
@@ -111,7 +111,7 @@ fn accept_writes_and_write_done_applies() {
     assert!(text.contains("return sum(item.price * item.stock for item in items)"));
     assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Accepted);
     assert_ne!(app.selected, Some(first), "the selection moves to the next open hunk");
-    app.update(done(&effects[0]), now);
+    app.update_placed(done(&effects[0]), now);
     assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Applied);
 }
 
@@ -119,14 +119,14 @@ fn accept_writes_and_write_done_applies() {
 fn undo_restores_the_file() {
     let (mut app, now) = streamed();
     let first = app.selected.unwrap();
-    let effects = app.update(key('y'), now);
-    app.update(done(&effects[0]), now);
-    let effects = app.update(key('u'), now);
+    let effects = app.update_placed(key('y'), now);
+    app.update_placed(done(&effects[0]), now);
+    let effects = app.update_placed(key('u'), now);
     let AppEffect::Write { effect: Effect::Write { text, .. }, undo: true } = &effects[0] else {
         panic!("{effects:?}")
     };
     assert_eq!(text, INVENTORY);
-    app.update(done(&effects[0]), now);
+    app.update_placed(done(&effects[0]), now);
     assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Pending);
 }
 
@@ -134,21 +134,21 @@ fn undo_restores_the_file() {
 fn reject_and_undo_need_no_write() {
     let (mut app, now) = streamed();
     let first = app.selected.unwrap();
-    assert!(app.update(key('n'), now).is_empty());
+    assert!(app.update_placed(key('n'), now).is_empty());
     assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Rejected);
-    assert!(app.update(key('u'), now).is_empty());
+    assert!(app.update_placed(key('u'), now).is_empty());
     assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Pending);
 }
 
 #[test]
 fn quitting_asks_first_when_decisions_are_pending() {
     let (mut app, now) = streamed();
-    assert!(app.update(key('q'), now).is_empty());
+    assert!(app.update_placed(key('q'), now).is_empty());
     assert_eq!(app.modal, Some(Modal::ConfirmQuit));
-    assert!(app.update(key('n'), now).is_empty(), "n keeps the session");
+    assert!(app.update_placed(key('n'), now).is_empty(), "n keeps the session");
     assert_eq!(app.modal, None);
-    app.update(key('q'), now);
-    assert_eq!(app.update(key('y'), now), vec![AppEffect::Quit]);
+    app.update_placed(key('q'), now);
+    assert_eq!(app.update_placed(key('y'), now), vec![AppEffect::Quit]);
 
     let mut empty = app_with(vec![ChatMessage::new(Role::User, "x")]);
     assert_eq!(empty.update(key('q'), now), vec![AppEffect::Quit], "nothing pending");
@@ -157,48 +157,48 @@ fn quitting_asks_first_when_decisions_are_pending() {
 #[test]
 fn quitting_while_streaming_cancels_the_stream() {
     let (mut app, now) = started();
-    app.update(key('q'), now);
-    assert_eq!(app.update(key('y'), now), vec![AppEffect::CancelStream, AppEffect::Quit]);
+    app.update_placed(key('q'), now);
+    assert_eq!(app.update_placed(key('y'), now), vec![AppEffect::CancelStream, AppEffect::Quit]);
 }
 
 #[test]
 fn escape_cancels_the_stream_and_keeps_finished_hunks() {
     let (mut app, now) = started();
     let cut = second_hunk_line_end();
-    app.update(Msg::Chunk(REPLY[..cut + 10].to_string()), now);
-    assert_eq!(app.update(special(KeyCode::Esc), now), vec![AppEffect::CancelStream]);
-    app.update(Msg::StreamCancelled, now);
+    app.update_placed(Msg::Chunk(REPLY[..cut + 10].to_string()), now);
+    assert_eq!(app.update_placed(special(KeyCode::Esc), now), vec![AppEffect::CancelStream]);
+    app.update_placed(Msg::StreamCancelled, now);
     assert!(!app.streaming);
     assert_eq!(app.review.hunks().len(), 1);
     assert!(app.notice.as_deref().unwrap_or("").contains("cancelled"));
-    assert!(app.update(Msg::Chunk("late".into()), now).is_empty());
+    assert!(app.update_placed(Msg::Chunk("late".into()), now).is_empty());
     assert!(!app.stream_text.ends_with("late"), "chunks after the end are dropped");
 }
 
 #[test]
 fn accepting_a_file_queues_writes_to_the_same_file() {
     let (mut app, now) = streamed();
-    let effects = app.update(key('a'), now);
+    let effects = app.update_placed(key('a'), now);
     assert_eq!(effects.len(), 1, "one write per file at a time: {effects:?}");
-    let next = app.update(done(&effects[0]), now);
+    let next = app.update_placed(done(&effects[0]), now);
     assert_eq!(next.len(), 1, "the queued hunk is written after the first");
     let AppEffect::Write { effect: Effect::Write { expected, text, .. }, .. } = &next[0] else {
         panic!("{next:?}")
     };
     assert!(expected.as_deref().unwrap().contains("return sum("), "placed in the new text");
     assert!(text.contains("raise ValueError"));
-    app.update(done(&next[0]), now);
+    app.update_placed(done(&next[0]), now);
     assert_eq!(app.review.counts().applied, 2);
 }
 
 #[test]
 fn accept_all_takes_every_finished_pending_hunk() {
     let (mut app, now) = streamed();
-    let mut queue = app.update(key('A'), now);
+    let mut queue = app.update_placed(key('A'), now);
     let mut writes = 0;
     while let Some(e) = queue.pop() {
         writes += 1;
-        queue.extend(app.update(done(&e), now));
+        queue.extend(app.update_placed(done(&e), now));
     }
     assert_eq!(writes, 4);
     let c = app.review.counts();
@@ -208,10 +208,10 @@ fn accept_all_takes_every_finished_pending_hunk() {
 #[test]
 fn retry_asks_the_model_about_failed_edits() {
     let (mut app, now) = streamed();
-    app.update(key('J'), now);
-    app.update(key('j'), now);
+    app.update_placed(key('J'), now);
+    app.update_placed(key('j'), now);
     assert_eq!(app.selected_hunk().unwrap().state, HunkState::Failed);
-    let effects = app.update(key('r'), now);
+    let effects = app.update_placed(key('r'), now);
     let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
@@ -222,8 +222,8 @@ fn retry_asks_the_model_about_failed_edits() {
     assert!(app.streaming);
     assert_eq!(app.review.counts().failed, 0, "the failed edit is superseded");
     let fix = include_str!("../../demo/retry.md");
-    app.update(Msg::Chunk(fix.into()), now);
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::Chunk(fix.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     assert_eq!(app.review.hunks().len(), 6);
     assert_eq!(app.review.hunks()[5].state, HunkState::Pending);
     assert_eq!(app.selected, Some(app.review.hunks()[5].id), "the corrected edit is selected");
@@ -232,14 +232,14 @@ fn retry_asks_the_model_about_failed_edits() {
 #[test]
 fn search_filters_by_path_or_text() {
     let (mut app, now) = streamed();
-    app.update(key('/'), now);
+    app.update_placed(key('/'), now);
     for c in "sum(".chars() {
-        app.update(key(c), now);
+        app.update_placed(key(c), now);
     }
     assert_eq!(app.modal, Some(Modal::Search("sum(".into())));
-    app.update(special(KeyCode::Enter), now);
+    app.update_placed(special(KeyCode::Enter), now);
     assert_eq!(app.order().len(), 1);
-    app.update(special(KeyCode::Esc), now);
+    app.update_placed(special(KeyCode::Esc), now);
     assert_eq!(app.order().len(), 5, "Esc clears the search");
 }
 
@@ -247,19 +247,19 @@ fn search_filters_by_path_or_text() {
 fn navigation_by_hunk_and_file() {
     let (mut app, now) = streamed();
     let ids: Vec<HunkId> = app.order().iter().map(|&i| app.review.hunks()[i].id).collect();
-    app.update(key('j'), now);
+    app.update_placed(key('j'), now);
     assert_eq!(app.selected, Some(ids[1]));
-    app.update(key('J'), now);
+    app.update_placed(key('J'), now);
     assert_eq!(app.selected, Some(ids[2]), "first hunk of report.py");
-    app.update(key('K'), now);
+    app.update_placed(key('K'), now);
     assert_eq!(app.selected, Some(ids[0]));
-    app.update(special(KeyCode::Up), now);
+    app.update_placed(special(KeyCode::Up), now);
     assert_eq!(app.selected, Some(ids[0]), "stays at the top");
-    app.update(key('v'), now);
+    app.update_placed(key('v'), now);
     assert_eq!(app.view, ViewMode::SideBySide);
-    app.update(special(KeyCode::Tab), now);
+    app.update_placed(special(KeyCode::Tab), now);
     assert_eq!(app.focus, Focus::Diff);
-    app.update(Msg::Scroll { down: true, at: None }, now);
+    app.update_placed(Msg::Scroll { down: true, at: None }, now);
     let pos = app.diff_position().unwrap();
     assert_eq!(
         app.diff_scroll,
@@ -272,12 +272,12 @@ fn navigation_by_hunk_and_file() {
 fn editing_then_accepting_writes_the_edited_text() {
     let (mut app, now) = streamed();
     let id = app.selected.unwrap();
-    let effects = app.update(key('e'), now);
+    let effects = app.update_placed(key('e'), now);
     let [AppEffect::OpenEditor { hunk, text }] = effects.as_slice() else { panic!("{effects:?}") };
     assert_eq!(*hunk, id);
     assert!(text.contains("return sum("));
     let edited = text.replace("return sum(", "return 0 + sum(");
-    let effects = app.update(Msg::EditorDone { hunk: id, result: Ok(edited) }, now);
+    let effects = app.update_placed(Msg::EditorDone { hunk: id, result: Ok(edited) }, now);
     let [AppEffect::Write { effect: Effect::Write { text, .. }, .. }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
@@ -288,8 +288,8 @@ fn editing_then_accepting_writes_the_edited_text() {
 fn a_failed_write_puts_the_hunk_back_with_the_reason() {
     let (mut app, now) = streamed();
     let id = app.selected.unwrap();
-    app.update(key('y'), now);
-    app.update(
+    app.update_placed(key('y'), now);
+    app.update_placed(
         Msg::WriteFailed {
             hunk: id,
             path: "inventory.py".into(),
@@ -309,9 +309,9 @@ fn the_input_line_sends_the_request() {
     assert!(app.start(now).is_empty());
     assert_eq!(app.modal, Some(Modal::Prompt(String::new())));
     for c in "fix it".chars() {
-        app.update(key(c), now);
+        app.update_placed(key(c), now);
     }
-    let effects = app.update(special(KeyCode::Enter), now);
+    let effects = app.update_placed(special(KeyCode::Enter), now);
     let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
@@ -328,9 +328,9 @@ fn files_not_read_yet_are_asked_for_once() {
     let mut app = App::new(AppConfig::new(files, BTreeMap::new(), "x"));
     app.start(now);
     let reply = REPLY.split("Then the report").nth(1).unwrap();
-    let effects = app.update(Msg::Chunk(reply.into()), now);
+    let effects = app.update_placed(Msg::Chunk(reply.into()), now);
     assert_eq!(effects, vec![AppEffect::Read { path: "report.py".into() }]);
-    app.update(
+    app.update_placed(
         Msg::FileRead { path: "report.py".into(), source: Source::Text(REPORT.into()) },
         now,
     );
@@ -342,10 +342,10 @@ fn files_not_read_yet_are_asked_for_once() {
 fn split_cuts_the_selected_hunk_and_keeps_the_selection_on_it() {
     let (mut app, now) = started();
     let reply = "```diff\n--- a/inventory.py\n+++ b/inventory.py\n@@\n def restock(item, amount):\n-    item.stock = item.stock + amount\n+    item.stock += amount\n     return item\n \n \n def find(items, name):\n-    for item in items:\n+    for item in list(items):\n```\n";
-    app.update(Msg::Chunk(reply.into()), now);
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::Chunk(reply.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     assert_eq!(app.review.hunks().len(), 1);
-    app.update(key('s'), now);
+    app.update_placed(key('s'), now);
     assert_eq!(app.review.hunks().len(), 2);
     assert_eq!(app.selected, Some(app.review.hunks()[0].id));
     assert!(app.review.hunks().iter().all(|h| h.state == HunkState::Pending));
@@ -354,7 +354,7 @@ fn split_cuts_the_selected_hunk_and_keeps_the_selection_on_it() {
 #[test]
 fn reject_file_leaves_other_files_alone() {
     let (mut app, now) = streamed();
-    assert!(app.update(key('d'), now).is_empty());
+    assert!(app.update_placed(key('d'), now).is_empty());
     let c = app.review.counts();
     assert_eq!((c.rejected, c.pending, c.failed), (2, 2, 1));
 }
@@ -363,14 +363,14 @@ fn reject_file_leaves_other_files_alone() {
 fn a_follow_up_request_reports_the_rejected_hunks() {
     let (mut app, now) = streamed();
     let first = app.selected.unwrap();
-    app.update(key('n'), now);
+    app.update_placed(key('n'), now);
     assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Rejected);
-    app.update(key('m'), now);
+    app.update_placed(key('m'), now);
     assert_eq!(app.modal, Some(Modal::FollowUp(String::new())));
     for c in "add tests".chars() {
-        app.update(key(c), now);
+        app.update_placed(key(c), now);
     }
-    let effects = app.update(special(KeyCode::Enter), now);
+    let effects = app.update_placed(special(KeyCode::Enter), now);
     let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
@@ -389,21 +389,21 @@ fn esc_ctrl_c_and_an_empty_enter_close_the_follow_up_box_and_send_nothing() {
     for close in [special(KeyCode::Esc), ctrl_c, special(KeyCode::Enter)] {
         let (mut app, now) = streamed();
         let conversation = app.conversation.clone();
-        app.update(key('m'), now);
+        app.update_placed(key('m'), now);
         assert_eq!(app.modal, Some(Modal::FollowUp(String::new())));
         // An empty Enter must close an empty box; Esc and Ctrl-C close one with text in it.
         if close != special(KeyCode::Enter) {
             for c in "export OPENAI_API_KEY=sk-secret".chars() {
-                assert!(app.update(key(c), now).is_empty());
+                assert!(app.update_placed(key(c), now).is_empty());
             }
         }
-        let effects = app.update(close.clone(), now);
+        let effects = app.update_placed(close.clone(), now);
         assert!(effects.is_empty(), "{close:?} sent {effects:?}");
         assert_eq!(app.modal, None, "{close:?} left the box open");
         assert!(!app.streaming);
         assert_eq!(app.conversation, conversation, "nothing joins the conversation");
         // The next keys are the review's again, not text for the model.
-        let effects = app.update(key('j'), now);
+        let effects = app.update_placed(key('j'), now);
         assert!(effects.is_empty());
         assert_eq!(app.modal, None);
     }
@@ -413,15 +413,15 @@ fn esc_ctrl_c_and_an_empty_enter_close_the_follow_up_box_and_send_nothing() {
 fn w_toggles_wrapping_and_sideways_keys_cut_lines() {
     let (mut app, now) = streamed();
     assert!(app.wrap, "long lines wrap by default");
-    app.update(key('>'), now);
+    app.update_placed(key('>'), now);
     assert!(!app.wrap, "scrolling sideways cuts lines");
     assert_eq!(app.diff_hscroll, 16);
-    app.update(key('<'), now);
-    app.update(key('<'), now);
+    app.update_placed(key('<'), now);
+    app.update_placed(key('<'), now);
     assert_eq!(app.diff_hscroll, 0);
-    app.update(key('w'), now);
+    app.update_placed(key('w'), now);
     assert!(app.wrap);
-    app.update(key('w'), now);
+    app.update_placed(key('w'), now);
     assert!(!app.wrap);
 }
 
@@ -471,9 +471,9 @@ mod order_props {
                     "{}\n```\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n",
                     names[file]
                 );
-                app.update(Msg::Chunk(block), now);
+                app.update_placed(Msg::Chunk(block), now);
                 if split {
-                    app.update(Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE)), now);
+                    app.update_placed(Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE)), now);
                 }
                 prop_assert_eq!(app.order(), reference(&app));
             }
@@ -487,22 +487,22 @@ mod order_props {
 fn quitting_while_a_write_is_on_its_way_waits_for_it() {
     let decided = || {
         let (mut app, now) = streamed();
-        let write = app.update(key('y'), now);
+        let write = app.update_placed(key('y'), now);
         assert!(matches!(write.as_slice(), [AppEffect::Write { .. }]), "{write:?}");
         let ids: Vec<_> = app.review.hunks().iter().map(|h| h.id).collect();
         for id in ids {
             app.selected = Some(id);
-            app.update(key('n'), now);
+            app.update_placed(key('n'), now);
         }
         assert_eq!(app.review.counts().undecided(), 0, "{:?}", app.review.counts());
-        let effects = app.update(key('q'), now);
+        let effects = app.update_placed(key('q'), now);
         assert!(effects.is_empty() && app.modal.is_none(), "{effects:?} {:?}", app.modal);
         assert!(app.message().unwrap().contains("once the write"), "{:?}", app.message());
         (app, now, write)
     };
     let (mut app, now, write) = decided();
-    assert_eq!(app.update(Msg::Tick, now), Vec::new(), "nothing before the write lands");
-    assert_eq!(app.update(done(&write[0]), now), vec![AppEffect::Quit]);
+    assert_eq!(app.update_placed(Msg::Tick, now), Vec::new(), "nothing before the write lands");
+    assert_eq!(app.update_placed(done(&write[0]), now), vec![AppEffect::Quit]);
 
     let (mut app, now, write) = decided();
     let AppEffect::Write { effect: Effect::Write { hunk, path, .. }, .. } = &write[0] else {
@@ -515,10 +515,10 @@ fn quitting_while_a_write_is_on_its_way_waits_for_it() {
         undo: false,
     };
     assert!(
-        !app.update(failed, now).contains(&AppEffect::Quit),
+        !app.update_placed(failed, now).contains(&AppEffect::Quit),
         "a failed write keeps the session"
     );
     let said = app.message().unwrap();
     assert!(said.contains("disk full") && said.contains("not quitting"), "{said}");
-    assert!(app.update(done(&write[0]), now).is_empty(), "the wait was called off");
+    assert!(app.update_placed(done(&write[0]), now).is_empty(), "the wait was called off");
 }

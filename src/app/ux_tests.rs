@@ -12,12 +12,12 @@ const REFUSED: &str = "error sending request for url (http://127.0.0.1:9/v1/chat
 fn a_failed_request_is_shown_failed_and_r_sends_it_again() {
     let (mut app, now) = started();
     let AppEffect::StartStream { messages, .. } = app.start(now).remove(0) else { panic!() };
-    app.update(Msg::StreamError(REFUSED.into()), now);
+    app.update_placed(Msg::StreamError(REFUSED.into()), now);
     assert_eq!(app.request_failed.as_deref(), Some(REFUSED));
     assert!(app.message().unwrap().contains(REFUSED), "the whole error");
-    app.update(key('j'), now);
+    app.update_placed(key('j'), now);
     assert!(app.message().unwrap().contains(REFUSED), "it stays shown after a key");
-    let effects = app.update(key('r'), now);
+    let effects = app.update_placed(key('r'), now);
     assert_eq!(
         effects,
         vec![AppEffect::StartStream { messages, why: Why::Retry }],
@@ -30,93 +30,93 @@ fn a_failed_request_is_shown_failed_and_r_sends_it_again() {
 #[test]
 fn a_cancel_is_not_a_failure() {
     let (mut app, now) = started();
-    app.update(Msg::StreamCancelled, now);
+    app.update_placed(Msg::StreamCancelled, now);
     assert!(app.request_failed.is_none());
-    assert!(app.update(key('r'), now).is_empty());
+    assert!(app.update_placed(key('r'), now).is_empty());
     assert!(app.notice.as_deref().unwrap().contains("no failed"));
 }
 
 #[test]
 fn messages_are_logged_and_l_shows_them() {
     let (mut app, now) = streamed();
-    app.update(key('s'), now);
-    app.update(key('s'), now);
-    app.update(key('L'), now);
+    app.update_placed(key('s'), now);
+    app.update_placed(key('s'), now);
+    app.update_placed(key('L'), now);
     assert_eq!(app.modal, Some(Modal::Log(0)));
     assert!(app.log.len() >= 2, "{:?}", app.log);
-    app.update(key('k'), now);
+    app.update_placed(key('k'), now);
     assert_eq!(app.modal, Some(Modal::Log(1)));
-    app.update(special(KeyCode::Esc), now);
+    app.update_placed(special(KeyCode::Esc), now);
     assert_eq!(app.modal, None);
 }
 
 #[test]
 fn j_and_k_scroll_the_focused_pane_and_stop_at_the_end() {
     let (mut app, now) = streamed();
-    app.update(Msg::Resize(80, 24), now);
+    app.update_placed(Msg::Resize(80, 24), now);
     let first = app.selected;
-    app.update(key('j'), now);
+    app.update_placed(key('j'), now);
     assert_ne!(app.selected, first, "in the hunk list j moves to the next hunk");
-    app.update(key('g'), now);
+    app.update_placed(key('g'), now);
     assert_eq!(app.selected, first, "g: the first hunk");
-    app.update(special(KeyCode::Tab), now);
-    app.update(special(KeyCode::Tab), now);
+    app.update_placed(special(KeyCode::Tab), now);
+    app.update_placed(special(KeyCode::Tab), now);
     assert_eq!(app.focus, Focus::Stream);
-    app.update(key('g'), now);
+    app.update_placed(key('g'), now);
     let top = app.stream_position();
     assert_eq!(top.top, 0, "g: the reply's top");
-    app.update(key('j'), now);
+    app.update_placed(key('j'), now);
     assert_eq!(app.stream_position().top, 1);
     assert_eq!(app.selected, first, "scrolling the reply leaves the selection alone");
     for _ in 0..50 {
-        app.update(special(KeyCode::PageDown), now);
+        app.update_placed(special(KeyCode::PageDown), now);
     }
     let end = app.stream_position();
     assert_eq!(end.top + end.shown, end.total, "PgDn stops at the end");
-    app.update(key('G'), now);
+    app.update_placed(key('G'), now);
     assert_eq!(app.stream_position(), end);
 }
 
 #[test]
 fn the_diff_scrolls_no_further_than_its_last_line() {
     let (mut app, now) = streamed();
-    app.update(Msg::Resize(80, 12), now);
-    app.update(special(KeyCode::Tab), now);
+    app.update_placed(Msg::Resize(80, 12), now);
+    app.update_placed(special(KeyCode::Tab), now);
     for _ in 0..40 {
-        app.update(key('j'), now);
+        app.update_placed(key('j'), now);
     }
     let pos = app.diff_position().unwrap();
     assert!(pos.top + pos.shown <= pos.total.max(pos.shown), "{pos:?}");
-    app.update(key('g'), now);
+    app.update_placed(key('g'), now);
     assert_eq!(app.diff_scroll, 0);
 }
 
 #[test]
 fn a_click_selects_a_hunk_and_the_wheel_scrolls_the_pane_under_it() {
     let (mut app, now) = streamed();
-    app.update(Msg::Resize(120, 40), now);
+    app.update_placed(Msg::Resize(120, 40), now);
     let panes = layout::current(&app);
     // Row 1 inside the list is the first file's name, row 2 its first hunk, row 3 its second.
     let third_row = panes.hunks.y + 3;
-    app.update(Msg::Click { column: panes.hunks.x + 2, row: third_row }, now);
+    app.update_placed(Msg::Click { column: panes.hunks.x + 2, row: third_row }, now);
     let order = app.order();
     assert_eq!(app.selected, Some(app.review.hunks()[order[1]].id));
-    app.update(Msg::Click { column: panes.stream.x + 2, row: panes.stream.y + 2 }, now);
+    app.update_placed(Msg::Click { column: panes.stream.x + 2, row: panes.stream.y + 2 }, now);
     assert_eq!(app.focus, Focus::Stream, "a click focuses the pane");
-    app.update(key('g'), now);
+    app.update_placed(key('g'), now);
     let selected = app.selected;
     let at = Some((panes.stream.x + 2, panes.stream.y + 2));
-    app.update(Msg::Scroll { down: true, at }, now);
+    app.update_placed(Msg::Scroll { down: true, at }, now);
     assert_eq!(app.stream_position().top, 3, "the wheel scrolls the reply under the pointer");
     let on_list = Some((panes.hunks.x + 2, panes.hunks.y + 2));
-    app.update(Msg::Scroll { down: true, at: on_list }, now);
+    app.update_placed(Msg::Scroll { down: true, at: on_list }, now);
     assert_ne!(app.selected, selected, "over the list the wheel moves the selection");
 }
 
 /// Carry out every write in `effects` and the ones they lead to.
 fn settle(app: &mut App, mut effects: Vec<AppEffect>, now: Instant) {
     while let Some(e) = effects.pop() {
-        effects.extend(app.update(done(&e), now));
+        effects.extend(app.update_placed(done(&e), now));
     }
 }
 
@@ -124,11 +124,11 @@ fn settle(app: &mut App, mut effects: Vec<AppEffect>, now: Instant) {
 fn u_after_a_batch_undoes_the_whole_batch() {
     let (mut app, now) = streamed();
     let before = app.review.counts();
-    let effects = app.update(key('A'), now);
+    let effects = app.update_placed(key('A'), now);
     settle(&mut app, effects, now);
     let after = app.review.counts();
     assert!(after.applied >= 3, "{after:?}");
-    let effects = app.update(key('u'), now);
+    let effects = app.update_placed(key('u'), now);
     assert_eq!(effects.len(), 1, "one undo write at a time: {effects:?}");
     settle(&mut app, effects, now);
     let undone = app.review.counts();
@@ -139,13 +139,13 @@ fn u_after_a_batch_undoes_the_whole_batch() {
 #[test]
 fn u_after_a_single_decision_undoes_only_it() {
     let (mut app, now) = streamed();
-    let effects = app.update(key('a'), now);
+    let effects = app.update_placed(key('a'), now);
     settle(&mut app, effects, now);
     let applied = app.review.counts().applied;
-    app.update(key('J'), now);
-    app.update(key('n'), now);
+    app.update_placed(key('J'), now);
+    app.update_placed(key('n'), now);
     assert_eq!(app.review.counts().rejected, 1);
-    app.update(key('u'), now);
+    app.update_placed(key('u'), now);
     assert_eq!(app.review.counts().applied, applied, "only the reject is undone");
 }
 
@@ -153,10 +153,10 @@ fn u_after_a_single_decision_undoes_only_it() {
 fn the_editor_accepts_and_moves_on_like_y() {
     let (mut app, now) = streamed();
     let first = app.selected.unwrap();
-    let Some(AppEffect::OpenEditor { hunk, text }) = app.update(key('e'), now).pop() else {
+    let Some(AppEffect::OpenEditor { hunk, text }) = app.update_placed(key('e'), now).pop() else {
         panic!("the editor")
     };
-    let effects = app.update(Msg::EditorDone { hunk, result: Ok(text) }, now);
+    let effects = app.update_placed(Msg::EditorDone { hunk, result: Ok(text) }, now);
     assert_eq!(effects.len(), 1);
     assert_eq!(hunk, first);
     assert_ne!(app.selected, Some(first), "on to the next open hunk");
@@ -174,9 +174,9 @@ fn the_request_is_shown_and_follows_follow_ups() {
 fn scrolling_stops_at_the_last_wrapped_row() {
     let (mut app, now) = streamed();
     // Narrow: the diff's long lines and the reply's prose wrap.
-    app.update(Msg::Resize(50, 30), now);
-    app.update(special(KeyCode::Tab), now);
-    app.update(key('G'), now);
+    app.update_placed(Msg::Resize(50, 30), now);
+    app.update_placed(special(KeyCode::Tab), now);
+    app.update_placed(key('G'), now);
     let h = app.selected_hunk().unwrap();
     let model = crate::app::diff_model::DiffModel::of(h, app.review.source(&h.path));
     let lines: usize = model
@@ -191,13 +191,13 @@ fn scrolling_stops_at_the_last_wrapped_row() {
     assert!(pos.total > lines, "wrapped rows count: {pos:?}, {lines} lines");
     assert_eq!(pos.top + pos.shown, pos.total, "G: the last wrapped row at the bottom");
     assert_eq!(app.diff_scroll, pos.top);
-    app.update(special(KeyCode::Tab), now);
-    app.update(key('g'), now);
+    app.update_placed(special(KeyCode::Tab), now);
+    app.update_placed(key('g'), now);
     let top = app.stream_position();
     assert!(top.total > app.stream_text.lines().count(), "{top:?}");
     assert_eq!(top.top, 0, "g: the reply's first row, wrapped rows counted");
     for _ in 0..200 {
-        app.update(special(KeyCode::PageDown), now);
+        app.update_placed(special(KeyCode::PageDown), now);
     }
     let end = app.stream_position();
     assert_eq!((end.top + end.shown, app.stream_scroll), (end.total, 0));
@@ -206,31 +206,31 @@ fn scrolling_stops_at_the_last_wrapped_row() {
 #[test]
 fn another_hunk_starts_at_its_first_column() {
     let (mut app, now) = streamed();
-    app.update(key('>'), now);
+    app.update_placed(key('>'), now);
     assert_eq!(app.diff_hscroll, 16);
-    app.update(key('j'), now);
+    app.update_placed(key('j'), now);
     assert_eq!(app.diff_hscroll, 0, "sideways scroll is the hunk's, not the pane's");
     assert!(!app.wrap, "wrapping stays off as chosen");
-    app.update(key('>'), now);
-    app.update(key('J'), now);
+    app.update_placed(key('>'), now);
+    app.update_placed(key('J'), now);
     assert_eq!(app.diff_hscroll, 0);
 }
 
 #[test]
 fn the_help_scrolls_when_the_terminal_is_short() {
     let (mut app, now) = streamed();
-    app.update(Msg::Resize(80, 24), now);
-    app.update(key('?'), now);
+    app.update_placed(Msg::Resize(80, 24), now);
+    app.update_placed(key('?'), now);
     assert_eq!(app.modal, Some(Modal::Help(0)));
-    app.update(key('j'), now);
+    app.update_placed(key('j'), now);
     assert_eq!(app.modal, Some(Modal::Help(1)));
-    app.update(key('G'), now);
+    app.update_placed(key('G'), now);
     let Some(Modal::Help(end)) = app.modal else { panic!("{:?}", app.modal) };
     assert_eq!(end, app.keymap.help_lines().len() - 22, "the last entry on the last row");
-    app.update(key('x'), now);
+    app.update_placed(key('x'), now);
     assert_eq!(app.modal, None, "any other key closes it");
-    app.update(Msg::Resize(160, 45), now);
-    app.update(key('?'), now);
-    app.update(key('j'), now);
+    app.update_placed(Msg::Resize(160, 45), now);
+    app.update_placed(key('?'), now);
+    app.update_placed(key('j'), now);
     assert_eq!(app.modal, None, "when it shows whole, any key closes it");
 }

@@ -36,20 +36,21 @@ fn request_of(effects: &[AppEffect]) -> Vec<ChatMessage> {
 }
 
 fn answer(app: &mut App, reply: &str, now: Instant) -> Vec<AppEffect> {
-    let mut effects = app.update(Msg::Chunk(reply.into()), now);
-    effects.extend(app.update(Msg::StreamEnd(StreamDone::default()), now));
+    let mut effects = app.update_placed(Msg::Chunk(reply.into()), now);
+    effects.extend(app.update_placed(Msg::StreamEnd(StreamDone::default()), now));
     effects
 }
 
 #[test]
 fn a_saved_trigger_asks_and_its_comment_goes_with_the_accepted_edit() {
     let (mut app, now) = watching(false);
-    let messages = request_of(&app.update(saved("shapes.py", SHAPES), now));
+    let messages = request_of(&app.update_placed(saved("shapes.py", SHAPES), now));
     let user = &messages.last().unwrap().content;
     assert!(user.contains("add a docstring") && user.contains("return math.pi * r * r"), "{user}");
     assert!(answer(&mut app, ANSWER, now).is_empty());
     let id = app.selected.expect("the edit is up for review");
-    let effects = app.update(Msg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)), now);
+    let effects =
+        app.update_placed(Msg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)), now);
     let [AppEffect::Write { effect: Effect::Write { text, expected, .. }, .. }] =
         effects.as_slice()
     else {
@@ -66,10 +67,13 @@ fn a_saved_trigger_asks_and_its_comment_goes_with_the_accepted_edit() {
 #[test]
 fn saving_again_asks_nothing_new_and_triggers_during_a_request_queue() {
     let (mut app, now) = watching(false);
-    request_of(&app.update(saved("shapes.py", SHAPES), now));
-    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty(), "same trigger, same save");
+    request_of(&app.update_placed(saved("shapes.py", SHAPES), now));
+    assert!(
+        app.update_placed(saved("shapes.py", SHAPES), now).is_empty(),
+        "same trigger, same save"
+    );
     let notes = "# Notes\n\n<!-- AI? what is missing from these notes -->\n";
-    assert!(app.update(saved("notes.md", notes), now).is_empty(), "queued while streaming");
+    assert!(app.update_placed(saved("notes.md", notes), now).is_empty(), "queued while streaming");
     assert!(app.notice.as_deref().unwrap().contains("queued"), "{:?}", app.notice);
     // The first answer ends: the queued question goes out, under the answer prompt.
     let messages = request_of(&answer(&mut app, ANSWER, now));
@@ -80,25 +84,28 @@ fn saving_again_asks_nothing_new_and_triggers_during_a_request_queue() {
 #[test]
 fn a_trigger_that_leaves_and_comes_back_asks_again() {
     let (mut app, now) = watching(false);
-    request_of(&app.update(saved("shapes.py", SHAPES), now));
+    request_of(&app.update_placed(saved("shapes.py", SHAPES), now));
     answer(&mut app, "Nothing to do.\n", now);
-    app.update(saved("shapes.py", &SHAPES.replace("  # AI! add a docstring", "")), now);
-    request_of(&app.update(saved("shapes.py", SHAPES), now));
+    app.update_placed(saved("shapes.py", &SHAPES.replace("  # AI! add a docstring", "")), now);
+    request_of(&app.update_placed(saved("shapes.py", SHAPES), now));
 }
 
 #[test]
 fn saves_during_a_git_operation_start_nothing() {
     let (mut app, now) = watching(false);
-    app.update(Msg::GitBusy(true), now);
-    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty());
-    app.update(Msg::GitBusy(false), now);
-    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty(), "git wrote it, nobody asked");
+    app.update_placed(Msg::GitBusy(true), now);
+    assert!(app.update_placed(saved("shapes.py", SHAPES), now).is_empty());
+    app.update_placed(Msg::GitBusy(false), now);
+    assert!(
+        app.update_placed(saved("shapes.py", SHAPES), now).is_empty(),
+        "git wrote it, nobody asked"
+    );
 }
 
 #[test]
 fn apply_all_accepts_answers_as_they_arrive() {
     let (mut app, now) = watching(true);
-    request_of(&app.update(saved("shapes.py", SHAPES), now));
+    request_of(&app.update_placed(saved("shapes.py", SHAPES), now));
     let effects = answer(&mut app, ANSWER, now);
     assert!(
         matches!(effects.as_slice(), [AppEffect::Write { undo: false, .. }]),
@@ -110,15 +117,15 @@ fn apply_all_accepts_answers_as_they_arrive() {
 fn a_trigger_already_in_the_project_when_watching_starts_asks_nothing_until_changed() {
     let (mut app, now) = watching(false);
     let present = crate::core::trigger::present("shapes.py", SHAPES);
-    assert!(app.update(Msg::WatchReady { files: 2, triggers: present }, now).is_empty());
+    assert!(app.update_placed(Msg::WatchReady { files: 2, triggers: present }, now).is_empty());
     assert!(app.notice.as_deref().unwrap().contains("ask nothing"), "{:?}", app.notice);
     // Read, touched, saved unchanged or with another line changed: still the old comment.
-    assert!(app.update(saved("shapes.py", SHAPES), now).is_empty());
+    assert!(app.update_placed(saved("shapes.py", SHAPES), now).is_empty());
     let other = SHAPES.replace("import math", "import math  # the constants");
-    assert!(app.update(saved("shapes.py", &other), now).is_empty());
+    assert!(app.update_placed(saved("shapes.py", &other), now).is_empty());
     // A save that changes the comment asks.
     let changed = SHAPES.replace("add a docstring", "add a docstring and type hints");
-    request_of(&app.update(saved("shapes.py", &changed), now));
+    request_of(&app.update_placed(saved("shapes.py", &changed), now));
 }
 
 #[test]
@@ -144,20 +151,20 @@ fn a_file_seen_changed_to_what_the_journal_holds_is_not_recorded_again() {
 #[test]
 fn a_failed_trigger_asks_again_on_the_next_save_and_with_r() {
     let (mut app, now) = watching(false);
-    request_of(&app.update(saved("shapes.py", SHAPES), now));
-    app.update(Msg::StreamError("connection refused".into()), now);
+    request_of(&app.update_placed(saved("shapes.py", SHAPES), now));
+    app.update_placed(Msg::StreamError("connection refused".into()), now);
     assert_eq!(app.request_failed.as_deref(), Some("connection refused"));
     // Saved again (a change elsewhere in the file): the failed trigger asks again.
     let again = format!("{SHAPES}\n");
-    let messages = request_of(&app.update(saved("shapes.py", &again), now));
+    let messages = request_of(&app.update_placed(saved("shapes.py", &again), now));
     assert!(messages.last().unwrap().content.contains("add a docstring"));
-    app.update(Msg::StreamError("connection refused".into()), now);
+    app.update_placed(Msg::StreamError("connection refused".into()), now);
     let r = Msg::Key(KeyEvent::new(KeyCode::Char('r'), KeyModifiers::NONE));
-    assert_eq!(request_of(&app.update(r, now)), messages, "`r` sends the same request");
+    assert_eq!(request_of(&app.update_placed(r, now)), messages, "`r` sends the same request");
     assert!(answer(&mut app, ANSWER, now).is_empty());
     let y = Msg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
     let Some(AppEffect::Write { effect: Effect::Write { text, .. }, .. }) =
-        app.update(y, now).pop()
+        app.update_placed(y, now).pop()
     else {
         panic!("a write")
     };
@@ -171,7 +178,7 @@ fn a_failed_trigger_asks_again_on_the_next_save_and_with_r() {
 fn a_file_created_while_watching_is_known_to_the_next_reply_by_its_name() {
     let (mut app, now) = watching(false);
     let just = "test:\n    cargo test  # AI! run the tests quietly\n";
-    request_of(&app.update(saved("Justfile", just), now));
+    request_of(&app.update_placed(saved("Justfile", just), now));
     let reply =
         "Quieter:\n\nJustfile\n```\ntest:\n    cargo test -q  # AI! run the tests quietly\n```\n";
     answer(&mut app, reply, now);

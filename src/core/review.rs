@@ -10,10 +10,10 @@
 //! draw anything.
 
 use std::collections::{BTreeMap, HashMap};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::core::edit::{Change, Edit, PathSource};
-use crate::core::execute::{After, PreparedFile, apply_single};
+use crate::core::execute::{After, apply_single};
 use crate::core::file::Source;
 use crate::core::parse::Event;
 use crate::core::report::{EditReport, Status};
@@ -115,6 +115,9 @@ pub struct ReviewHunk {
     /// The file's lines the hunk matched the last time it was placed: what must still be there,
     /// unchanged, after someone else changes the file.
     anchor: Option<Vec<String>>,
+    /// Pending, and its placing is still to come (a job is out for it): its report and preview
+    /// are empty until then.
+    pub placing: bool,
 }
 
 /// A write the shell must carry out, refusing if the file no longer holds `expected`.
@@ -155,6 +158,8 @@ pub struct Counts {
     pub rejected: usize,
     pub failed: usize,
     pub conflict: usize,
+    /// Of the pending hunks, those whose placing is still to come.
+    pub placing: usize,
 }
 
 impl Counts {
@@ -169,7 +174,13 @@ impl Counts {
 pub struct Review {
     /// Each known file's current version, prepared for placing hunks (made once per version;
     /// dropped when the file's content changes, by [`Review::store_file`]).
-    prepared: HashMap<String, Rc<PreparedFile>>,
+    prepared: HashMap<String, Arc<FileVersion>>,
+    /// The last file version's number.
+    versions: u64,
+    /// New hunks are placed by jobs ([`Review::defer_placing`]).
+    defer: bool,
+    /// Placing jobs not handed out yet.
+    jobs: Vec<PlaceJob>,
     /// The project's path index, built once and updated per new file.
     project: Project,
     files: BTreeMap<String, Source>,
@@ -209,7 +220,10 @@ impl Review {
         let mut c = Counts::default();
         for h in self.hunks.iter() {
             match h.state {
-                HunkState::Pending => c.pending += 1,
+                HunkState::Pending => {
+                    c.pending += 1;
+                    c.placing += usize::from(h.placing);
+                }
                 HunkState::Accepted => c.accepted += 1,
                 HunkState::Applied => c.applied += 1,
                 HunkState::Rejected => c.rejected += 1,
@@ -304,6 +318,7 @@ impl Review {
         let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
         let hunk = self.hunks.get_mut(idx);
         hunk.report = report;
+        hunk.placing = false;
         let Some(mut after) = after else {
             if hunk.report.already_applied() {
                 // The file holds the hunk's new text already: accepted, with nothing to write
@@ -413,6 +428,7 @@ impl Review {
                 && (anchor.is_none() || new_anchor == anchor || report.already_applied());
             let was_conflict = h.state.is_conflict();
             h.report = report;
+            h.placing = false;
             h.preview = preview;
             h.anchor = new_anchor;
             h.state = if fits {
@@ -476,6 +492,7 @@ impl Review {
             }
             h.report = report;
             h.preview = preview;
+            h.placing = false;
             if h.state == HunkState::Pending && h.report.status == Status::Refused {
                 h.state = HunkState::Failed;
             } else if h.state == HunkState::Failed && h.report.status == Status::Placed {
@@ -492,7 +509,10 @@ mod pick;
 #[cfg(test)]
 mod pick_tests;
 mod placing;
-use placing::{anchor_of, preview, preview_of, source_lines};
+#[cfg(test)]
+mod placing_tests;
+use placing::{FileVersion, anchor_of, preview, preview_of, source_lines};
+pub use placing::{PlaceJob, PlaceResult, Placement};
 mod track;
 mod writes;
 pub use conflict::{ConflictView, conflict_document};

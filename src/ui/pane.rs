@@ -32,6 +32,10 @@ pub fn how_located(h: &ReviewHunk) -> String {
     if matches!(h.state, crate::core::review::HunkState::Conflict { .. }) {
         return String::new();
     }
+    // Its place is on its way from the worker: nothing is refused yet.
+    if h.placing {
+        return "placing…".into();
+    }
     if h.report.status == Status::Refused {
         let ambiguous = !h.report.candidates.is_empty();
         return if ambiguous { "ambiguous" } else { "refused" }.into();

@@ -76,6 +76,8 @@ pub enum ResultKey {
     },
     /// A file read later in the session, and what it held.
     Read { path: String, source: Source },
+    /// A new hunk's placing came back (taken or stale).
+    Placed { hunk: HunkId },
 }
 
 impl Script {
@@ -121,6 +123,10 @@ impl Script {
                         undo: w.undo,
                         found: w.found.as_ref().map(FileRecord::source),
                     }),
+                    None => continue,
+                },
+                Record::Placed { hunk, .. } => match parse_hunk_hex(hunk) {
+                    Some(hunk) => EventKind::Result(ResultKey::Placed { hunk }),
                     None => continue,
                 },
                 Record::Decision(d) => {
@@ -226,6 +232,9 @@ pub enum Cue {
     Carry(ResultKey),
 }
 
+/// The journal version from which placings are recorded ([`Record::Placed`]).
+const PLACED_SINCE: u32 = 2;
+
 /// What a request beyond the recording gets.
 pub const NO_REPLY: &str = "the recording holds no reply to this request";
 
@@ -238,6 +247,9 @@ pub struct Player {
     recorded_rounds: usize,
     /// Inputs are re-enacted (until the user takes over).
     reenact: bool,
+    /// The recording says when each placing came back (journal version 2 on); older ones
+    /// placed each hunk as it arrived.
+    places_recorded: bool,
     /// Messages of the player's own (a cancelled stream's end, a reply the recording lacks).
     extra: VecDeque<(u64, Msg)>,
 }
@@ -250,6 +262,7 @@ impl Player {
             started: Vec::new(),
             recorded_rounds: script.requests.len(),
             reenact: true,
+            places_recorded: script.header.version >= PLACED_SINCE,
             extra: VecDeque::new(),
         };
         if !reenact {
@@ -268,6 +281,12 @@ impl Player {
     /// journal): the caller decides what to do with them.
     pub fn holds_effects(&self) -> bool {
         self.reenact
+    }
+
+    /// Whether placing jobs wait for their recorded outcome too (a recording that has them,
+    /// while re-enacting); otherwise they are carried out at once.
+    pub fn holds_placing(&self) -> bool {
+        self.reenact && self.places_recorded
     }
 
     /// Nothing is left to play.
@@ -395,6 +414,8 @@ pub fn take_held(held: &mut Vec<AppEffect>, key: &ResultKey) -> Option<AppEffect
             undo == u && effect_target(effect) == (Some(*hunk), path.as_str())
         }
         (AppEffect::Read { path }, ResultKey::Read { path: p, .. }) => path == p,
+        // The oldest job for the hunk: outcomes were recorded in the order they came.
+        (AppEffect::Place(job), ResultKey::Placed { hunk }) => job.hunk == *hunk,
         (
             AppEffect::Write { effect: Effect::Read { path }, .. },
             ResultKey::Read { path: p, .. },

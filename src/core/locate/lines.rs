@@ -14,7 +14,7 @@ pub struct LineInfo<'a> {
     /// Length of the text with all whitespace removed.
     pub loose_len: usize,
     /// What fuzzy comparison needs, made on first use: most lines are only ever compared by key.
-    fuzzy: std::cell::OnceCell<Fuzzy>,
+    fuzzy: std::sync::OnceLock<Fuzzy>,
 }
 
 /// A line's fuzzy-comparison form.
@@ -44,7 +44,7 @@ impl<'a> LineInfo<'a> {
             h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x0100_0000_01b3);
             loose_len += 1;
         }
-        LineInfo { trimmed, indent, key: h, loose_len, fuzzy: std::cell::OnceCell::new() }
+        LineInfo { trimmed, indent, key: h, loose_len, fuzzy: std::sync::OnceLock::new() }
     }
 
     /// The line's fuzzy-comparison form.

@@ -3,10 +3,17 @@
 //! so a new hunk costs O(its lines), not O(its file): a hunk located in one piece is applied to
 //! a window of the file and its preview diffed in that window only.
 //!
+//! A review that defers placing ([`Review::defer_placing`], the review screen's) adds each new
+//! hunk as *placing* and hands out a [`PlaceJob`]: the hunk, its edit and the file version it
+//! was parsed against, shared, so the job runs on any thread. Its [`PlaceResult`] comes back
+//! through [`Review::placed`] and is taken only if the file is still at that version and the
+//! hunk still waits for it; otherwise the hunk is placed by whatever changed it (a change on
+//! disk, an accept) or its job is given again against the file as it is now.
+//!
 //! Not for: deciding what a placement means for a hunk's state (`review`, `writes`), locating
-//! and applying (`core::execute`).
+//! and applying (`core::execute`), running jobs (`shell::runtime`).
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
@@ -18,6 +25,87 @@ use crate::core::report::{EditReport, Status};
 
 const MISSING: &Source = &Source::Missing;
 
+/// One version of a file, prepared for placing hunks in it: shared by the review and the jobs
+/// it hands out, never changed (a new version is a new one).
+#[derive(Debug)]
+pub struct FileVersion {
+    /// Unique within the review: a result placed against another version is stale.
+    number: u64,
+    file: PreparedFile,
+    source: Source,
+}
+
+/// What placing a hunk in a file version gives: its report, preview and anchor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placement {
+    pub report: EditReport,
+    pub preview: Preview,
+    anchor: Option<Vec<String>>,
+}
+
+impl FileVersion {
+    fn new(number: u64, source: &Source) -> FileVersion {
+        FileVersion { number, file: PreparedFile::new(source), source: source.clone() }
+    }
+
+    /// Place one edit in this version.
+    fn place(&self, edit: &Edit, path: &str) -> Placement {
+        let (report, placed) = self.file.place(edit, path);
+        let preview = preview_placed(&self.file, &self.source, placed);
+        let anchor = match self.file.lines() {
+            Some(lines) => anchor_of(edit, &report, &self.source, lines),
+            None => anchor_of(edit, &report, &self.source, &source_lines(&self.source)),
+        };
+        Placement { report, preview, anchor }
+    }
+}
+
+/// A hunk to place off the review's thread: pure work, [`PlaceJob::run`] anywhere.
+#[derive(Clone)]
+pub struct PlaceJob {
+    pub hunk: HunkId,
+    path: String,
+    edit: Edit,
+    version: Arc<FileVersion>,
+}
+
+impl PlaceJob {
+    pub fn run(&self) -> PlaceResult {
+        let placement = self.version.place(&self.edit, &self.path);
+        PlaceResult {
+            hunk: self.hunk,
+            version: self.version.number,
+            placement: Box::new(placement),
+        }
+    }
+}
+
+impl std::fmt::Debug for PlaceJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlaceJob")
+            .field("hunk", &self.hunk)
+            .field("path", &self.path)
+            .field("version", &self.version.number)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Two jobs are the same when they place the same hunk in the same version.
+impl PartialEq for PlaceJob {
+    fn eq(&self, other: &PlaceJob) -> bool {
+        self.hunk == other.hunk && self.version.number == other.version.number
+    }
+}
+
+/// A placing job's outcome, for [`Review::placed`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlaceResult {
+    pub hunk: HunkId,
+    /// The file version it was placed in.
+    pub version: u64,
+    pub placement: Box<Placement>,
+}
+
 impl Review {
     /// Store a file's content (what it held before): the prepared form of its previous version
     /// is dropped. Every change of `files` goes through here, so no hunk is ever placed in a
@@ -28,16 +116,73 @@ impl Review {
     }
 
     /// The file's current version, prepared (once per version).
-    fn prepared(&mut self, path: &str) -> Rc<PreparedFile> {
+    fn prepared(&mut self, path: &str) -> Arc<FileVersion> {
         if let Some(p) = self.prepared.get(path) {
             return p.clone();
         }
-        let p = Rc::new(PreparedFile::new(self.files.get(path).unwrap_or(MISSING)));
+        self.versions += 1;
+        let p = Arc::new(FileVersion::new(self.versions, self.files.get(path).unwrap_or(MISSING)));
         self.prepared.insert(path.to_string(), p.clone());
         p
     }
 
-    /// A hunk placed against its file: pending, or failed when it cannot be placed.
+    /// From now on a new hunk is added as placing, and its placing is a job handed out by
+    /// [`Review::take_jobs`] (the review screen: placing leaves the UI task).
+    pub fn defer_placing(&mut self) {
+        self.defer = true;
+    }
+
+    /// The placing jobs handed out since the last call, in order.
+    pub fn take_jobs(&mut self) -> Vec<PlaceJob> {
+        std::mem::take(&mut self.jobs)
+    }
+
+    /// A placing job's outcome. Taken when the hunk still waits for it and its file is still at
+    /// the version it was placed in (`true`): a hunk rejected meanwhile takes it too, for what
+    /// the pane shows of it and for an undo that makes it pending again. A hunk still waiting
+    /// after its file changed gets a job against the file as it is now instead (no change of a
+    /// file leaves one waiting today: each places its file's open hunks at once).
+    pub fn placed(&mut self, result: PlaceResult) -> bool {
+        let Some(idx) = self.hunks.position(result.hunk) else { return false };
+        let h = &self.hunks[idx];
+        if !h.placing {
+            return false;
+        }
+        let path = h.path.clone();
+        let current = self.prepared.get(&path).map(|v| v.number);
+        if current != Some(result.version) {
+            let job = self.job_for(idx);
+            self.jobs.push(job);
+            return false;
+        }
+        let Placement { report, preview, anchor } = *result.placement;
+        let h = self.hunks.get_mut(idx);
+        h.placing = false;
+        if report.status == Status::Refused {
+            if h.state == HunkState::Pending {
+                h.state = HunkState::Failed;
+            } else if let Some(d) = self.decisions.iter_mut().rev().find(|d| d.hunk == result.hunk)
+                && d.before_state == HunkState::Pending
+            {
+                // Decided before its place came: an undo gives it back as it would have been.
+                d.before_state = HunkState::Failed;
+            }
+        }
+        h.report = report;
+        h.preview = preview;
+        h.anchor = anchor;
+        true
+    }
+
+    fn job_for(&mut self, idx: usize) -> PlaceJob {
+        let h = &self.hunks[idx];
+        let (hunk, path, edit) = (h.id, h.path.clone(), h.edit.clone());
+        let version = self.prepared(&path);
+        PlaceJob { hunk, path, edit, version }
+    }
+
+    /// A hunk placed against its file: pending, or failed when it cannot be placed. A review
+    /// that defers placing gives it placing and a job instead.
     pub(super) fn new_hunk(&mut self, id: HunkId, path: String, edit: Edit) -> ReviewHunk {
         let mut hunk = ReviewHunk {
             id,
@@ -50,7 +195,14 @@ impl Review {
             origin: id,
             disk: None,
             anchor: None,
+            placing: self.defer,
         };
+        if self.defer {
+            let version = self.prepared(&hunk.path);
+            let (path, edit) = (hunk.path.clone(), hunk.edit.clone());
+            self.jobs.push(PlaceJob { hunk: id, path, edit, version });
+            return hunk;
+        }
         self.place(&mut hunk);
         if hunk.report.status == Status::Refused {
             hunk.state = HunkState::Failed;
@@ -60,15 +212,12 @@ impl Review {
 
     /// Place a hunk against its file's current text: its report, preview and anchor.
     pub(super) fn place(&mut self, hunk: &mut ReviewHunk) {
-        let file = self.prepared(&hunk.path);
-        let source = self.files.get(&hunk.path).unwrap_or(MISSING);
-        let (report, placed) = file.place(&hunk.edit, &hunk.path);
-        hunk.preview = preview_placed(&file, source, placed);
-        hunk.anchor = match file.lines() {
-            Some(lines) => anchor_of(&hunk.edit, &report, source, lines),
-            None => anchor_of(&hunk.edit, &report, source, &source_lines(source)),
-        };
+        let Placement { report, preview, anchor } =
+            self.prepared(&hunk.path).place(&hunk.edit, &hunk.path);
+        hunk.preview = preview;
+        hunk.anchor = anchor;
         hunk.report = report;
+        hunk.placing = false;
     }
 
     /// Place the hunks at these indices, all of file `path`, against its current text: their
@@ -78,13 +227,12 @@ impl Review {
         path: &str,
         indices: &[usize],
     ) -> Vec<(EditReport, Preview)> {
-        let file = self.prepared(path);
-        let source = self.files.get(path).unwrap_or(MISSING);
+        let version = self.prepared(path);
         indices
             .iter()
             .map(|&i| {
-                let (report, placed) = file.place(&self.hunks[i].edit, path);
-                (report, preview_placed(&file, source, placed))
+                let (report, placed) = version.file.place(&self.hunks[i].edit, path);
+                (report, preview_placed(&version.file, &version.source, placed))
             })
             .collect()
     }

@@ -37,7 +37,8 @@ pub use reader::{Dropped, Journal, read};
 pub use summary::{Summary, summarize};
 
 /// The journal format's version, in every header. A reader refuses a journal of a newer one.
-pub const VERSION: u32 = 1;
+/// 2: new hunks are placed off the UI task, and when each placing came back is recorded.
+pub const VERSION: u32 = 2;
 
 /// One line of a journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -97,6 +98,12 @@ pub enum Record {
     },
     Decision(DecisionRecord),
     Write(WriteRecord),
+    /// A new hunk's placing came back from the worker and was taken (journal version 2 on):
+    /// a replay places it at this point.
+    Placed {
+        t: u64,
+        hunk: String,
+    },
     /// A file under review changed on disk (another program): what it holds now.
     FileChanged(FileRecord),
     /// A git operation started (`true`) or ended in the project.
@@ -141,7 +148,7 @@ impl Record {
         match self {
             Record::Session(_) | Record::Blob { .. } => Role::Setup,
             Record::File(f) if f.t.is_none() => Role::Setup,
-            Record::File(_) | Record::Write(_) => Role::EffectResult,
+            Record::File(_) | Record::Write(_) | Record::Placed { .. } => Role::EffectResult,
             Record::Request(_) => Role::Request,
             Record::Chunk { .. }
             | Record::StreamEnd { .. }
@@ -173,6 +180,7 @@ impl Record {
             | Record::Scroll { t, .. }
             | Record::Click { t, .. }
             | Record::Editor { t, .. }
+            | Record::Placed { t, .. }
             | Record::GitBusy { t, .. }
             | Record::WatchReady { t, .. }
             | Record::WatchError { t, .. } => Some(*t),

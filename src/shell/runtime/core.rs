@@ -217,6 +217,14 @@ impl<'a> Core<'a> {
                 AppEffect::Write { .. } | AppEffect::Read { .. } => {
                     actions.extend(disk_job(effect, None).map(Action::Disk));
                 }
+                AppEffect::Place(_)
+                    if playing.as_ref().is_some_and(|p| p.hold && p.player.holds_placing()) =>
+                {
+                    if let Some(p) = playing {
+                        p.held.push(effect);
+                    }
+                }
+                AppEffect::Place(job) => actions.push(Action::Disk(Job::new(Work::Place(job)))),
                 // While re-enacting, the recorded editor's result comes in its time.
                 AppEffect::OpenEditor { .. } if reenacting => {}
                 AppEffect::OpenEditor { hunk, text } => actions.push(Action::Editor { hunk, text }),
@@ -277,7 +285,7 @@ impl<'a> Core<'a> {
         let put = match key {
             ResultKey::Read { path, source }
             | ResultKey::Write { path, found: Some(source), .. } => Some((path, source)),
-            ResultKey::Write { .. } => None,
+            ResultKey::Write { .. } | ResultKey::Placed { .. } => None,
         };
         disk_job(effect, put)
     }
@@ -306,6 +314,7 @@ fn disk_job(effect: AppEffect, put: Option<(String, Source)>) -> Option<Job> {
     let work = match effect {
         AppEffect::Write { effect, undo } => Work::Write { effect, undo },
         AppEffect::Read { path } => Work::Read { path },
+        AppEffect::Place(job) => Work::Place(job),
         _ => return None,
     };
     Some(Job { put, work })

@@ -2,7 +2,9 @@
 //! [`Workspace`], or [`MemoryDisk`] for replays and tests), the [`Job`]s the loop hands to the
 //! disk worker, and the worker itself, a thread of its own so that no read, fsync or rename runs
 //! on the UI task. Jobs run one at a time in the order given (two writes to one file must land
-//! in order); each one's result comes back to the loop as a [`Msg`].
+//! in order); each one's result comes back to the loop as a [`Msg`]. Placing a new hunk is
+//! the other work kept off the UI task: the same worker runs it, so a replay waits for it as it
+//! waits for a write.
 //!
 //! Not for: deciding what to write (`app`, `core::review`), the write's safety (`workspace`).
 
@@ -14,7 +16,7 @@ use tokio::sync::mpsc;
 use crate::app::Msg;
 use crate::core::execute::After;
 use crate::core::file::{FileWrite, Source};
-use crate::core::review::Effect;
+use crate::core::review::{Effect, PlaceJob};
 use crate::shell::workspace::{Workspace, WriteError, WriteFailure};
 
 /// Files as the loop reads and writes them.
@@ -129,6 +131,8 @@ pub enum Work {
     },
     /// Nothing to do on disk: hand this message over once the `put` is done.
     Feed(Msg),
+    /// Place a new hunk (pure work, off the UI task like the disk's).
+    Place(PlaceJob),
 }
 
 /// What came back from the disk: the message for the app, and what the replay could not do.
@@ -157,6 +161,7 @@ impl Job {
                 Msg::FileRead { path, source }
             }
             Work::Feed(msg) => msg,
+            Work::Place(job) => Msg::Placed(job.run()),
         };
         Done { msg, notice }
     }

@@ -1,7 +1,8 @@
 //! Properties of any sequence of messages, run through the one interpreter of effects
 //! ([`Core::interpret`]) and the disk jobs the worker runs, against files in memory: the reply
 //! streams in split anywhere, keys come in any order between its chunks, and each effect's disk
-//! work is carried out before the next message (the order a user at human speed sees).
+//! work is carried out before the next message (the order a user at human speed sees); the
+//! placing of new hunks comes back late, any number of messages later, as a slow worker's would.
 //!
 //! - the number of hunks never goes down;
 //! - accepting a hunk and undoing it at once leaves every file byte for byte as it was;
@@ -34,6 +35,8 @@ enum Step {
     Key(char),
     /// `y` then at once `u`.
     AcceptUndo,
+    /// The oldest placing job still out comes back.
+    Placed,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -42,6 +45,7 @@ fn step() -> impl Strategy<Value = Step> {
         4 => prop::sample::select(vec!['y', 'n', 'u', 'j', 'k', 'J', 'K', 'a', 'd', 'A', 's', 'g', 'G'])
             .prop_map(Step::Key),
         2 => Just(Step::AcceptUndo),
+        3 => Just(Step::Placed),
     ]
 }
 
@@ -49,6 +53,8 @@ fn step() -> impl Strategy<Value = Step> {
 struct Run {
     disk: MemoryDisk,
     writes: usize,
+    /// Placing jobs held back until a [`Step::Placed`] (`None`: carried out at once).
+    placing: Option<std::collections::VecDeque<Job>>,
 }
 
 impl Run {
@@ -62,11 +68,23 @@ impl Run {
                     if matches!(job.work, Work::Write { .. }) {
                         self.writes += 1;
                     }
+                    if let (Work::Place(_), Some(held)) = (&job.work, self.placing.as_mut()) {
+                        held.push_back(job);
+                        continue;
+                    }
                     let done = Job::run(job, &self.disk);
                     next.extend(core.update(done.msg, core.t + 1));
                 }
             }
             effects = next;
+        }
+    }
+
+    /// The oldest held placing job comes back.
+    fn placed(&mut self, core: &mut Core<'_>) {
+        if let Some(job) = self.placing.as_mut().and_then(|h| h.pop_front()) {
+            let done = Job::run(job, &self.disk);
+            self.feed(core, done.msg);
         }
     }
 }
@@ -102,7 +120,7 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
     let (mut app, disk) = start();
     let now = Instant::now();
     let mut core = Core::new(&mut app, now, 0, Log::Off);
-    let mut run = Run { disk, writes: 0 };
+    let mut run = Run { disk, writes: 0, placing: Some(Default::default()) };
     let started = core.start();
     let streams = matches!(started.as_slice(), [AppEffect::StartStream { .. }]);
     prop_assert!(streams, "the review starts its stream");
@@ -112,7 +130,7 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
     let only_no = steps.iter().all(|s| match s {
         Step::Key(c) => !matches!(c, 'y' | 'a' | 'A'),
         Step::AcceptUndo => false,
-        Step::Chunk(_) => true,
+        Step::Chunk(_) | Step::Placed => true,
     });
     let original = run.disk.files();
     let all = steps.iter().cloned().chain(std::iter::once(Step::Chunk(REPLY.len())));
@@ -129,6 +147,7 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
                 }
             }
             Step::Key(c) => run.feed(&mut core, key(c)),
+            Step::Placed => run.placed(&mut core),
             Step::AcceptUndo => {
                 let before = run.disk.files();
                 let writes = run.writes;
@@ -151,6 +170,13 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
         }
     }
     prop_assert_eq!(most, 5, "every hunk of the reply arrives");
+    while run.placing.as_ref().is_some_and(|h| !h.is_empty()) {
+        run.placed(&mut core);
+    }
+    prop_assert_eq!(core.app.review.counts().placing, 0, "every hunk is placed in the end");
+    if let Err(e) = consistent(core.app, &run.disk) {
+        return Err(TestCaseError::fail(e));
+    }
     if only_no {
         prop_assert_eq!(&run.disk.files(), &original, "rejecting and moving writes nothing");
     }
@@ -178,7 +204,7 @@ proptest! {
 fn accepting_everything_writes_four_hunks_and_undoing_all_restores_the_files() {
     let (mut app, disk) = start();
     let mut core = Core::new(&mut app, Instant::now(), 0, Log::Off);
-    let mut run = Run { disk, writes: 0 };
+    let mut run = Run { disk, writes: 0, placing: None };
     core.start();
     run.feed(&mut core, Msg::Chunk(REPLY.into()));
     run.feed(&mut core, Msg::StreamEnd(StreamDone::default()));

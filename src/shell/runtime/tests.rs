@@ -70,8 +70,8 @@ fn reviewed(now: Instant) -> App {
         App::new(AppConfig { label: "test".into(), ..AppConfig::new(files, sources, "change") });
     app.start(now);
     app.update(Msg::Resize(100, 30), now);
-    app.update(Msg::Chunk(REPLY.into()), now);
-    app.update(Msg::StreamEnd(StreamDone::default()), now);
+    app.update_placed(Msg::Chunk(REPLY.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
     assert_eq!(app.review.counts().pending, 2);
     app
 }
