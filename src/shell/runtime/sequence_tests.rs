@@ -15,12 +15,14 @@ use std::time::Instant;
 
 use proptest::prelude::*;
 
+use super::check::check;
 use super::core::{Action, Core, Log};
 use super::disk::{Disk, Job, MemoryDisk, Work};
 use crate::app::key::{KeyCode, KeyEvent, KeyModifiers};
 use crate::app::{App, AppConfig, AppEffect, Msg, StreamDone};
 use crate::core::file::Source;
 use crate::core::review::HunkState;
+use crate::core::session::{FileRecord, Header, Journal, Record, VERSION};
 
 const APP: &str = "import os\n\n\ndef load(path):\n    with open(path) as f:\n        return f.read()\n\n\ndef save(path, text):\n    with open(path, 'w') as f:\n        f.write(text)\n\n\ndef size(path):\n    return os.path.getsize(path)\n";
 const UTIL: &str = "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return hi\n    return x\n\n\ndef mean(xs):\n    return sum(xs) / len(xs)\n";
@@ -216,4 +218,88 @@ fn accepting_everything_writes_four_hunks_and_undoing_all_restores_the_files() {
     assert!(matches!(run.disk.read("util.py"), Source::Text(t) if t.contains("if x >= hi:")));
     run.feed(&mut core, key('u'));
     assert_eq!(run.disk.files(), original, "u takes the whole batch back");
+}
+
+/// A session recorded as a live one is, its placings coming back late among keys and chunks,
+/// replayed headless: the check finds everything the same (hunks, their placing and states,
+/// writes, files). The replay carries out each held placing job where its outcome was recorded.
+fn recorded_and_checked(steps: &[Step]) -> Result<(), TestCaseError> {
+    let (mut app, disk) = start();
+    let files = disk.files();
+    app.update(Msg::Resize(100, 30), Instant::now());
+    let mut core = Core::new(&mut app, Instant::now(), 0, Log::Memory(Vec::new()));
+    let mut run = Run { disk, writes: 0, placing: Some(Default::default()) };
+    core.start();
+    let mut sent = 0;
+    let all = steps.iter().cloned().chain([Step::Chunk(REPLY.len())]);
+    for s in all {
+        match s {
+            Step::Chunk(n) => {
+                let end = (sent + n).min(REPLY.len());
+                if end > sent {
+                    run.feed(&mut core, Msg::Chunk(REPLY[sent..end].to_string()));
+                    sent = end;
+                }
+                if sent == REPLY.len() && core.app.streaming {
+                    run.feed(&mut core, Msg::StreamEnd(StreamDone::default()));
+                }
+            }
+            Step::Key(c) => run.feed(&mut core, key(c)),
+            Step::Placed => run.placed(&mut core),
+            Step::AcceptUndo => {
+                run.feed(&mut core, key('y'));
+                run.feed(&mut core, key('u'));
+            }
+        }
+    }
+    while run.placing.as_ref().is_some_and(|h| !h.is_empty()) {
+        run.placed(&mut core);
+    }
+    core.end();
+    let Log::Memory(recorded) = std::mem::replace(&mut core.log, Log::Off) else {
+        unreachable!("recorded in memory")
+    };
+    let placings = recorded.iter().filter(|r| matches!(r, Record::Placed { .. })).count();
+    prop_assert!(placings >= 5, "every placing is recorded: {}", placings);
+    let mut records = vec![Record::Session(header())];
+    records.extend(files.iter().map(|(p, s)| Record::File(FileRecord::new(None, p, s))));
+    records.extend(recorded);
+    let report = check(&Journal { records, dropped: None }).map_err(TestCaseError::fail)?;
+    prop_assert!(report.reproduced, "{:#?}", report.differences);
+    prop_assert_eq!(report.hunks.now, 5);
+    Ok(())
+}
+
+fn header() -> Header {
+    Header {
+        version: VERSION,
+        id: "late-placings".into(),
+        started_ms: 0,
+        root: "p".into(),
+        prompt: Some("go".into()),
+        provider: "openai".into(),
+        model: "m".into(),
+        base_url: None,
+        format: "search-replace".into(),
+        label: "test".into(),
+        redline: "0".into(),
+        width: 100,
+        height: 30,
+        project_files: vec!["app.py".into(), "util.py".into()],
+        asks_prompt: false,
+        keymap: None,
+        replay_of: None,
+        watch: None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_session_with_late_placings_replays_identically(
+        steps in prop::collection::vec(step(), 0..30)
+    ) {
+        recorded_and_checked(&steps)?;
+    }
 }
