@@ -31,7 +31,9 @@ const MISSING: &Source = &Source::Missing;
 pub struct FileVersion {
     /// Unique within the review: a result placed against another version is stale.
     number: u64,
-    file: PreparedFile,
+    /// Prepared on first use, by whichever thread places a hunk in it first: preparing costs
+    /// O(file), and a review that defers placing leaves that to its jobs too.
+    file: std::sync::OnceLock<PreparedFile>,
     source: Source,
 }
 
@@ -45,14 +47,19 @@ pub struct Placement {
 
 impl FileVersion {
     fn new(number: u64, source: &Source) -> FileVersion {
-        FileVersion { number, file: PreparedFile::new(source), source: source.clone() }
+        FileVersion { number, file: std::sync::OnceLock::new(), source: source.clone() }
+    }
+
+    fn file(&self) -> &PreparedFile {
+        self.file.get_or_init(|| PreparedFile::new(&self.source))
     }
 
     /// Place one edit in this version.
     fn place(&self, edit: &Edit, path: &str) -> Placement {
-        let (report, placed) = self.file.place(edit, path);
-        let preview = preview_placed(&self.file, &self.source, placed);
-        let anchor = match self.file.lines() {
+        let file = self.file();
+        let (report, placed) = file.place(edit, path);
+        let preview = preview_placed(file, &self.source, placed);
+        let anchor = match file.lines() {
             Some(lines) => anchor_of(edit, &report, &self.source, lines),
             None => anchor_of(edit, &report, &self.source, &source_lines(&self.source)),
         };
@@ -231,8 +238,8 @@ impl Review {
         indices
             .iter()
             .map(|&i| {
-                let (report, placed) = version.file.place(&self.hunks[i].edit, path);
-                (report, preview_placed(&version.file, &version.source, placed))
+                let (report, placed) = version.file().place(&self.hunks[i].edit, path);
+                (report, preview_placed(version.file(), &version.source, placed))
             })
             .collect()
     }
