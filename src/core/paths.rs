@@ -11,13 +11,12 @@ pub fn clean_path_line(line: &str) -> String {
     if let Some(rest) = s.strip_prefix("- ").or_else(|| s.strip_prefix("* ")) {
         s = rest.trim_start();
     }
-    let mut s = s.to_string();
+    // Slices of the line only: one allocation, at the end (this runs on every prose line).
     loop {
-        let before = s.clone();
+        let before = s;
         let t = s.trim().trim_end_matches(':').trim();
         let t = t.trim_matches(|c| c == '*' || c == '`' || c == '"' || c == '\'' || c == '_');
-        let t = t.trim_end_matches(':').trim();
-        let mut t = t.to_string();
+        let mut t = t.trim_end_matches(':').trim();
         for prefix in ["file:", "filename:", "path:", "file path:", "in file", "file"] {
             // Case-insensitive `starts_with`, without lowercasing the whole line.
             let bytes = t.as_bytes();
@@ -25,7 +24,7 @@ pub fn clean_path_line(line: &str) -> String {
                 && bytes[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
                 && (prefix.ends_with(':') || bytes.get(prefix.len()) == Some(&b' '))
             {
-                t = t[prefix.len()..].trim().to_string();
+                t = t[prefix.len()..].trim();
                 break;
             }
         }
@@ -34,7 +33,7 @@ pub fn clean_path_line(line: &str) -> String {
             break;
         }
     }
-    normalize_relative(&s)
+    normalize_relative(s)
 }
 
 /// `./a/b` → `a/b`, `a//b` → `a/b`, backslashes kept (they may be part of a real name).
