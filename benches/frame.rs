@@ -113,7 +113,8 @@ impl Screen {
 }
 
 /// `still`: the frame again; `after_key`: a scroll key (down, then up) in the `focus` pane and
-/// the frame after it.
+/// the frame after it; `after_resize`: the terminal a column narrower (then wider) and the
+/// frame after it.
 fn frames(c: &mut Criterion, group: &str, id: &str, mut app: App, focus: Focus) {
     let mut screen = Screen::new();
     screen.draw(&app);
@@ -128,6 +129,17 @@ fn frames(c: &mut Criterion, group: &str, id: &str, mut app: App, focus: Focus) 
         b.iter(|| {
             flip = !flip;
             app.update(Msg::Key(if flip { down } else { up }), now);
+            screen.draw(black_box(&app));
+        })
+    });
+    // The terminal one column narrower, then wider again: every pane's width changes, so the
+    // rows of what it holds are counted again at the new width.
+    g.bench_function(BenchmarkId::new("after_resize", id), |b| {
+        b.iter(|| {
+            flip = !flip;
+            let width = if flip { 159 } else { 160 };
+            screen.terminal.backend_mut().resize(width, 45);
+            app.update(Msg::Resize(width, 45), now);
             screen.draw(black_box(&app));
         })
     });

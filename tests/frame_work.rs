@@ -74,6 +74,7 @@ impl Screen {
         Work {
             reply_bytes_scanned: after.reply_bytes_scanned - before.reply_bytes_scanned,
             reply_lines_counted: after.reply_lines_counted - before.reply_lines_counted,
+            reply_lines_read: after.reply_lines_read - before.reply_lines_read,
             models_built: after.models_built - before.models_built,
             diff_lines_counted: after.diff_lines_counted - before.diff_lines_counted,
             lines_drawn: after.lines_drawn - before.lines_drawn,
@@ -112,4 +113,31 @@ fn a_frames_work_does_not_grow_with_the_data() {
     assert_eq!(chunk.reply_bytes_scanned, "one more line of prose\n".len());
     assert_eq!(chunk.reply_lines_counted, 1);
     assert_eq!((chunk.models_built, chunk.diff_lines_counted, chunk.lists_built), (0, 0, 0));
+}
+
+#[test]
+fn a_new_width_counts_the_replys_rows_without_reading_its_text_again() {
+    let mut app = review(500, 20, 1_000);
+    app.focus = Focus::Stream;
+    let theme = Theme::load("dark", None, ColorMode::TrueColor).expect("bundled theme");
+    let mut screen =
+        Screen(Terminal::new(TestBackend::new(120, 40)).unwrap(), theme, Highlighter::off());
+    screen.draw(&app);
+    let lines = app.stream_text.lines().count();
+    for width in [119, 120, 100] {
+        screen.0.backend_mut().resize(width, 40);
+        app.update(Msg::Resize(width, 40), Instant::now());
+        let resized = screen.draw(&app);
+        // Every line's rows at the new width, from the lengths kept when the reply arrived:
+        // the lines are plain and fit (the prose is 66 columns), so no text is read.
+        assert_eq!(resized.reply_lines_counted, lines, "at {width}");
+        assert_eq!(resized.reply_lines_read, 0, "at {width}");
+    }
+    // Narrow enough that the prose wraps at words: those lines are read, the code is not.
+    screen.0.backend_mut().resize(60, 40);
+    app.update(Msg::Resize(60, 40), Instant::now());
+    let narrow = screen.draw(&app);
+    let prose = app.stream_text.lines().filter(|l| l.starts_with("Some prose")).count();
+    assert!(narrow.reply_lines_read >= prose, "{narrow:?}");
+    assert!(narrow.reply_lines_read < lines, "{narrow:?}");
 }

@@ -45,6 +45,10 @@ pub struct DiffModel {
     /// A hash of both sides' lines, taken when the model is built: syntax colour is cached
     /// under it.
     pub key: u64,
+    /// Whether each line of `old` and of `new` is plain ASCII (`wrap::is_plain`): its rows at
+    /// any width follow from its length, so a new width reads no text again.
+    pub old_plain: Vec<bool>,
+    pub new_plain: Vec<bool>,
 }
 
 impl DiffModel {
@@ -101,7 +105,10 @@ impl DiffModel {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         old.hash(&mut h);
         new.hash(&mut h);
-        DiffModel { key: h.finish(), old, new, blocks, first_line }
+        let plain =
+            |lines: &[String]| lines.iter().map(|l| crate::app::wrap::is_plain(l)).collect();
+        let (old_plain, new_plain) = (plain(&old), plain(&new));
+        DiffModel { key: h.finish(), old, new, blocks, first_line, old_plain, new_plain }
     }
 
     /// Added and removed lines: what the pane draws as `+` and `-`.

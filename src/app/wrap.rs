@@ -100,7 +100,7 @@ pub fn measure(text: &str) -> Vec<Measured> {
 }
 
 /// ASCII without control characters: one column a byte.
-fn is_plain(text: &str) -> bool {
+pub fn is_plain(text: &str) -> bool {
     text.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
@@ -110,17 +110,32 @@ pub fn count(gutter: usize, cont_gutter: usize, text: &str, width: usize, words:
     if gutter.max(cont_gutter) >= width {
         return 1;
     }
-    let (first, rest) = (width - gutter, width - cont_gutter);
-    if is_plain(text) {
-        // One column a byte: most lines fit on their first row.
-        if text.len() <= first {
-            return 1;
-        }
-        if !words {
-            return (1 + (text.len() - first).div_ceil(rest)).min(MAX_ROWS);
-        }
+    if is_plain(text)
+        && let Some(rows) = count_plain(gutter, cont_gutter, text.len(), width, words)
+    {
+        return rows;
     }
-    breaks(&measure(text), first, rest, words).len()
+    breaks(&measure(text), width - gutter, width - cont_gutter, words).len()
+}
+
+/// [`count`] for a plain line ([`is_plain`]) of `len` bytes, when its length alone tells: it
+/// fits on its first row, or it is cut anywhere (`None`: it wraps at words, see [`count`]).
+pub fn count_plain(
+    gutter: usize,
+    cont_gutter: usize,
+    len: usize,
+    width: usize,
+    words: bool,
+) -> Option<usize> {
+    if gutter.max(cont_gutter) >= width {
+        return Some(1);
+    }
+    let (first, rest) = (width - gutter, width - cont_gutter);
+    // One column a byte: most lines fit on their first row.
+    if len <= first {
+        return Some(1);
+    }
+    (!words).then(|| (1 + (len - first).div_ceil(rest)).min(MAX_ROWS))
 }
 
 /// The display width of a text, as the rows count it.

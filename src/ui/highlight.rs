@@ -205,7 +205,9 @@ mod tests {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         (&old, &new).hash(&mut h);
-        DiffModel { old, new, blocks: Vec::new(), first_line: Some(1), key: h.finish() }
+        let (old_plain, new_plain) = (vec![false; old.len()], vec![false; new.len()]);
+        let key = h.finish();
+        DiffModel { old, new, blocks: Vec::new(), first_line: Some(1), key, old_plain, new_plain }
     }
 
     #[test]

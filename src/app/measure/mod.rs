@@ -42,6 +42,9 @@ pub struct Work {
     pub reply_bytes_scanned: usize,
     /// Reply lines whose rows were counted.
     pub reply_lines_counted: usize,
+    /// Of those, the lines whose text had to be read again to count them (not plain, or
+    /// wrapping at words): the rest follow from what was kept when they arrived.
+    pub reply_lines_read: usize,
     /// Diff models built.
     pub models_built: usize,
     /// Diff lines whose rows were counted.
@@ -77,8 +80,10 @@ impl Measure {
 /// at one width.
 #[derive(Default)]
 struct ReplyLines {
-    /// Each finished line's start in the text, and whether it is code (in a fence, or one).
-    lines: Vec<(usize, bool)>,
+    /// Each finished line's start in the text, whether it is code (in a fence, or one), and
+    /// whether it is plain ([`wrap::is_plain`]: its rows at any width then follow from its
+    /// length, so a new width does not read the reply's text again).
+    lines: Vec<(usize, bool, bool)>,
     /// Bytes scanned: up to and including the last line end.
     scanned: usize,
     /// Inside a fence after the scanned lines.
@@ -107,7 +112,7 @@ impl ReplyLines {
             let end = from + end;
             let line = &text[self.scanned..end];
             let fence = is_fence(line);
-            self.lines.push((self.scanned, self.in_code || fence));
+            self.lines.push((self.scanned, self.in_code || fence, wrap::is_plain(line)));
             if fence {
                 self.in_code = !self.in_code;
             }
@@ -130,21 +135,38 @@ impl ReplyLines {
             self.prefix = vec![0];
         }
         let from = self.prefix.len() - 1;
+        let mut read = 0;
         for k in from..self.lines.len() {
-            let code = self.lines[k].1;
-            let rows = line_rows(self.line(text, k), code, width);
+            let (start, code, plain) = self.lines[k];
+            let len = self.lines.get(k + 1).map_or(self.scanned, |l| l.0) - 1 - start;
+            let known = plain.then(|| count_plain(len, code, width)).flatten();
+            let rows = known.unwrap_or_else(|| {
+                read += 1;
+                line_rows(self.line(text, k), code, width)
+            });
             let total = self.prefix[k] + rows;
             self.prefix.push(total);
         }
-        work.note(|w| w.reply_lines_counted += self.lines.len() - from);
+        work.note(|w| {
+            w.reply_lines_counted += self.lines.len() - from;
+            w.reply_lines_read += read;
+        });
     }
 }
 
 /// Rows of a reply line at `width`: code keeps its columns and marks continuations, prose
 /// wraps at spaces.
 fn line_rows(text: &str, code: bool, width: usize) -> usize {
-    let cont = if code { wrap::width(CONTINUED) } else { 0 };
-    wrap::count(0, cont, text, width, !code)
+    wrap::count(0, continued(code), text, width, !code)
+}
+
+/// [`line_rows`] of a plain line from its length, when that tells.
+fn count_plain(len: usize, code: bool, width: usize) -> Option<usize> {
+    wrap::count_plain(0, continued(code), len, width, !code)
+}
+
+fn continued(code: bool) -> usize {
+    if code { wrap::width(CONTINUED) } else { 0 }
 }
 
 /// A reply line to draw.
@@ -298,9 +320,11 @@ pub fn half(width: usize) -> usize {
 }
 
 /// Rows of one side's line: `numbers` the gutter's columns before the sign.
-fn diff_line_rows(text: &str, numbers: usize, width: usize) -> usize {
+fn diff_line_rows(text: &str, plain: bool, numbers: usize, width: usize) -> usize {
     // The sign (`- `) on the first row, `↪ ` on the others: both two columns.
-    wrap::count(numbers + 2, numbers + 2, text, width, false)
+    let g = numbers + 2;
+    let known = plain.then(|| wrap::count_plain(g, g, text.len(), width, false)).flatten();
+    known.unwrap_or_else(|| wrap::count(g, g, text, width, false))
 }
 
 /// Rows of a diff line at `width`.
@@ -322,23 +346,28 @@ fn rows_of(model: &DiffModel, line: DiffLine, width: usize) -> usize {
     };
     match line {
         DiffLine::Same(o, n) => {
-            diff_line_rows(&model.new[n], both(Some(first + o), Some(first + n)), width)
+            let numbers = both(Some(first + o), Some(first + n));
+            diff_line_rows(&model.new[n], model.new_plain[n], numbers, width)
         }
         DiffLine::Old { block, k } => {
             let c = &cells(block).0[k];
-            diff_line_rows(&model.old[c.index], both(Some(first + c.index), None), width)
+            let numbers = both(Some(first + c.index), None);
+            diff_line_rows(&model.old[c.index], model.old_plain[c.index], numbers, width)
         }
         DiffLine::New { block, k } => {
             let c = &cells(block).1[k];
-            diff_line_rows(&model.new[c.index], both(None, Some(first + c.index)), width)
+            let numbers = both(None, Some(first + c.index));
+            diff_line_rows(&model.new[c.index], model.new_plain[c.index], numbers, width)
         }
         DiffLine::Pair { block, k } => {
             let (olds, news) = cells(block);
             let l = olds.get(k).map_or(0, |c| {
-                diff_line_rows(&model.old[c.index], one(first + c.index), half(width))
+                let plain = model.old_plain[c.index];
+                diff_line_rows(&model.old[c.index], plain, one(first + c.index), half(width))
             });
             let r = news.get(k).map_or(0, |c| {
-                diff_line_rows(&model.new[c.index], one(first + c.index), half(width))
+                let plain = model.new_plain[c.index];
+                diff_line_rows(&model.new[c.index], plain, one(first + c.index), half(width))
             });
             l.max(r)
         }
@@ -349,9 +378,9 @@ fn rows_of(model: &DiffModel, line: DiffLine, width: usize) -> usize {
 fn same_pair_rows(model: &DiffModel, o: usize, n: usize, width: usize) -> usize {
     let first = model.first_line.unwrap_or(1);
     let one = |x: usize| if model.first_line.is_some() { number_width(first + x) + 1 } else { 0 };
-    let text = &model.new[n];
+    let (text, plain) = (&model.new[n], model.new_plain[n]);
     let h = half(width);
-    diff_line_rows(text, one(o), h).max(diff_line_rows(text, one(n), h))
+    diff_line_rows(text, plain, one(o), h).max(diff_line_rows(text, plain, one(n), h))
 }
 
 /// The rows of the first `n` lines of `prefix`'s kind, for a window of `height` rows from
@@ -410,7 +439,7 @@ impl App {
         let mut lines = Vec::with_capacity(last.saturating_sub(first));
         for k in first..last {
             if k < finished {
-                let (_, code) = r.lines[k];
+                let (_, code, _) = r.lines[k];
                 lines.push(ReplyLine {
                     text: r.line(&self.stream_text, k),
                     code,
