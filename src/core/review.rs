@@ -216,22 +216,15 @@ impl Review {
         self.files.get(path)
     }
 
+    /// The counts by state, in O(1) (kept by the hunk list, `track`).
     pub fn counts(&self) -> Counts {
-        let mut c = Counts::default();
-        for h in self.hunks.iter() {
-            match h.state {
-                HunkState::Pending => {
-                    c.pending += 1;
-                    c.placing += usize::from(h.placing);
-                }
-                HunkState::Accepted => c.accepted += 1,
-                HunkState::Applied => c.applied += 1,
-                HunkState::Rejected => c.rejected += 1,
-                HunkState::Failed => c.failed += 1,
-                HunkState::Conflict(_) => c.conflict += 1,
-            }
-        }
-        c
+        self.hunks.counts()
+    }
+
+    /// Changes whenever a hunk is added or split: the same number, the same hunks in the same
+    /// order.
+    pub fn hunks_version(&self) -> u64 {
+        self.hunks.version()
     }
 
     /// Take a parser event: a finished edit becomes a pending hunk (or asks for its file first).

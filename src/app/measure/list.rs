@@ -1,7 +1,7 @@
 //! The hunk list as the panes show it, kept: its order (grouped by file, filtered by the
-//! search), each hunk's number and row, and the counts by state, built again only when the
-//! hunks' ids or the search change (checked once per message, one pass over the ids); a large
-//! hunk's added and removed line counts, kept.
+//! search), each hunk's number and row, and the counts by state, built again only when hunks
+//! are added or split or the search changes (the review's hunks version: O(1) to check); a
+//! large hunk's added and removed line counts, kept.
 //!
 //! Not for: drawing the list (`ui::render`), the order itself (`core::review`, which keeps
 //! its hunks grouped by file).
@@ -12,12 +12,11 @@ use super::{COUNT_CACHE_LINES, Print, print};
 use crate::app::App;
 use crate::core::review::{Counts, Preview, ReviewHunk};
 
-/// The kept hunk list: the message count and length it was last checked at, and the print of
-/// the ids it was built from.
+/// The kept hunk list: the hunks' version it was built at (and the message, while searching),
+/// and the search.
 pub(super) struct ListEntry {
-    checked: (u64, usize),
+    key: (u64, u64),
     filter: String,
-    print: u64,
     list: Arc<HunkList>,
 }
 
@@ -82,60 +81,30 @@ impl App {
         counts
     }
 
-    /// The hunk list, kept while the hunks' ids and the search stay the same (checked on each
-    /// call: one pass over the ids, nothing built).
+    /// The hunk list, kept while the hunks (`Review::hunks_version`: none added or split) and
+    /// the search stay the same: O(1) to check.
     pub fn hunk_list(&self) -> Arc<HunkList> {
-        let hunks = self.review.hunks();
-        let checked = (self.messages, hunks.len());
+        // While searching, a hunk's text may change under its id (an edit): each message
+        // builds the list again then.
+        let searching = !self.filter.is_empty();
+        let key = (self.review.hunks_version(), if searching { self.messages } else { 0 });
         let mut cache = self.measure.list.borrow_mut();
-        // Nothing came since the last look: the same list, without a pass over the ids.
         if let Some(e) = cache.as_ref()
-            && e.checked == checked
+            && e.key == key
             && e.filter == self.filter
         {
-            return e.list.clone();
-        }
-        // FNV-1a over what the order and the numbers depend on: each hunk's id (its path and
-        // text) and origin (the hunk it was split from), and the search; while searching, a
-        // hunk's text may change under its id (an edit), so each message builds it again.
-        let mut print: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut mix = |x: u64| print = (print ^ x).wrapping_mul(0x0100_0000_01b3);
-        mix(hunks.len() as u64);
-        for h in hunks.iter() {
-            mix(h.id);
-            mix(h.origin);
-        }
-        for b in self.filter.bytes() {
-            mix(u64::from(b));
-        }
-        if !self.filter.is_empty() {
-            mix(self.messages);
-        }
-        if let Some(e) = cache.as_mut()
-            && e.print == print
-        {
-            e.checked = checked;
             return e.list.clone();
         }
         let list = Arc::new(self.build_list());
         self.measure.note(|w| w.lists_built += 1);
         let filter = self.filter.clone();
-        *cache = Some(ListEntry { checked, filter, print, list: list.clone() });
+        *cache = Some(ListEntry { key, filter, list: list.clone() });
         list
     }
 
-    /// The hunks by state (`Review::counts`), counted again only after a message.
+    /// The hunks by state (`Review::counts`, kept by the review: O(1)).
     pub fn state_counts(&self) -> Counts {
-        let key = (self.messages, self.review.hunks().len());
-        let mut cache = self.measure.states.borrow_mut();
-        match cache.as_ref() {
-            Some((k, c)) if *k == key => *c,
-            _ => {
-                let c = self.review.counts();
-                *cache = Some((key, c));
-                c
-            }
-        }
+        self.review.counts()
     }
 
     fn build_list(&self) -> HunkList {

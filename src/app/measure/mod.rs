@@ -21,7 +21,7 @@ use crate::app::wrap::{self, CONTINUED, Overflow};
 use crate::app::{App, ViewMode};
 use crate::core::edit::Change;
 use crate::core::file::Source;
-use crate::core::review::{Counts, HunkId, HunkState, Preview, ReviewHunk};
+use crate::core::review::{HunkId, HunkState, Preview, ReviewHunk};
 
 mod list;
 use list::{CountEntry, ListEntry};
@@ -63,7 +63,6 @@ pub struct Measure {
     rows: RefCell<Option<DiffRows>>,
     counts: RefCell<HashMap<HunkId, CountEntry>>,
     list: RefCell<Option<ListEntry>>,
-    states: RefCell<Option<((u64, usize), Counts)>>,
     serial: Cell<u64>,
     work: Cell<Work>,
 }

@@ -8,13 +8,18 @@
 //! (`app::record`) appends records for those and never compares every hunk after every
 //! message. Marking a hunk that ends up unchanged only costs the recorder one comparison.
 //!
+//! The counts by state are kept the same way: the hunk handed out last is the only one whose
+//! state may have changed since, so it is counted apart until the next change, and a count
+//! costs O(1) whatever the number of hunks. A version number changes whenever a hunk is added
+//! or split, so the hunk list can tell that its order is the same without a pass over the ids.
+//!
 //! Not for: deciding anything about a hunk (`core::review`), the journal's records
 //! (`app::record`).
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Deref;
 
-use super::{HunkId, Review, ReviewHunk};
+use super::{Counts, HunkId, HunkState, Review, ReviewHunk};
 
 /// The review's hunks in list order, with indexes over them kept in step.
 #[derive(Debug, Clone, Default)]
@@ -23,6 +28,30 @@ pub(super) struct Hunks {
     index: Index,
     /// Hunks added, changed or removed since [`Hunks::take_changed`].
     changed: HashSet<HunkId>,
+    /// The counts by state of every hunk but `open`.
+    counts: Counts,
+    /// The hunk last handed out to change, counted when asked (its state may change after).
+    open: Option<usize>,
+    /// Changes whenever a hunk is added or the list is spliced.
+    version: u64,
+}
+
+/// Count `h` in `c` (`add`), or take it out.
+fn count(c: &mut Counts, h: &ReviewHunk, add: bool) {
+    let n = |x: &mut usize| *x = if add { *x + 1 } else { *x - 1 };
+    match h.state {
+        HunkState::Pending => {
+            n(&mut c.pending);
+            if h.placing {
+                n(&mut c.placing);
+            }
+        }
+        HunkState::Accepted => n(&mut c.accepted),
+        HunkState::Applied => n(&mut c.applied),
+        HunkState::Rejected => n(&mut c.rejected),
+        HunkState::Failed => n(&mut c.failed),
+        HunkState::Conflict(_) => n(&mut c.conflict),
+    }
 }
 
 /// Where the hunks are in the list, by id and by file.
@@ -72,7 +101,33 @@ impl Hunks {
     /// The hunk at `idx`, to change: it is marked changed.
     pub(super) fn get_mut(&mut self, idx: usize) -> &mut ReviewHunk {
         self.changed.insert(self.list[idx].id);
+        if self.open != Some(idx) {
+            self.close();
+            count(&mut self.counts, &self.list[idx], false);
+            self.open = Some(idx);
+        }
         &mut self.list[idx]
+    }
+
+    /// Count the hunk handed out last in its state now.
+    fn close(&mut self) {
+        if let Some(i) = self.open.take() {
+            count(&mut self.counts, &self.list[i], true);
+        }
+    }
+
+    /// The counts by state, in O(1).
+    pub(super) fn counts(&self) -> Counts {
+        let mut c = self.counts;
+        if let Some(i) = self.open {
+            count(&mut c, &self.list[i], true);
+        }
+        c
+    }
+
+    /// Changes whenever a hunk is added or split.
+    pub(super) fn version(&self) -> u64 {
+        self.version
     }
 
     /// The hunk with this id, to change (marked changed).
@@ -85,6 +140,8 @@ impl Hunks {
     pub(super) fn push(&mut self, hunk: ReviewHunk) {
         self.index.add(self.list.len(), &hunk);
         self.changed.insert(hunk.id);
+        count(&mut self.counts, &hunk, true);
+        self.version += 1;
         self.list.push(hunk);
     }
 
@@ -95,8 +152,12 @@ impl Hunks {
         self.changed.extend(parts.iter().map(|h| h.id));
         self.list.splice(idx..=idx, parts);
         self.index = Index::default();
+        self.counts = Counts::default();
+        self.open = None;
+        self.version += 1;
         for (i, h) in self.list.iter().enumerate() {
             self.index.add(i, h);
+            count(&mut self.counts, h, true);
         }
     }
 

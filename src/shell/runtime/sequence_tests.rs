@@ -109,6 +109,24 @@ fn start() -> (App, MemoryDisk) {
 /// What each file holds when exactly the hunks the review says were written are applied to the
 /// original: the review's own record, checked against the disk.
 fn consistent(app: &App, disk: &MemoryDisk) -> Result<(), String> {
+    // The counts the review keeps as hunks change are those a pass over every hunk gives.
+    let mut all = crate::core::review::Counts::default();
+    for h in app.review.hunks() {
+        match h.state {
+            HunkState::Pending => {
+                all.pending += 1;
+                all.placing += usize::from(h.placing);
+            }
+            HunkState::Accepted => all.accepted += 1,
+            HunkState::Applied => all.applied += 1,
+            HunkState::Rejected => all.rejected += 1,
+            HunkState::Failed => all.failed += 1,
+            HunkState::Conflict(_) => all.conflict += 1,
+        }
+    }
+    if all != app.review.counts() {
+        return Err(format!("kept counts {:?}, counted {all:?}", app.review.counts()));
+    }
     for (path, on_disk) in disk.files() {
         let held = app.review.source(&path).cloned();
         if held.as_ref() != Some(&on_disk) {
