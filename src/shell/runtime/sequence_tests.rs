@@ -82,6 +82,18 @@ impl Run {
         }
     }
 
+    /// The next `n` bytes of the reply from `sent` on, and its end once all is sent.
+    fn chunk(&mut self, core: &mut Core<'_>, sent: &mut usize, n: usize) {
+        let end = (*sent + n).min(REPLY.len());
+        if end > *sent {
+            self.feed(core, Msg::Chunk(REPLY[*sent..end].to_string()));
+            *sent = end;
+        }
+        if *sent == REPLY.len() && core.app.streaming {
+            self.feed(core, Msg::StreamEnd(StreamDone::default()));
+        }
+    }
+
     /// The oldest held placing job comes back.
     fn placed(&mut self, core: &mut Core<'_>) {
         if let Some(job) = self.placing.as_mut().and_then(|h| h.pop_front()) {
@@ -156,16 +168,7 @@ fn run(steps: &[Step]) -> Result<(), TestCaseError> {
     let all = steps.iter().cloned().chain(std::iter::once(Step::Chunk(REPLY.len())));
     for s in all {
         match s {
-            Step::Chunk(n) => {
-                let end = (sent + n).min(REPLY.len());
-                if end > sent {
-                    run.feed(&mut core, Msg::Chunk(REPLY[sent..end].to_string()));
-                    sent = end;
-                }
-                if sent == REPLY.len() && core.app.streaming {
-                    run.feed(&mut core, Msg::StreamEnd(StreamDone::default()));
-                }
-            }
+            Step::Chunk(n) => run.chunk(&mut core, &mut sent, n),
             Step::Key(c) => run.feed(&mut core, key(c)),
             Step::Placed => run.placed(&mut core),
             Step::AcceptUndo => {
@@ -252,16 +255,7 @@ fn recorded_and_checked(steps: &[Step]) -> Result<(), TestCaseError> {
     let all = steps.iter().cloned().chain([Step::Chunk(REPLY.len())]);
     for s in all {
         match s {
-            Step::Chunk(n) => {
-                let end = (sent + n).min(REPLY.len());
-                if end > sent {
-                    run.feed(&mut core, Msg::Chunk(REPLY[sent..end].to_string()));
-                    sent = end;
-                }
-                if sent == REPLY.len() && core.app.streaming {
-                    run.feed(&mut core, Msg::StreamEnd(StreamDone::default()));
-                }
-            }
+            Step::Chunk(n) => run.chunk(&mut core, &mut sent, n),
             Step::Key(c) => run.feed(&mut core, key(c)),
             Step::Placed => run.placed(&mut core),
             Step::AcceptUndo => {
