@@ -371,6 +371,7 @@ impl Review {
     /// model's copying errors; a difference now is someone's edit, and applying over it would
     /// lose it.
     pub fn file_changed(&mut self, path: &str, source: Source) {
+        self.place_waiting(path);
         let before = self.store_file(path, source.clone());
         self.follow_applied(path, before.as_ref().unwrap_or(&Source::Missing), None);
         self.follow_picks(path, before.as_ref().unwrap_or(&Source::Missing));
@@ -442,6 +443,23 @@ impl Review {
                 HunkState::Failed
             };
             h.region = if h.state.is_conflict() { mapped } else { None };
+        }
+    }
+
+    /// Place a file's hunks whose placing is still to come in the version their job holds,
+    /// before a change on disk is taken in: they then have an anchor, and the change is judged
+    /// strictly against it (a hunk whose lines were edited becomes a conflict). Placing one in
+    /// the changed text with the forgiving locator would write over the edit.
+    fn place_waiting(&mut self, path: &str) {
+        let waiting: Vec<usize> =
+            self.open_hunks_of(path).into_iter().filter(|&i| self.hunks[i].placing).collect();
+        for idx in waiting {
+            let mut h = self.hunks[idx].clone();
+            self.place(&mut h);
+            if h.state == HunkState::Pending && h.report.status == Status::Refused {
+                h.state = HunkState::Failed;
+            }
+            *self.hunks.get_mut(idx) = h;
         }
     }
 

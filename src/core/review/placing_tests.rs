@@ -110,6 +110,22 @@ fn a_hunk_rejected_before_its_refusal_came_is_failed_again_after_an_undo() {
 }
 
 #[test]
+fn lines_edited_on_disk_while_their_hunk_is_placing_make_a_conflict() {
+    let mut r = review(true);
+    let jobs = r.take_jobs();
+    // Someone edits `return 1`, the line the first hunk changes, before its place came.
+    r.file_changed("app.py", Source::Text(APP.replace("return 1", "return 1  # mine")));
+    let h = &r.hunks()[0];
+    assert!(h.state.is_conflict(), "{:?}", h.state);
+    assert!(r.accept(h.id).is_none(), "a conflict is never written");
+    // The one whose lines were left alone is pending in the new text.
+    assert_eq!(r.hunks()[1].state, HunkState::Pending);
+    for job in jobs {
+        assert!(!r.placed(job.run()));
+    }
+}
+
+#[test]
 fn jobs_compare_by_hunk_and_version() {
     let mut r = review(true);
     let jobs = r.take_jobs();
