@@ -107,12 +107,23 @@ pub fn is_plain(text: &str) -> bool {
 /// How many rows a line of `text` takes `width` columns wide after gutters `gutter` (first row)
 /// and `cont_gutter` (continuations) columns wide, as the ui wraps it.
 pub fn count(gutter: usize, cont_gutter: usize, text: &str, width: usize, words: bool) -> usize {
+    count_known(gutter, cont_gutter, text, is_plain(text), width, words)
+}
+
+/// [`count`] with whether `text` is plain ([`is_plain`]) already known (kept when the line was
+/// taken in, so a new width does not scan it again).
+pub fn count_known(
+    gutter: usize,
+    cont_gutter: usize,
+    text: &str,
+    plain: bool,
+    width: usize,
+    words: bool,
+) -> usize {
     if gutter.max(cont_gutter) >= width {
         return 1;
     }
-    if is_plain(text)
-        && let Some(rows) = count_plain(gutter, cont_gutter, text.len(), width, words)
-    {
+    if plain && let Some(rows) = count_plain(gutter, cont_gutter, text.len(), width, words) {
         return rows;
     }
     breaks(&measure(text), width - gutter, width - cont_gutter, words).len()

@@ -321,9 +321,7 @@ pub fn half(width: usize) -> usize {
 /// Rows of one side's line: `numbers` the gutter's columns before the sign.
 fn diff_line_rows(text: &str, plain: bool, numbers: usize, width: usize) -> usize {
     // The sign (`- `) on the first row, `↪ ` on the others: both two columns.
-    let g = numbers + 2;
-    let known = plain.then(|| wrap::count_plain(g, g, text.len(), width, false)).flatten();
-    known.unwrap_or_else(|| wrap::count(g, g, text, width, false))
+    wrap::count_known(numbers + 2, numbers + 2, text, plain, width, false)
 }
 
 /// Rows of a diff line at `width`.

@@ -184,6 +184,11 @@ impl Review {
     fn job_for(&mut self, idx: usize) -> PlaceJob {
         let h = &self.hunks[idx];
         let (hunk, path, edit) = (h.id, h.path.clone(), h.edit.clone());
+        self.job(hunk, path, edit)
+    }
+
+    /// A job placing `edit` in the current version of `path`.
+    fn job(&mut self, hunk: HunkId, path: String, edit: Edit) -> PlaceJob {
         let version = self.prepared(&path);
         PlaceJob { hunk, path, edit, version }
     }
@@ -205,9 +210,8 @@ impl Review {
             placing: self.defer,
         };
         if self.defer {
-            let version = self.prepared(&hunk.path);
-            let (path, edit) = (hunk.path.clone(), hunk.edit.clone());
-            self.jobs.push(PlaceJob { hunk: id, path, edit, version });
+            let job = self.job(id, hunk.path.clone(), hunk.edit.clone());
+            self.jobs.push(job);
             return hunk;
         }
         self.place(&mut hunk);
