@@ -4,7 +4,8 @@
 //!   is up `r` sends it again and the edits arrive (aimock on loopback, started by the test);
 //! - at 80x24 the status line keeps the counts and `? help`;
 //! - `u` after `A` takes the whole batch back out of the files;
-//! - quitting with undecided hunks, then `redline resume`, shows them pending again.
+//! - quitting with undecided hunks, then `redline resume`, shows them pending again;
+//! - a session killed while hunks were placing resumes, and its journal replays to the same end.
 //!
 //! Needs tmux (and Node.js for aimock); without tmux it checks nothing and says so, except
 //! under CI.
@@ -137,4 +138,58 @@ fn undecided_hunks_come_back_pending_with_redline_resume() {
     tmux.wait_for("redline to exit", "EXIT=0");
     let inventory = std::fs::read_to_string(scratch.path().join("project/inventory.py")).unwrap();
     assert!(inventory.contains("raise ValueError"), "the resumed decision was written");
+}
+
+/// A session killed while hunks were still placing (its journal ends before their placing came
+/// back) is resumed: the resumed session places them, journals it, and the whole journal then
+/// replays to the same end.
+#[test]
+fn a_session_killed_while_hunks_were_placing_resumes_and_replays() {
+    if !have_tmux("the resume-while-placing test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = demo("e2e-resume-placing", scratch.path(), 110, 32);
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+    // What a kill leaves: the journal up to the third placing's outcome (the two hunks in
+    // inventory.py are journaled, the first in report.py is not).
+    let sessions = scratch.path().join("sessions");
+    let journal = std::fs::read_dir(&sessions).unwrap().next().unwrap().unwrap().path();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let placed: Vec<usize> = text.match_indices("{\"kind\":\"placed\"").map(|(i, _)| i).collect();
+    assert!(placed.len() > 2, "the demo journals its placings:\n{text}");
+    std::fs::write(&journal, &text[..placed[2]]).unwrap();
+    let env = format!(
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {}",
+        scratch.path().join("config").display(),
+        sessions.display(),
+        env!("CARGO_BIN_EXE_redline"),
+    );
+    tmux.run("clear");
+    tmux.run(&format!("{env} resume; echo EXIT=$?"));
+    let screen = tmux.wait_for("the resumed review", "3 pending 0 applied");
+    assert!(screen.contains("the session ended before the reply did"), "{screen}");
+    // The first hunk accepted (its file is not report.py); the others are left undecided.
+    tmux.keys("y");
+    tmux.wait_for("the first hunk accepted", "2 pending 1 applied");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to exit", "EXIT=0");
+    tmux.run("clear");
+    let out = scratch.path().display();
+    // (The marker is quoted apart so that the command line itself does not show it.)
+    tmux.run(&format!(
+        "{env} replay --headless --check last > {out}/check.json; echo $? > {out}/status; echo CHECK''ED"
+    ));
+    tmux.wait_for("the check", "CHECKED");
+    let report = std::fs::read_to_string(scratch.path().join("check.json")).unwrap();
+    let status = std::fs::read_to_string(scratch.path().join("status")).unwrap();
+    assert_eq!(status.trim(), "0", "the resumed journal replays:\n{report}");
+    assert!(report.contains("\"reproduced\": true"), "{report}");
+    assert!(report.contains("\"accepted\": 1"), "the decision is in the journal:\n{report}");
+    assert!(report.contains("\"pending\": 2"), "the hunk placed on resuming is:\n{report}");
 }

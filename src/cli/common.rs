@@ -468,6 +468,8 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
         root: display_root(root),
         keymap: script.header.keymap.clone().or(keymap_text),
         replay_of: Some(script.header.id.clone()),
+        // The new journal is written in this redline's format, whatever the recording's was.
+        version: VERSION,
         ..script.header.clone()
     };
     let sent = script.files.iter().map(|(p, s)| sent_file(p, s)).collect();

@@ -19,7 +19,7 @@ use crate::cli::common::{
     syntax_theme,
 };
 use crate::shell::journal::{self, Journal};
-use crate::shell::runtime::{self, Driver, Replies, Resume, Session, Watch};
+use crate::shell::runtime::{self, Driver, Finish, Replies, Resume, Resumed, Session, Watch};
 use crate::shell::workspace::Workspace;
 
 /// `redline resume`'s options.
@@ -59,8 +59,11 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     let script = Script::from_journal(&loaded)
         .map_err(|e| anyhow::anyhow!("{} cannot be resumed: {e}", path.display()))?;
     let mut driver = Driver::new(&script, true);
+    // Hunks still placing when the session ended are placed by the resumed session, which
+    // journals their placing (the replay alone would place them where the journal cannot see).
+    driver.finish_held = Finish::AllButPlacing;
     driver.run();
-    let (app, recorder, files, t) = driver.into_resume();
+    let Resumed { app, recorder, files, t, held } = driver.into_resume();
     let c = app.review.counts();
     let open = c.undecided();
     if open == 0 {
@@ -94,7 +97,7 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
         theme,
         journal: Some(journal),
         replay: None,
-        resume: Some(Resume { recorder, t, since }),
+        resume: Some(Resume { recorder, t, since, held }),
     };
     let ending = runtime::run(&mut app, session)?;
     summary(&app);

@@ -11,15 +11,29 @@ use std::time::{Duration, Instant};
 
 use crate::app::record::Recorder;
 use crate::app::replay::{Clock, Player, Script};
-use crate::app::{App, Msg};
+use crate::app::{App, AppEffect, Msg};
 use crate::core::file::Source;
 use crate::core::session::Record;
 use crate::ui::theme::Theme;
 
-use super::core::{Core, Fed, Log, Pace, Playing};
+use super::core::{Core, Fed, Finish, Log, Pace, Playing};
 use super::disk::MemoryDisk;
 use super::screen::Headless;
 use super::{Io, Replies, event_loop};
+
+/// Where a replayed recording left off, for a session to go on from ([`Driver::into_resume`]).
+pub struct Resumed {
+    pub app: App,
+    /// What the journal records of the app.
+    pub recorder: Recorder,
+    /// The files as the recording left them.
+    pub files: BTreeMap<String, Source>,
+    /// The recorded time reached, ms.
+    pub t: u64,
+    /// The effects the recording ends before the outcome of and the replay left held (with
+    /// [`Finish::AllButPlacing`]: the placings), for the session going on to carry out.
+    pub held: Vec<AppEffect>,
+}
 
 /// A headless replay.
 pub struct Driver {
@@ -36,9 +50,11 @@ pub struct Driver {
     pub t: u64,
     /// Requests the app made.
     pub requests: usize,
-    /// Carry out the effects still held when the recording is played out (a complete recording
-    /// has none; a cut one may end before their outcome).
-    pub finish_held: bool,
+    /// Which effects still held when the recording is played out are carried out (a complete
+    /// recording has none; a cut one may end before their outcome).
+    pub finish_held: Finish,
+    /// The effects still held when the replay ended (those `finish_held` left).
+    held: Vec<AppEffect>,
     /// Hold writes and reads for their recorded outcome's place (`false`: carry them out at
     /// once, as a live session does; for recording a scripted session).
     pub hold: bool,
@@ -67,7 +83,8 @@ impl Driver {
             base,
             t: 0,
             requests: 0,
-            finish_held: true,
+            finish_held: Finish::All,
+            held: Vec::new(),
             hold: true,
             clock: Clock { speed: None },
             wall: Duration::ZERO,
@@ -119,8 +136,9 @@ impl Driver {
             .expect("a current-thread runtime");
         // The headless loop only ends by playing out: nothing in it can fail.
         let _ = runtime.block_on(event_loop(&mut core, io, started));
-        let Core { recorder, log, t, notes, requests, pace, .. } = core;
+        let Core { recorder, log, t, notes, requests, pace, playing, .. } = core;
         self.recorder = recorder;
+        self.held.extend(playing.into_iter().flat_map(|p| p.held));
         if let Log::Memory(records) = log {
             self.produced.extend(records);
         }
@@ -135,9 +153,9 @@ impl Driver {
     /// The app as the recording left it, the recorder that knows what was recorded of it, the
     /// files as the recording left them, and the recorded time reached: what resuming a
     /// session goes on from.
-    pub fn into_resume(self) -> (App, Recorder, BTreeMap<String, Source>, u64) {
+    pub fn into_resume(self) -> Resumed {
         let files = self.disk.files();
-        (self.app, self.recorder, files, self.t)
+        Resumed { app: self.app, recorder: self.recorder, files, t: self.t, held: self.held }
     }
 
     /// The session's end, recorded as a live session records it.

@@ -15,7 +15,7 @@ use crossterm::event::EventStream;
 
 use crate::app::record::Recorder;
 use crate::app::replay::{Clock, Player, Script};
-use crate::app::{App, Msg};
+use crate::app::{App, AppEffect, Msg};
 use crate::provider::ProviderSettings;
 use crate::shell::journal::{self, Journal};
 use crate::shell::terminal::{self, StopSignals};
@@ -34,9 +34,10 @@ mod watching;
 
 pub use check::{Counts, Difference, Report, check};
 pub use disk::{Disk, MemoryDisk, carry_out_write};
-pub use driver::Driver;
+pub use driver::{Driver, Resumed};
 pub use event_loop::{Io, event_loop};
 
+pub use self::core::Finish;
 use self::core::{Core, Log, Playing};
 use screen::TerminalScreen;
 
@@ -60,6 +61,10 @@ pub struct Resume {
     /// What happened since it ended, fed (and journaled) before anything else: the files that
     /// changed on disk, a stream the end cut off.
     pub since: Vec<Msg>,
+    /// Effects the journal ends before the outcome of, carried out once `since` is fed: the
+    /// placings of hunks that had not come back when the session was killed (their outcome is
+    /// journaled now, so the journal plays them as they happen here).
+    pub held: Vec<AppEffect>,
 }
 
 /// Which changes on disk the loop follows.
@@ -146,6 +151,7 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
             for msg in resume.since {
                 effects.extend(core.update(msg, t));
             }
+            effects.extend(resume.held);
             effects
         }
         None => {
@@ -185,7 +191,7 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
         signals: Some(signals),
         ticks: true,
         end_when_idle: false,
-        finish_held: true,
+        finish_held: Finish::All,
         show_recorded: show,
     };
     let result = event_loop(&mut core, io, started).await;
