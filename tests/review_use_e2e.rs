@@ -5,7 +5,8 @@
 //! - at 80x24 the status line keeps the counts and `? help`;
 //! - `u` after `A` takes the whole batch back out of the files;
 //! - quitting with undecided hunks, then `redline resume`, shows them pending again;
-//! - a session killed while hunks were placing resumes, and its journal replays to the same end.
+//! - a session killed while hunks were placing, or while a write was under way, resumes, and
+//!   its journal replays to the same end.
 //!
 //! Needs tmux (and Node.js for aimock); without tmux it checks nothing and says so, except
 //! under CI.
@@ -192,4 +193,63 @@ fn a_session_killed_while_hunks_were_placing_resumes_and_replays() {
     assert!(report.contains("\"reproduced\": true"), "{report}");
     assert!(report.contains("\"accepted\": 1"), "the decision is in the journal:\n{report}");
     assert!(report.contains("\"pending\": 2"), "the hunk placed on resuming is:\n{report}");
+}
+
+/// A session killed while an accepted hunk was being written (its journal ends before the
+/// write's outcome) is resumed, whether the write landed before the kill or not: the hunk is
+/// applied once, its text is in the file once, and the whole journal replays to the same end.
+#[test]
+fn a_session_killed_while_a_write_was_under_way_resumes_and_replays() {
+    if !have_tmux("the resume-while-writing test") {
+        return;
+    }
+    for landed in [true, false] {
+        let scratch = tempfile::tempdir().unwrap();
+        let name = format!("e2e-resume-writing-{landed}");
+        let tmux = demo(&name, scratch.path(), 110, 32);
+        let file = scratch.path().join("project/inventory.py");
+        let before = std::fs::read_to_string(&file).unwrap();
+        tmux.keys("y");
+        tmux.wait_for("the first hunk written", "3 pending 1 applied");
+        tmux.keys("q");
+        tmux.wait_for("the quit question", "Quit anyway?");
+        tmux.keys("y");
+        tmux.wait_for("redline to exit", "EXIT=0");
+        let written = std::fs::read_to_string(&file).unwrap();
+        assert_ne!(written, before);
+        // What a kill leaves: the journal up to the write's outcome; the file as written, or
+        // as it was when the write had not landed yet.
+        let sessions = scratch.path().join("sessions");
+        let journal = std::fs::read_dir(&sessions).unwrap().next().unwrap().unwrap().path();
+        let text = std::fs::read_to_string(&journal).unwrap();
+        let cut = text.find("{\"kind\":\"write\"").expect("the write is journaled");
+        std::fs::write(&journal, &text[..cut]).unwrap();
+        if !landed {
+            std::fs::write(&file, &before).unwrap();
+        }
+        let env = format!(
+            "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {}",
+            scratch.path().join("config").display(),
+            sessions.display(),
+            env!("CARGO_BIN_EXE_redline"),
+        );
+        tmux.run("clear");
+        tmux.run(&format!("{env} resume; echo EXIT=$?"));
+        tmux.wait_for("the resumed review", "3 pending 1 applied");
+        tmux.keys("q");
+        tmux.wait_for("the quit question", "Quit anyway?");
+        tmux.keys("y");
+        tmux.wait_for("redline to exit", "EXIT=0");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), written, "landed: {landed}");
+        let out = scratch.path().display();
+        tmux.run("clear");
+        tmux.run(&format!(
+            "{env} replay --headless --check last > {out}/check.json; echo $? > {out}/status; echo CHECK''ED"
+        ));
+        tmux.wait_for("the check", "CHECKED");
+        let report = std::fs::read_to_string(scratch.path().join("check.json")).unwrap();
+        let status = std::fs::read_to_string(scratch.path().join("status")).unwrap();
+        assert_eq!(status.trim(), "0", "landed: {landed}; the resumed journal replays:\n{report}");
+        assert!(report.contains("\"accepted\": 1"), "{report}");
+    }
 }

@@ -288,3 +288,143 @@ fn a_hunk_taken_out_and_put_back_by_someone_else_is_already_applied() {
     assert!(app.update_placed(key('u'), now).is_empty());
     assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
 }
+
+/// `app.py`'s review with three edits: the first removes `load`, the second changes `load`
+/// (it no longer fits once the first is written), the third changes `save`.
+fn three_edits() -> (App, Instant) {
+    let files = vec!["app.py".to_string()];
+    let sources = BTreeMap::from([("app.py".to_string(), Source::Text(APP_PY.into()))]);
+    let mut app = App::new(AppConfig {
+        label: "test · model".into(),
+        ..AppConfig::new(files, sources, "tidy")
+    });
+    let now = Instant::now();
+    app.start(now);
+    let edit = |old: &str, new: &str| {
+        format!("app.py\n```\n<<<<<<< SEARCH\n{old}=======\n{new}>>>>>>> REPLACE\n```\n")
+    };
+    let load = "def load(path):\n    with open(path) as f:\n        return f.read()\n";
+    let reply = [
+        edit(&format!("import os\n\n\n{load}"), "import os\n"),
+        edit(load, &load.replace("open(path)", "open(path, encoding='utf-8')")),
+        edit("        f.write(text)\n", "        f.write(text)\n        f.flush()\n"),
+    ]
+    .concat();
+    app.update_placed(Msg::Chunk(reply), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
+    assert_eq!(app.review.counts().pending, 3);
+    (app, now)
+}
+
+#[test]
+fn a_queued_hunk_that_no_longer_fits_does_not_hold_up_the_ones_behind_it() {
+    let (mut app, now) = three_edits();
+    let (_, _, _, first) = written(
+        &app.update_placed(Msg::Key(KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT)), now),
+    );
+    assert!(!first.contains("def load"), "{first}");
+    let done = Msg::WriteDone {
+        hunk: app.review.hunks()[0].id,
+        path: "app.py".into(),
+        after: After::Text(first.clone()),
+        undo: false,
+    };
+    let next = app.update_placed(done, now);
+    let (_, _, expected, text) = written(&next);
+    assert_eq!(expected.as_deref(), Some(first.as_str()));
+    assert!(text.contains("f.flush()"), "the third hunk is written: {text}");
+    assert_eq!(app.review.hunks()[1].state, HunkState::Failed, "the second no longer fits");
+}
+
+#[test]
+fn a_stale_write_whose_text_is_already_on_disk_lets_the_queue_go_on() {
+    let (mut app, now) = three_edits();
+    app.update_placed(key('n'), now);
+    let (first_id, _, _, first) = written(
+        &app.update_placed(Msg::Key(KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT)), now),
+    );
+    assert!(first.contains("encoding='utf-8'"), "{first}");
+    // The file already holds the second hunk's text (the write landed before a crash, or the
+    // user made the same change): the write meets a changed file.
+    let stale = Msg::WriteStale {
+        hunk: first_id,
+        path: "app.py".into(),
+        source: Source::Text(first.clone()),
+        undo: false,
+    };
+    let next = app.update_placed(stale, now);
+    assert_eq!(app.review.hunk(first_id).unwrap().state, HunkState::Applied, "{:?}", app.notice);
+    let (_, _, expected, text) = written(&next);
+    assert_eq!(expected.as_deref(), Some(first.as_str()));
+    assert!(text.contains("f.flush()"), "the third hunk is written: {text}");
+}
+
+/// Accept `id` and carry out its write.
+fn accept_written(app: &mut App, now: Instant, id: HunkId) -> String {
+    app.selected = Some(id);
+    let (hunk, path, _, text) = written(&app.update_placed(key('y'), now));
+    let done = Msg::WriteDone { hunk, path, after: After::Text(text.clone()), undo: false };
+    assert!(app.update_placed(done, now).is_empty());
+    text
+}
+
+#[test]
+fn an_undo_whose_write_meets_a_changed_file_takes_back_that_hunk_alone() {
+    let (mut app, now) = three_edits();
+    let ids: Vec<HunkId> = app.review.hunks().iter().map(|h| h.id).collect();
+    accept_written(&mut app, now, ids[1]);
+    let both = accept_written(&mut app, now, ids[2]);
+    let effects = app.update_placed(key('u'), now);
+    let [AppEffect::Write { effect: Effect::Write { hunk, path, .. }, undo: true }] = &effects[..]
+    else {
+        panic!("an undo write: {effects:?}")
+    };
+    assert_eq!(*hunk, ids[2]);
+    // Someone adds a line before the undo's write lands: it finds the file changed.
+    let theirs = format!("{both}# theirs\n");
+    let stale = Msg::WriteStale {
+        hunk: *hunk,
+        path: path.clone(),
+        source: Source::Text(theirs.clone()),
+        undo: true,
+    };
+    let effects = app.update_placed(stale, now);
+    let [AppEffect::Write { effect: Effect::Write { hunk, expected, text, .. }, undo: true }] =
+        &effects[..]
+    else {
+        panic!("the undo is tried again: {effects:?}")
+    };
+    assert_eq!(*hunk, ids[2]);
+    assert_eq!(expected.as_deref(), Some(theirs.as_str()));
+    assert!(!text.contains("f.flush()") && text.contains("encoding='utf-8'"), "{text}");
+    assert!(text.ends_with("# theirs\n"), "their line stays: {text}");
+    assert_eq!(app.review.hunk(ids[1]).unwrap().state, HunkState::Applied, "the other stays");
+    let done = Msg::WriteDone {
+        hunk: ids[2],
+        path: "app.py".into(),
+        after: After::Text(text.clone()),
+        undo: true,
+    };
+    app.update_placed(done, now);
+    assert_eq!(app.review.hunk(ids[2]).unwrap().state, HunkState::Pending);
+    assert_eq!(app.review.hunk(ids[1]).unwrap().state, HunkState::Applied);
+}
+
+#[test]
+fn an_undo_whose_write_fails_leaves_the_hunk_applied() {
+    let (mut app, now) = three_edits();
+    let ids: Vec<HunkId> = app.review.hunks().iter().map(|h| h.id).collect();
+    accept_written(&mut app, now, ids[2]);
+    let effects = app.update_placed(key('u'), now);
+    assert_eq!(effects.len(), 1, "{effects:?}");
+    let failed = Msg::WriteFailed {
+        hunk: ids[2],
+        path: "app.py".into(),
+        reason: "No space left on device".into(),
+        undo: true,
+    };
+    app.update_placed(failed, now);
+    assert_eq!(app.review.hunk(ids[2]).unwrap().state, HunkState::Applied, "its text is on disk");
+    let again = app.update_placed(key('u'), now);
+    assert_eq!(again.len(), 1, "it can be undone once the disk has room: {again:?}");
+}

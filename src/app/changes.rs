@@ -37,7 +37,9 @@ impl App {
     ) -> Vec<AppEffect> {
         // A batch undo stops at the first write it cannot make.
         self.undoing = None;
-        if !undo {
+        if undo {
+            self.review.undo_not_written();
+        } else {
             self.review.write_failed(hunk, reason);
         }
         self.writes.end(path);
@@ -56,7 +58,11 @@ impl App {
         undo: bool,
     ) -> Vec<AppEffect> {
         self.writes.end(path);
-        if !undo {
+        if undo {
+            // Tried again below on what the file holds now: the same decision, not the one
+            // before it.
+            self.review.undo_not_written();
+        } else {
             self.review.write_failed(hunk, "the file changed on disk just before the write");
         }
         self.file_changed(path, source);
@@ -70,7 +76,16 @@ impl App {
             return self.undo();
         }
         match self.review.hunk(hunk).map(|h| h.state.clone()) {
-            Some(HunkState::Pending) => self.accept_id(hunk),
+            Some(HunkState::Pending) => {
+                let effects = self.accept_id(hunk);
+                if effects.is_empty() {
+                    // Nothing to write after all (the file holds the hunk's text already, or it
+                    // no longer fits): the hunks waiting behind it go on.
+                    self.writes.settled(hunk);
+                    return self.next_queued(path);
+                }
+                effects
+            }
             Some(HunkState::Conflict(_)) => {
                 self.writes.settled(hunk);
                 self.notice = Some(format!(

@@ -117,12 +117,19 @@ impl App {
         }
     }
 
-    /// Accept the next hunk waiting for a write to `path`.
+    /// Accept the hunks waiting for a write to `path`, in order, until one makes a write: one
+    /// that no longer fits, or whose text the file holds already, writes nothing and must not
+    /// hold up the ones behind it.
     pub(super) fn next_queued(&mut self, path: &str) -> Vec<AppEffect> {
-        match self.writes.next(path) {
-            Some(id) => self.accept_id(id),
-            None => Vec::new(),
+        while !self.writes.busy(path)
+            && let Some(id) = self.writes.next(path)
+        {
+            let effects = self.accept_id(id);
+            if !effects.is_empty() {
+                return effects;
+            }
         }
+        Vec::new()
     }
 
     /// Undo the last decision, or, right after a batch (`a`, `d`, `A`), the whole batch.

@@ -19,7 +19,7 @@ use crate::cli::common::{
     syntax_theme,
 };
 use crate::shell::journal::{self, Journal};
-use crate::shell::runtime::{self, Driver, Finish, Replies, Resume, Resumed, Session, Watch};
+use crate::shell::runtime::{self, Driver, Replies, Resume, Resumed, Session, Watch};
 use crate::shell::workspace::Workspace;
 
 /// `redline resume`'s options.
@@ -59,9 +59,11 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     let script = Script::from_journal(&loaded)
         .map_err(|e| anyhow::anyhow!("{} cannot be resumed: {e}", path.display()))?;
     let mut driver = Driver::new(&script, true);
-    // Hunks still placing when the session ended are placed by the resumed session, which
-    // journals their placing (the replay alone would place them where the journal cannot see).
-    driver.finish_held = Finish::AllButPlacing;
+    // What the session had under way when it ended (a kill: hunks placing, writes and reads
+    // whose outcome the journal lacks) is carried out by the resumed session, which journals
+    // the outcome: the replay alone would settle it where the journal cannot see. A write that
+    // did land finds its text on disk and is taken as applied; one that did not is made.
+    driver.finish_held = false;
     driver.run();
     let Resumed { app, recorder, files, t, held } = driver.into_resume();
     let c = app.review.counts();

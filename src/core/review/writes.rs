@@ -115,7 +115,8 @@ impl Review {
             }
         };
         self.decisions.pop();
-        self.hunks.get_mut(idx).state = d.before_state;
+        let was = std::mem::replace(&mut self.hunks.get_mut(idx).state, d.before_state.clone());
+        self.undoing = Some((d.clone(), was));
         let expected = match &now {
             Source::Text(t) => Some(t.clone()),
             _ => None,
@@ -131,10 +132,22 @@ impl Review {
 
     /// The shell carried out an undo's write.
     pub fn undo_done(&mut self, path: &str, after: After) {
+        self.undoing = None;
         let before = self.set_file(path, &after);
         self.follow_applied(path, &before, None);
         self.follow_picks(path, &before);
         self.replace_pending(path);
+    }
+
+    /// An undo's write was not made (the disk refused it, or the file changed just before):
+    /// the hunk is as it was, its text still in the file, and its decision is the last again,
+    /// so the next undo takes back this one and not the one before it.
+    pub fn undo_not_written(&mut self) {
+        let Some((d, was)) = self.undoing.take() else { return };
+        if let Some(h) = self.hunks.find_mut(d.hunk) {
+            h.state = was;
+        }
+        self.decisions.push(d);
     }
 
     /// Store a file's text after a write; what it held before.

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::core::session::{HunkRecord, Journal, Record, Role, WriteRecord, hash};
 
-use super::{Driver, Finish};
+use super::Driver;
 use crate::app::replay::Script;
 
 /// What `--check` prints.
@@ -86,7 +86,7 @@ pub fn check(journal: &Journal) -> Result<Report, String> {
     };
     let script = Script::from_journal(journal)?;
     let mut driver = Driver::new(&script, true);
-    driver.finish_held = if complete { Finish::All } else { Finish::Nothing };
+    driver.finish_held = complete;
     driver.run();
     let recorded = &script.records;
     let now = &driver.produced;

@@ -73,18 +73,6 @@ pub struct Playing {
     pub hold: bool,
 }
 
-/// Which of the effects still held when a recording is played out are carried out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Finish {
-    /// None: the replay ends where its recording does (checking a recording cut short).
-    Nothing,
-    /// All of them (a replay plays on to the end the app would have reached).
-    All,
-    /// Writes and reads; placings stay held, for the session that takes the recording up to
-    /// carry out and journal (`redline resume`: a session killed while hunks were placing).
-    AllButPlacing,
-}
-
 /// Watches every message fed (tests, frame-by-frame replays).
 pub type Observer<'a> = &'a mut dyn FnMut(&Fed, &App);
 
@@ -303,17 +291,13 @@ impl<'a> Core<'a> {
     }
 
     /// The effects still held when the recording is played out (a cut recording ends before
-    /// their outcome) that `finish` carries out, as jobs; the others stay held.
-    pub fn release_held(&mut self, finish: Finish) -> Vec<Job> {
+    /// their outcome), as jobs.
+    pub fn release_held(&mut self) -> Vec<Job> {
         let Some(p) = self.playing.as_mut() else { return Vec::new() };
-        if !p.player.finished() || finish == Finish::Nothing {
+        if !p.player.finished() {
             return Vec::new();
         }
-        let (released, kept) = std::mem::take(&mut p.held)
-            .into_iter()
-            .partition(|e| finish == Finish::All || !matches!(e, AppEffect::Place(_)));
-        p.held = kept;
-        released.into_iter().filter_map(|e| disk_job(e, None)).collect()
+        p.held.drain(..).filter_map(|e| disk_job(e, None)).collect()
     }
 
     /// The user takes over a replay: recorded inputs stop; the held effects, as jobs.

@@ -16,7 +16,7 @@ use crate::core::file::Source;
 use crate::core::session::Record;
 use crate::ui::theme::Theme;
 
-use super::core::{Core, Fed, Finish, Log, Pace, Playing};
+use super::core::{Core, Fed, Log, Pace, Playing};
 use super::disk::MemoryDisk;
 use super::screen::Headless;
 use super::{Io, Replies, event_loop};
@@ -30,8 +30,8 @@ pub struct Resumed {
     pub files: BTreeMap<String, Source>,
     /// The recorded time reached, ms.
     pub t: u64,
-    /// The effects the recording ends before the outcome of and the replay left held (with
-    /// [`Finish::AllButPlacing`]: the placings), for the session going on to carry out.
+    /// The effects the recording ends before the outcome of, left held (`finish_held` off),
+    /// for the session going on to carry out.
     pub held: Vec<AppEffect>,
 }
 
@@ -50,10 +50,10 @@ pub struct Driver {
     pub t: u64,
     /// Requests the app made.
     pub requests: usize,
-    /// Which effects still held when the recording is played out are carried out (a complete
-    /// recording has none; a cut one may end before their outcome).
-    pub finish_held: Finish,
-    /// The effects still held when the replay ended (those `finish_held` left).
+    /// Carry out the effects still held when the recording is played out (a complete recording
+    /// has none; a cut one may end before their outcome).
+    pub finish_held: bool,
+    /// The effects still held when the replay ended (`finish_held` off).
     held: Vec<AppEffect>,
     /// Hold writes and reads for their recorded outcome's place (`false`: carry them out at
     /// once, as a live session does; for recording a scripted session).
@@ -83,7 +83,7 @@ impl Driver {
             base,
             t: 0,
             requests: 0,
-            finish_held: Finish::All,
+            finish_held: true,
             held: Vec::new(),
             hold: true,
             clock: Clock { speed: None },

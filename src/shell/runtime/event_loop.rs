@@ -29,7 +29,7 @@ use crate::shell::workspace::Workspace;
 use crate::ui::highlight::{Background, Highlighter, HunkColors};
 use crate::ui::theme::Theme;
 
-use super::core::{Action, Core, Finish, Pace};
+use super::core::{Action, Core, Pace};
 use super::disk::{Disk, Done, Worker};
 use super::screen::Screen;
 use super::stream::{edit_in_editor, start_stream};
@@ -56,8 +56,9 @@ pub struct Io<'s, S, Sc> {
     /// End once nothing is left to play or carry out (a headless replay); otherwise the loop
     /// runs until a quit, the input's end or a signal.
     pub end_when_idle: bool,
-    /// Which effects still held when a recording is played out are carried out.
-    pub finish_held: Finish,
+    /// Carry out the effects still held when a recording is played out (`false`: they stay
+    /// held).
+    pub finish_held: bool,
     /// A replay's recorded decisions, shown once the user takes over.
     pub show_recorded: Option<BTreeMap<HunkId, String>>,
 }
@@ -161,7 +162,7 @@ where
                 self.draw_if_due(core)?;
             }
             if cue.is_none() && !self.worker.busy() {
-                let held = core.release_held(self.io.finish_held);
+                let held = if self.io.finish_held { core.release_held() } else { Vec::new() };
                 if !held.is_empty() {
                     held.into_iter().for_each(|j| self.worker.send(j));
                     continue;

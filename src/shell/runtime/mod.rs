@@ -37,7 +37,6 @@ pub use disk::{Disk, MemoryDisk, carry_out_write};
 pub use driver::{Driver, Resumed};
 pub use event_loop::{Io, event_loop};
 
-pub use self::core::Finish;
 use self::core::{Core, Log, Playing};
 use screen::TerminalScreen;
 
@@ -61,9 +60,9 @@ pub struct Resume {
     /// What happened since it ended, fed (and journaled) before anything else: the files that
     /// changed on disk, a stream the end cut off.
     pub since: Vec<Msg>,
-    /// Effects the journal ends before the outcome of, carried out once `since` is fed: the
-    /// placings of hunks that had not come back when the session was killed (their outcome is
-    /// journaled now, so the journal plays them as they happen here).
+    /// Effects the journal ends before the outcome of (a session killed while hunks were
+    /// placing or files were being written), carried out once `since` is fed: their outcome is
+    /// journaled now, so the journal plays them as they happen here.
     pub held: Vec<AppEffect>,
 }
 
@@ -191,7 +190,7 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
         signals: Some(signals),
         ticks: true,
         end_when_idle: false,
-        finish_held: Finish::All,
+        finish_held: true,
         show_recorded: show,
     };
     let result = event_loop(&mut core, io, started).await;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use tokio::sync::mpsc;
 
-use super::core::{Core, Finish, Log};
+use super::core::{Core, Log};
 use super::disk::{Disk, MemoryDisk};
 use super::screen::{Headless, Screen};
 use super::{Io, Replies, event_loop};
@@ -126,7 +126,7 @@ fn keys_are_handled_and_frames_drawn_while_a_write_is_held() {
         signals: None,
         ticks: true,
         end_when_idle: false,
-        finish_held: Finish::All,
+        finish_held: true,
         show_recorded: None,
     };
     let script = async {
