@@ -316,15 +316,47 @@ fn three_edits() -> (App, Instant) {
     (app, now)
 }
 
+fn accept_all() -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT))
+}
+
+#[test]
+fn hunks_accepted_together_are_each_placed_in_what_the_ones_before_left() {
+    let (mut app, now) = three_edits();
+    let ids: Vec<HunkId> = app.review.hunks().iter().map(|h| h.id).collect();
+    let (carrier, _, expected, text) = written(&app.update_placed(accept_all(), now));
+    assert_eq!(expected.as_deref(), Some(APP_PY));
+    assert!(!text.contains("def load") && text.contains("f.flush()"), "{text}");
+    assert_eq!(app.review.hunk(ids[1]).unwrap().state, HunkState::Failed, "no longer fits");
+    let done = Msg::WriteDone {
+        hunk: carrier,
+        path: "app.py".into(),
+        after: After::Text(text.clone()),
+        undo: false,
+    };
+    assert!(app.update_placed(done, now).is_empty());
+    let applied = |i: usize| app.review.hunk(ids[i]).unwrap().clone();
+    assert_eq!((applied(0).state, applied(2).state), (HunkState::Applied, HunkState::Applied));
+    // Each preview shows where its lines are in the file as written.
+    let lines: Vec<&str> = text.lines().collect();
+    let p = &applied(2).preview;
+    assert_eq!(
+        lines[p.start..p.start + p.new.len()],
+        p.new.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    );
+    assert_eq!(p.new.last().map(String::as_str), Some("        f.flush()"));
+}
+
 #[test]
 fn a_queued_hunk_that_no_longer_fits_does_not_hold_up_the_ones_behind_it() {
     let (mut app, now) = three_edits();
-    let (_, _, _, first) = written(
-        &app.update_placed(Msg::Key(KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT)), now),
-    );
+    let ids: Vec<HunkId> = app.review.hunks().iter().map(|h| h.id).collect();
+    app.selected = Some(ids[0]);
+    let (_, _, _, first) = written(&app.update_placed(key('y'), now));
     assert!(!first.contains("def load"), "{first}");
+    assert!(app.update_placed(accept_all(), now).is_empty(), "the others wait");
     let done = Msg::WriteDone {
-        hunk: app.review.hunks()[0].id,
+        hunk: ids[0],
         path: "app.py".into(),
         after: After::Text(first.clone()),
         undo: false,
@@ -333,17 +365,23 @@ fn a_queued_hunk_that_no_longer_fits_does_not_hold_up_the_ones_behind_it() {
     let (_, _, expected, text) = written(&next);
     assert_eq!(expected.as_deref(), Some(first.as_str()));
     assert!(text.contains("f.flush()"), "the third hunk is written: {text}");
-    assert_eq!(app.review.hunks()[1].state, HunkState::Failed, "the second no longer fits");
+    assert_eq!(
+        app.review.hunk(ids[1]).unwrap().state,
+        HunkState::Failed,
+        "the second no longer fits"
+    );
 }
 
 #[test]
 fn a_stale_write_whose_text_is_already_on_disk_lets_the_queue_go_on() {
     let (mut app, now) = three_edits();
+    let ids: Vec<HunkId> = app.review.hunks().iter().map(|h| h.id).collect();
     app.update_placed(key('n'), now);
-    let (first_id, _, _, first) = written(
-        &app.update_placed(Msg::Key(KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT)), now),
-    );
+    app.selected = Some(ids[1]);
+    let (first_id, _, _, first) = written(&app.update_placed(key('y'), now));
+    assert_eq!(first_id, ids[1]);
     assert!(first.contains("encoding='utf-8'"), "{first}");
+    assert!(app.update_placed(accept_all(), now).is_empty(), "the third waits");
     // The file already holds the second hunk's text (the write landed before a crash, or the
     // user made the same change): the write meets a changed file.
     let stale = Msg::WriteStale {

@@ -12,7 +12,7 @@ impl App {
         after: After,
         undo: bool,
     ) -> Vec<AppEffect> {
-        self.writes.settled(hunk);
+        self.writes.settled(path);
         if undo {
             self.review.undo_done(path, after);
             self.notice = Some(format!("undone: {path} restored"));
@@ -47,9 +47,9 @@ impl App {
         self.next_queued(path)
     }
 
-    /// A write found the file changed: place the hunk again in what the file holds now and try
-    /// once more (the user's decision stands), or stop at a conflict. A file that keeps changing
-    /// under every try is left to settle.
+    /// A write found the file changed: place its hunks again in what the file holds now and
+    /// try once more (the user's decision stands), or stop at a conflict. A file that keeps
+    /// changing under every try is left to settle.
     pub(super) fn write_stale(
         &mut self,
         hunk: HunkId,
@@ -58,15 +58,17 @@ impl App {
         undo: bool,
     ) -> Vec<AppEffect> {
         self.writes.end(path);
+        let mut again = Vec::new();
         if undo {
             // Tried again below on what the file holds now: the same decision, not the one
             // before it.
             self.review.undo_not_written();
         } else {
-            self.review.write_failed(hunk, "the file changed on disk just before the write");
+            again =
+                self.review.write_failed(hunk, "the file changed on disk just before the write");
         }
         self.file_changed(path, source);
-        if self.writes.stale(hunk) == Stale::GiveUp {
+        if self.writes.stale(path) == Stale::GiveUp {
             self.notice = Some(format!(
                 "{path} keeps changing on disk; nothing was written, decide again when it settles"
             ));
@@ -75,30 +77,25 @@ impl App {
         if undo {
             return self.undo();
         }
-        match self.review.hunk(hunk).map(|h| h.state.clone()) {
-            Some(HunkState::Pending) => {
-                let effects = self.accept_id(hunk);
-                if effects.is_empty() {
-                    // Nothing to write after all (the file holds the hunk's text already, or it
-                    // no longer fits): the hunks waiting behind it go on.
-                    self.writes.settled(hunk);
-                    return self.next_queued(path);
-                }
-                effects
-            }
-            Some(HunkState::Conflict(_)) => {
-                self.writes.settled(hunk);
-                self.notice = Some(format!(
-                    "{path} changed on disk just before the write and the hunk no longer fits: \
-                     nothing was written; it is a conflict now"
-                ));
-                self.next_queued(path)
-            }
-            _ => {
-                self.writes.settled(hunk);
-                self.next_queued(path)
-            }
+        let state = |app: &App, id: HunkId| app.review.hunk(id).map(|h| h.state.clone());
+        let conflicts =
+            again.iter().filter(|&&id| state(self, id).is_some_and(|s| s.is_conflict())).count();
+        // Those that still fit go with the hunks waiting behind them (one with nothing left to
+        // write, its text on disk already, is accepted without a write).
+        let mut ids: Vec<HunkId> =
+            again.into_iter().filter(|&id| state(self, id) == Some(HunkState::Pending)).collect();
+        ids.extend(std::iter::from_fn(|| self.writes.next(path)));
+        let effects = self.accept_ids(ids);
+        if effects.is_empty() {
+            self.writes.settled(path);
         }
+        if conflicts > 0 {
+            self.notice = Some(format!(
+                "{path} changed on disk just before the write and {conflicts} hunk(s) no longer \
+                 fit: nothing was written of them; they are conflicts now"
+            ));
+        }
+        effects
     }
 
     /// Whether a change on disk to this file matters to the review.

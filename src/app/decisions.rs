@@ -1,9 +1,13 @@
-//! Decisions on hunks: accepting (one at a time per file, the others queued behind its write),
+//! Decisions on hunks: accepting (the hunks of a file accepted together in one write, those
+//! accepted while it is on its way queued behind it),
 //! selecting what arrives, and undo, of one decision or of a whole batch (`a`, `d`, `A`).
 //!
 //! Not for: where a hunk goes or what undo writes (`core::review`), keys (`keys`).
 
+use std::collections::HashMap;
+
 use super::*;
+use crate::core::trigger::Trigger;
 
 impl App {
     /// The editor closed on a hunk: a conflict resolved by hand, or a hunk's new text edited
@@ -71,65 +75,81 @@ impl App {
 
     /// Accept one hunk, or queue it behind a write to the same file.
     pub(super) fn accept_id(&mut self, id: HunkId) -> Vec<AppEffect> {
-        let Some(h) = self.review.hunk(id) else { return Vec::new() };
-        let path = h.path.clone();
-        if h.state.is_conflict() {
-            let key = |a| self.keymap.first_key(a);
+        self.accept_ids(vec![id])
+    }
+
+    /// Accept hunks: those of a file with no write on its way are written together, one
+    /// write per file; those of a file being written wait behind it.
+    pub(super) fn accept_ids(&mut self, ids: Vec<HunkId>) -> Vec<AppEffect> {
+        let mut files: Vec<(String, Vec<HunkId>)> = Vec::new();
+        let mut file_of: HashMap<String, usize> = HashMap::new();
+        for id in ids {
+            let Some(h) = self.review.hunk(id) else { continue };
+            if h.state.is_conflict() {
+                let key = |a| self.keymap.first_key(a);
+                self.notice = Some(format!(
+                    "not applied: {} changed where this hunk applies; `{}` resolves it by hand, \
+                     `{}` sends it back to the model, `{}` drops it",
+                    h.path,
+                    key(Action::Edit),
+                    key(Action::Retry),
+                    key(Action::Reject)
+                ));
+                continue;
+            }
+            if !matches!(h.state, HunkState::Pending | HunkState::Failed) {
+                self.notice =
+                    Some(format!("the hunk is {}; only an open hunk is accepted", h.state.name()));
+                continue;
+            }
+            let at = *file_of.entry(h.path.clone()).or_insert_with(|| {
+                files.push((h.path.clone(), Vec::new()));
+                files.len() - 1
+            });
+            files[at].1.push(id);
+        }
+        let mut effects = Vec::new();
+        for (path, ids) in files {
+            if self.writes.busy(&path) {
+                ids.into_iter().for_each(|id| self.writes.wait(&path, id));
+                continue;
+            }
+            let triggers: HashMap<HunkId, Vec<Trigger>> =
+                ids.iter().map(|&id| (id, self.triggers_answered_by(id))).collect();
+            let tidy = |id: HunkId, text: &str| {
+                triggers.get(&id).and_then(|t| watch::without_triggers(text, t))
+            };
+            match self.review.accept_together(&ids, tidy) {
+                Some(effect) => {
+                    self.writes.start(&path);
+                    effects.push(AppEffect::Write { effect, undo: false });
+                }
+                None => self.say_not_written(&path, &ids),
+            }
+        }
+        effects
+    }
+
+    /// Why accepting these hunks of `path` wrote nothing.
+    fn say_not_written(&mut self, path: &str, ids: &[HunkId]) {
+        let hunks: Vec<&ReviewHunk> = ids.iter().filter_map(|&id| self.review.hunk(id)).collect();
+        if let Some(failed) = hunks.iter().rev().find(|h| h.state == HunkState::Failed) {
+            let why = failed.report.reason.clone().unwrap_or_else(|| "no change".into());
+            self.notice = Some(format!("cannot place the hunk in {path}: {why}"));
+        } else if hunks.iter().any(|h| h.state == HunkState::Applied) {
             self.notice = Some(format!(
-                "not applied: {path} changed where this hunk applies; `{}` resolves it by hand, \
-                 `{}` sends it back to the model, `{}` drops it",
-                key(Action::Edit),
-                key(Action::Retry),
-                key(Action::Reject)
+                "{path} already holds this hunk's new text: accepted, nothing written"
             ));
-            return Vec::new();
-        }
-        if !matches!(h.state, HunkState::Pending | HunkState::Failed) {
-            self.notice =
-                Some(format!("the hunk is {}; only an open hunk is accepted", h.state.name()));
-            return Vec::new();
-        }
-        if self.writes.busy(&path) {
-            self.writes.wait(&path, id);
-            return Vec::new();
-        }
-        let triggers = self.triggers_answered_by(id);
-        let tidy = |text: &str| watch::without_triggers(text, &triggers);
-        match self.review.accept_and(id, tidy) {
-            Some(effect) => {
-                self.writes.start(&path);
-                vec![AppEffect::Write { effect, undo: false }]
-            }
-            None if self.review.hunk(id).is_some_and(|h| h.state == HunkState::Applied) => {
-                self.notice = Some(format!(
-                    "{path} already holds this hunk's new text: accepted, nothing written"
-                ));
-                Vec::new()
-            }
-            None => {
-                let why = self.review.hunk(id).and_then(|h| h.report.reason.clone());
-                self.notice = Some(format!(
-                    "cannot place the hunk in {path}: {}",
-                    why.unwrap_or_else(|| "no change".into())
-                ));
-                Vec::new()
-            }
         }
     }
 
-    /// Accept the hunks waiting for a write to `path`, in order, until one makes a write: one
-    /// that no longer fits, or whose text the file holds already, writes nothing and must not
-    /// hold up the ones behind it.
+    /// Accept the hunks waiting for a write to `path`, together.
     pub(super) fn next_queued(&mut self, path: &str) -> Vec<AppEffect> {
-        while !self.writes.busy(path)
-            && let Some(id) = self.writes.next(path)
-        {
-            let effects = self.accept_id(id);
-            if !effects.is_empty() {
-                return effects;
-            }
+        let waiting: Vec<HunkId> = std::iter::from_fn(|| self.writes.next(path)).collect();
+        if waiting.is_empty() {
+            return Vec::new();
         }
-        Vec::new()
+        self.accept_ids(waiting)
     }
 
     /// Undo the last decision, or, right after a batch (`a`, `d`, `A`), the whole batch.
@@ -192,7 +212,7 @@ impl App {
     pub(super) fn batch(&mut self, ids: Vec<HunkId>, accept: bool) -> Vec<AppEffect> {
         self.last_batch = (!ids.is_empty()).then(|| ids.clone());
         if accept {
-            return ids.into_iter().flat_map(|id| self.accept_id(id)).collect();
+            return self.accept_ids(ids);
         }
         for id in ids {
             self.review.reject(id);

@@ -1,6 +1,6 @@
 //! The review's writes in order: one write per file at a time, the hunks accepted meanwhile
-//! waiting behind it in the order they were accepted, and the count of tries of a write that
-//! keeps finding its file changed. Plain data: it decides nothing about hunks (the app asks it
+//! waiting behind it in the order they were accepted, and the count of tries of a write to a
+//! file that keeps changing. Plain data: it decides nothing about hunks (the app asks it
 //! what is next, and places and writes them).
 //!
 //! Every operation costs O(log n) in the hunks waiting: accepting 10,000 hunks of one file
@@ -31,8 +31,8 @@ pub struct WriteQueue {
     /// Per file, the hunks accepted while it was being written, first accepted first.
     waiting: BTreeMap<String, VecDeque<HunkId>>,
     queued: HashSet<HunkId>,
-    /// How many writes of a hunk found its file changed, in a row.
-    stale: HashMap<HunkId, u32>,
+    /// How many writes to a file found it changed, in a row.
+    stale: HashMap<String, u32>,
 }
 
 impl WriteQueue {
@@ -81,21 +81,22 @@ impl WriteQueue {
         self.queued.contains(&hunk)
     }
 
-    /// A write of `hunk` found its file changed: try again, or give up after
+    /// A write to `path` found the file changed: try again, or give up after
     /// [`MAX_STALE_TRIES`] in a row.
-    pub fn stale(&mut self, hunk: HunkId) -> Stale {
-        let tries = self.stale.entry(hunk).or_insert(0);
+    pub fn stale(&mut self, path: &str) -> Stale {
+        let tries = self.stale.entry(path.to_string()).or_insert(0);
         *tries += 1;
         if *tries > MAX_STALE_TRIES {
-            self.stale.remove(&hunk);
+            self.stale.remove(path);
             return Stale::GiveUp;
         }
         Stale::TryAgain
     }
 
-    /// `hunk`'s writes are over (written, or no longer to be written): its tries are forgotten.
-    pub fn settled(&mut self, hunk: HunkId) {
-        self.stale.remove(&hunk);
+    /// The writes to `path` are over (written, or nothing left to write): its tries are
+    /// forgotten.
+    pub fn settled(&mut self, path: &str) {
+        self.stale.remove(path);
     }
 }
 
@@ -131,13 +132,13 @@ mod tests {
     fn a_write_that_keeps_meeting_a_changed_file_gives_up_after_the_limit_then_starts_over() {
         let mut q = WriteQueue::default();
         for _ in 0..MAX_STALE_TRIES {
-            assert_eq!(q.stale(id(7)), Stale::TryAgain);
+            assert_eq!(q.stale("a.py"), Stale::TryAgain);
         }
-        assert_eq!(q.stale(id(7)), Stale::GiveUp);
-        assert_eq!(q.stale(id(7)), Stale::TryAgain, "the count starts over");
-        q.settled(id(7));
+        assert_eq!(q.stale("a.py"), Stale::GiveUp);
+        assert_eq!(q.stale("a.py"), Stale::TryAgain, "the count starts over");
+        q.settled("a.py");
         for _ in 0..MAX_STALE_TRIES {
-            assert_eq!(q.stale(id(7)), Stale::TryAgain);
+            assert_eq!(q.stale("a.py"), Stale::TryAgain);
         }
     }
 

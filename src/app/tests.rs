@@ -176,12 +176,30 @@ fn escape_cancels_the_stream_and_keeps_finished_hunks() {
 }
 
 #[test]
-fn accepting_a_file_queues_writes_to_the_same_file() {
+fn accepting_a_file_writes_its_hunks_together_in_one_write() {
     let (mut app, now) = streamed();
     let effects = app.update_placed(key('a'), now);
-    assert_eq!(effects.len(), 1, "one write per file at a time: {effects:?}");
-    let next = app.update_placed(done(&effects[0]), now);
-    assert_eq!(next.len(), 1, "the queued hunk is written after the first");
+    assert_eq!(effects.len(), 1, "one write for the file: {effects:?}");
+    let AppEffect::Write { effect: Effect::Write { expected, text, .. }, .. } = &effects[0] else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(expected.as_deref(), Some(INVENTORY), "it expects the file as it was");
+    assert!(text.contains("return sum(") && text.contains("raise ValueError"), "{text}");
+    assert_eq!(app.review.counts().accepted, 2);
+    assert!(app.update_placed(done(&effects[0]), now).is_empty());
+    assert_eq!(app.review.counts().applied, 2);
+}
+
+#[test]
+fn a_hunk_accepted_while_its_file_is_written_waits_and_is_placed_in_the_new_text() {
+    let (mut app, now) = streamed();
+    let order = app.order();
+    let ids: Vec<HunkId> = order.iter().map(|&i| app.review.hunks()[i].id).collect();
+    let first = app.update_placed(key('y'), now);
+    assert_eq!(first.len(), 1, "{first:?}");
+    app.selected = Some(ids[1]);
+    assert!(app.update_placed(key('y'), now).is_empty(), "it waits for the write on its way");
+    let next = app.update_placed(done(&first[0]), now);
     let AppEffect::Write { effect: Effect::Write { expected, text, .. }, .. } = &next[0] else {
         panic!("{next:?}")
     };
@@ -192,7 +210,7 @@ fn accepting_a_file_queues_writes_to_the_same_file() {
 }
 
 #[test]
-fn accept_all_takes_every_finished_pending_hunk() {
+fn accept_all_takes_every_finished_pending_hunk_in_a_write_per_file() {
     let (mut app, now) = streamed();
     let mut queue = app.update_placed(key('A'), now);
     let mut writes = 0;
@@ -200,7 +218,7 @@ fn accept_all_takes_every_finished_pending_hunk() {
         writes += 1;
         queue.extend(app.update_placed(done(&e), now));
     }
-    assert_eq!(writes, 4);
+    assert_eq!(writes, 2, "inventory.py and report.py");
     let c = app.review.counts();
     assert_eq!((c.applied, c.failed, c.pending), (4, 1, 0));
 }

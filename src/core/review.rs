@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::core::edit::{Change, Edit, PathSource};
-use crate::core::execute::{After, apply_single};
+use crate::core::execute::After;
 use crate::core::file::Source;
 use crate::core::parse::Event;
 use crate::core::report::{EditReport, Status};
@@ -292,68 +292,6 @@ impl Review {
         self.hunks.push(hunk);
     }
 
-    /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
-    /// then says why).
-    pub fn accept(&mut self, id: HunkId) -> Option<Effect> {
-        self.accept_and(id, |_| None)
-    }
-
-    /// Accept a hunk and tidy the file in the same write: `tidy` may return the text to write
-    /// instead (watch mode takes the comment that asked for the edit out). Undo restores the
-    /// file from before both.
-    pub fn accept_and(
-        &mut self,
-        id: HunkId,
-        tidy: impl FnOnce(&str) -> Option<String>,
-    ) -> Option<Effect> {
-        let idx = self.hunks.position(id)?;
-        if !matches!(self.hunks[idx].state, HunkState::Pending | HunkState::Failed) {
-            return None;
-        }
-        let source = self.files.get(&self.hunks[idx].path).cloned().unwrap_or(Source::Missing);
-        let (report, after) = apply_single(&self.hunks[idx].edit, &self.hunks[idx].path, &source);
-        let hunk = self.hunks.get_mut(idx);
-        hunk.report = report;
-        hunk.placing = false;
-        let Some(mut after) = after else {
-            if hunk.report.already_applied() {
-                // The file holds the hunk's new text already: accepted, with nothing to write
-                // (undo takes the decision back, and writes nothing either).
-                let before_state = std::mem::replace(&mut hunk.state, HunkState::Applied);
-                hunk.disk = None;
-                self.decisions.push(Decision { hunk: id, before_state, written: None });
-            } else {
-                hunk.state = HunkState::Failed;
-            }
-            return None;
-        };
-        if let After::Text(text) = &after
-            && let Some(tidied) = tidy(text)
-        {
-            after = After::Text(tidied);
-        }
-        let before_state = std::mem::replace(&mut hunk.state, HunkState::Accepted);
-        self.decisions.push(Decision {
-            hunk: id,
-            before_state,
-            written: Some((source.clone(), after.clone())),
-        });
-        let expected = match &source {
-            Source::Text(t) => Some(t.clone()),
-            _ => None,
-        };
-        Some(match after {
-            After::Text(text) => {
-                Effect::Write { hunk: id, path: hunk.path.clone(), expected, text }
-            }
-            After::Deleted => Effect::Delete {
-                hunk: id,
-                path: hunk.path.clone(),
-                expected: expected.unwrap_or_default(),
-            },
-        })
-    }
-
     /// Reject a hunk.
     pub fn reject(&mut self, id: HunkId) -> bool {
         let Some(hunk) = self.hunks.find_mut(id) else { return false };
@@ -376,7 +314,7 @@ impl Review {
     pub fn file_changed(&mut self, path: &str, source: Source) {
         self.place_waiting(path);
         let before = self.store_file(path, source.clone());
-        self.follow_applied(path, before.as_ref().unwrap_or(&Source::Missing), None);
+        self.follow_applied(path, before.as_ref().unwrap_or(&Source::Missing), &[]);
         self.follow_picks(path, before.as_ref().unwrap_or(&Source::Missing));
         self.refresh_rejected(path);
         let old = match &before {
@@ -516,6 +454,7 @@ impl Review {
     }
 }
 
+mod accepting;
 mod conflict;
 mod edit;
 mod numbers;

@@ -241,3 +241,76 @@ fn numbers_are_per_file_and_parts_share_theirs() {
     assert!(r.split(r.hunks()[2].id));
     assert_eq!(r.labels(), ["1", "2", "3a", "3b"]);
 }
+
+/// A file of `n` functions and a reply that changes `k` of them in turn, some adding lines,
+/// some removing them.
+fn many(n: usize, k: usize) -> (String, String) {
+    let file: String =
+        (0..n).map(|i| format!("def f{i}():\n    x = {i}\n    return x\n\n\n")).collect();
+    let reply: String = (0..k)
+        .map(|j| {
+            let i = j * n / k;
+            let new = match j % 3 {
+                // The same new lines in several places: each hunk's must be told apart by
+                // where the hunks after it moved them.
+                0 => "    x = 0\n    x += 1\n    x *= 2\n".to_string(),
+                1 => String::new(),
+                _ => "    x = -1\n".to_string(),
+            };
+            format!("a.py\n```\n<<<<<<< SEARCH\ndef f{i}():\n    x = {i}\n=======\ndef f{i}():\n{new}>>>>>>> REPLACE\n```\n\n")
+        })
+        .collect();
+    (file, reply)
+}
+
+#[test]
+fn hunks_accepted_together_write_what_accepting_them_one_by_one_writes_and_undo_one_by_one() {
+    let (file, reply) = many(40, 12);
+    let fresh = || {
+        let sources = BTreeMap::from([("a.py".to_string(), Source::Text(file.clone()))]);
+        let mut r = Review::new(vec!["a.py".into()], sources);
+        for e in parse_reply(&reply, ParseOptions::default()) {
+            assert!(r.add_event(e).is_empty());
+        }
+        assert_eq!(r.counts().pending, 12);
+        r
+    };
+    let mut one_by_one = fresh();
+    // Last in the file first: each write moves the lines of the ones accepted before it.
+    let ids: Vec<HunkId> = one_by_one.hunks().iter().rev().map(|h| h.id).collect();
+    let mut last = file.clone();
+    for &id in &ids {
+        let (hunk, path, text) = write_of(one_by_one.accept(id).unwrap());
+        one_by_one.write_done(hunk, &path, After::Text(text.clone()));
+        last = text;
+    }
+    let mut together = fresh();
+    let (hunk, path, text) = write_of(together.accept_together(&ids, |_, _| None).unwrap());
+    assert_eq!(text, last, "the same file");
+    assert_eq!(together.counts().accepted, 12);
+    together.write_done(hunk, &path, After::Text(text.clone()));
+    assert_eq!(together.counts().applied, 12);
+    for (a, b) in one_by_one.hunks().iter().zip(together.hunks()) {
+        assert_eq!(a.preview, b.preview, "each hunk shows where its lines are now");
+    }
+    // Undo takes them back one at a time, last first, each restoring the file before it.
+    let mut now = text;
+    for _ in 0..12 {
+        let (hunk, path, text) = write_of(together.undo().unwrap().unwrap());
+        assert_ne!(text, now);
+        together.undo_done(&path, After::Text(text.clone()));
+        assert_eq!(together.hunk(hunk).unwrap().state, HunkState::Pending);
+        now = text;
+    }
+    assert_eq!(now, file);
+}
+
+#[test]
+fn a_failed_write_of_hunks_accepted_together_puts_them_all_back() {
+    let mut r = review_with(TWO);
+    let ids: Vec<HunkId> = r.hunks().iter().map(|h| h.id).collect();
+    let (carrier, _, _) = write_of(r.accept_together(&ids, |_, _| None).unwrap());
+    assert_eq!(r.write_failed(carrier, "disk full"), ids);
+    assert_eq!(r.counts().pending, 2);
+    assert_eq!(r.undo(), Ok(None), "no decision is left to undo");
+}

@@ -10,49 +10,84 @@
 //!
 //! Not for: placing open hunks (`review`), conflicts (`conflict`).
 
+use std::collections::HashSet;
+
 use super::conflict::{self, LineMap};
-use super::{DiskNote, Effect, HunkId, HunkState, Review, preview_of, source_lines};
+use super::{DiskNote, Effect, HunkId, HunkState, Preview, Review, preview_of, source_lines};
 use crate::core::execute::After;
 use crate::core::file::Source;
 
 impl Review {
-    /// The shell wrote what [`Review::accept`] asked for. The hunk's preview becomes what was
-    /// written (a conflict resolved by hand, a tidied trigger comment: not the model's text),
-    /// and the other applied hunks of the file follow their lines to where they are now.
-    pub fn write_done(&mut self, id: HunkId, path: &str, after: After) {
+    /// The shell wrote what [`Review::accept_together`] asked for. Each hunk of the write is
+    /// applied; its preview becomes what was written (a conflict resolved by hand, a tidied
+    /// trigger comment: not the model's text), where the hunks written after it in the same
+    /// write moved it; the other applied hunks of the file follow their lines to where they
+    /// are now.
+    pub fn write_done(&mut self, _id: HunkId, path: &str, after: After) {
+        let together = self.being_written(path);
         let before = self.set_file(path, &after);
-        let written = self
-            .decisions
+        let mut previews: Vec<(HunkId, Preview)> = together
             .iter()
-            .rev()
-            .find(|d| d.hunk == id && d.written.is_some())
-            .and_then(|d| d.written.as_ref().map(|(b, _)| b.clone()));
-        if let Some(idx) = self.hunks.position(id)
-            && self.hunks[idx].state == HunkState::Accepted
-        {
-            let h = self.hunks.get_mut(idx);
-            h.state = HunkState::Applied;
-            h.disk = None;
-            if let Some(source) = written {
-                h.preview = preview_of(&source, &source_lines(&source), Some(after));
+            .filter_map(|&i| {
+                let d = &self.decisions[i];
+                let (b, a) = d.written.as_ref()?;
+                Some((d.hunk, preview_of(b, &source_lines(b), Some(a.clone()))))
+            })
+            .collect();
+        let now = match self.files.get(path) {
+            Some(Source::Text(t)) => t.clone(),
+            _ => String::new(),
+        };
+        let lines: Vec<&str> = now.lines().collect();
+        for i in 0..previews.len() {
+            let (head, tail) = previews.split_at_mut(i + 1);
+            let p = &mut head[i].1;
+            // Where the steps after this one moved its lines: a step wholly above them shifts
+            // them by what it added or removed.
+            let mut at = p.start;
+            for (_, later) in tail.iter() {
+                if later.start + later.old.len() <= at {
+                    at = (at + later.new.len()).saturating_sub(later.old.len());
+                }
+            }
+            if let Written::At(found) = written_at(&lines, at, &p.old, &p.new) {
+                at = found;
+            }
+            p.start = at;
+        }
+        for (id, preview) in previews {
+            if let Some(idx) = self.hunks.position(id)
+                && self.hunks[idx].state == HunkState::Accepted
+            {
+                let h = self.hunks.get_mut(idx);
+                h.state = HunkState::Applied;
+                h.disk = None;
+                h.preview = preview;
             }
         }
-        self.follow_applied(path, &before, Some(id));
+        let written: Vec<HunkId> = together.iter().map(|&i| self.decisions[i].hunk).collect();
+        self.follow_applied(path, &before, &written);
         self.follow_picks(path, &before);
         self.replace_pending(path);
     }
 
-    /// The write failed (the file changed on disk, the disk is full): the hunk goes back to
-    /// where it was, with the reason.
-    pub fn write_failed(&mut self, id: HunkId, reason: &str) {
-        if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
-        {
-            let d = self.decisions.remove(pos);
-            if let Some(h) = self.hunks.find_mut(id) {
+    /// The write failed (the file changed on disk, the disk is full): the hunks it was writing
+    /// go back to where they were, with the reason; which they were, in the order accepted.
+    pub fn write_failed(&mut self, id: HunkId, reason: &str) -> Vec<HunkId> {
+        let Some(path) = self.hunk(id).map(|h| h.path.clone()) else { return Vec::new() };
+        let together = self.being_written(&path);
+        let mut ids = Vec::with_capacity(together.len());
+        // From the last on, so the indices of the ones before stay valid.
+        for &i in together.iter().rev() {
+            let d = self.decisions.remove(i);
+            if let Some(h) = self.hunks.find_mut(d.hunk) {
                 h.state = d.before_state;
                 h.report.reason = Some(reason.to_string());
             }
+            ids.push(d.hunk);
         }
+        ids.reverse();
+        ids
     }
 
     /// The hunk the last decision was on: the one [`Review::undo`] takes back next.
@@ -134,7 +169,7 @@ impl Review {
     pub fn undo_done(&mut self, path: &str, after: After) {
         self.undoing = None;
         let before = self.set_file(path, &after);
-        self.follow_applied(path, &before, None);
+        self.follow_applied(path, &before, &[]);
         self.follow_picks(path, &before);
         self.replace_pending(path);
     }
@@ -160,9 +195,11 @@ impl Review {
     }
 
     /// The file changed from `before` to what the review holds now: each applied hunk of it
-    /// (but `except`) finds its written lines again, where the change moved them or, failing
-    /// that, the nearest place that holds them; one whose lines are gone is pending again.
-    pub(super) fn follow_applied(&mut self, path: &str, before: &Source, except: Option<HunkId>) {
+    /// (but those in `except`) finds its written lines again, where the change moved them or,
+    /// failing that, the nearest place that holds them; one whose lines are gone is pending
+    /// again.
+    pub(super) fn follow_applied(&mut self, path: &str, before: &Source, except: &[HunkId]) {
+        let except: HashSet<HunkId> = except.iter().copied().collect();
         let text = |s: Option<&Source>| match s {
             Some(Source::Text(t)) => Some(t.clone()),
             _ => None,
@@ -174,7 +211,7 @@ impl Review {
         let mut reverted = Vec::new();
         let applied: Vec<usize> = (self.hunks.indices_of(path).iter().copied())
             .filter(|&i| {
-                self.hunks[i].state == HunkState::Applied && Some(self.hunks[i].id) != except
+                self.hunks[i].state == HunkState::Applied && !except.contains(&self.hunks[i].id)
             })
             .collect();
         for idx in applied {

@@ -1,0 +1,117 @@
+//! Accepting hunks. Each is placed in its file as the hunks accepted with it leave it, and the
+//! hunks of one file accepted together are written in one write: `A` over 5,000 hunks of a
+//! file writes it once, where a write per hunk placed every other hunk again after each.
+//! Every hunk keeps its own decision (what the file held before it and after it), so undo
+//! still takes them back one by one.
+//!
+//! Not for: the outcome of a write (`writes`), placing open hunks (`review`).
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Decision, Effect, HunkId, HunkState, Review};
+use crate::core::execute::{After, apply_single};
+use crate::core::file::Source;
+
+impl Review {
+    /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
+    /// then says why).
+    pub fn accept(&mut self, id: HunkId) -> Option<Effect> {
+        self.accept_together(&[id], |_, _| None)
+    }
+
+    /// Accept open hunks of one file together, in this order, each placed in what the ones
+    /// before it made of the file: one write for all of them (`None`: nothing to write, each
+    /// hunk's state says why). Hunks of another file than the first's, or not open, are left
+    /// alone. `tidy` may return the text to write instead of a hunk's result (watch mode takes
+    /// the comment that asked for the edit out); undo restores the file from before both.
+    pub fn accept_together(
+        &mut self,
+        ids: &[HunkId],
+        tidy: impl Fn(HunkId, &str) -> Option<String>,
+    ) -> Option<Effect> {
+        let mut path: Option<String> = None;
+        let mut first: Option<Source> = None;
+        let mut now = Source::Missing;
+        let mut carrier = None;
+        for &id in ids {
+            let Some(idx) = self.hunks.position(id) else { continue };
+            let h = &self.hunks[idx];
+            if !matches!(h.state, HunkState::Pending | HunkState::Failed)
+                || path.as_ref().is_some_and(|p| *p != h.path)
+            {
+                continue;
+            }
+            if first.is_none() {
+                path = Some(h.path.clone());
+                now = self.files.get(&h.path).cloned().unwrap_or(Source::Missing);
+                first = Some(now.clone());
+            }
+            let (report, after) = apply_single(&h.edit, &h.path, &now);
+            let hunk = self.hunks.get_mut(idx);
+            hunk.report = report;
+            hunk.placing = false;
+            let Some(mut after) = after else {
+                if hunk.report.already_applied() {
+                    // The file holds the hunk's new text already: accepted, with nothing to
+                    // write (undo takes the decision back, and writes nothing either).
+                    let before_state = std::mem::replace(&mut hunk.state, HunkState::Applied);
+                    hunk.disk = None;
+                    self.decisions.push(Decision { hunk: id, before_state, written: None });
+                } else {
+                    hunk.state = HunkState::Failed;
+                }
+                continue;
+            };
+            if let After::Text(text) = &after
+                && let Some(tidied) = tidy(id, text)
+            {
+                after = After::Text(tidied);
+            }
+            let before_state = std::mem::replace(&mut hunk.state, HunkState::Accepted);
+            let before = std::mem::replace(
+                &mut now,
+                match &after {
+                    After::Text(t) => Source::Text(t.clone()),
+                    After::Deleted => Source::Missing,
+                },
+            );
+            self.decisions.push(Decision {
+                hunk: id,
+                before_state,
+                written: Some((before, after)),
+            });
+            carrier = Some(id);
+        }
+        let (carrier, path) = (carrier?, path?);
+        let expected = match first {
+            Some(Source::Text(t)) => Some(t),
+            _ => None,
+        };
+        Some(match now {
+            Source::Text(text) => Effect::Write { hunk: carrier, path, expected, text },
+            _ => Effect::Delete { hunk: carrier, path, expected: expected.unwrap_or_default() },
+        })
+    }
+
+    /// The decisions of the hunks of `path` whose write is on its way (each the hunk's last
+    /// decision with a write), in the order they were taken.
+    pub(super) fn being_written(&self, path: &str) -> Vec<usize> {
+        let accepted: HashSet<HunkId> = (self.hunks.indices_of(path).iter())
+            .map(|&i| &self.hunks[i])
+            .filter(|h| h.state == HunkState::Accepted)
+            .map(|h| h.id)
+            .collect();
+        if accepted.is_empty() {
+            return Vec::new();
+        }
+        let mut last: HashMap<HunkId, usize> = HashMap::new();
+        for (i, d) in self.decisions.iter().enumerate() {
+            if d.written.is_some() && accepted.contains(&d.hunk) {
+                last.insert(d.hunk, i);
+            }
+        }
+        let mut at: Vec<usize> = last.into_values().collect();
+        at.sort_unstable();
+        at
+    }
+}
