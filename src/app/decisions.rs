@@ -4,7 +4,7 @@
 //!
 //! Not for: where a hunk goes or what undo writes (`core::review`), keys (`keys`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::*;
 use crate::core::trigger::Trigger;
@@ -179,11 +179,13 @@ impl App {
     }
 
     /// Take back the batch's decisions from the last one on, until one needs a write (its
-    /// `WriteDone` comes back here) or none of the batch is left.
+    /// `WriteDone` comes back here; the batch's hunks of a file written one after the other
+    /// are taken back in one write) or none of the batch is left.
     pub(super) fn undo_batch_step(&mut self) -> Vec<AppEffect> {
         let Some(batch) = self.undoing.clone() else { return Vec::new() };
-        while self.review.last_decision().is_some_and(|id| batch.contains(&id)) {
-            match self.review.undo() {
+        let within: HashSet<HunkId> = batch.iter().copied().collect();
+        while self.review.last_decision().is_some_and(|id| within.contains(&id)) {
+            match self.review.undo_together(|id| within.contains(&id)) {
                 Ok(Some(effect)) => return self.undo_write(effect),
                 Ok(None) => {}
                 Err(why) => {

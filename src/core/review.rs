@@ -186,9 +186,9 @@ pub struct Review {
     files: BTreeMap<String, Source>,
     hunks: track::Hunks,
     decisions: Vec<Decision>,
-    /// The decision an undo's write is taking back, and its hunk's state before: given back
-    /// if the write is not made ([`Review::undo_not_written`]).
-    undoing: Option<(Decision, HunkState)>,
+    /// The decisions an undo's write is taking back, each with its hunk's state before: given
+    /// back if the write is not made ([`Review::undo_not_written`]).
+    undoing: Vec<(Decision, HunkState)>,
     /// Events waiting for their file to be read.
     waiting: Vec<(Edit, String)>,
     /// Parser problems (blocks that could not be read), for display.

@@ -336,10 +336,16 @@ mod tests {
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(root.join(".git/refs/heads")).unwrap();
         let (_w, rx) = watch(&root, true);
+        let first = std::cell::Cell::new(true);
+        // The next batch that is not a late part of `a.py`'s save (a loaded machine may
+        // report its events in two batches).
         let next_git = |rx: &mpsc::Receiver<Report>| {
             let start = Instant::now();
             while start.elapsed() < Duration::from_secs(20) {
                 if let Ok(Ok(batch)) = rx.recv_timeout(Duration::from_millis(100)) {
+                    if !batch.git && batch.paths == ["a.py"] && !first.replace(false) {
+                        continue;
+                    }
                     return Some(batch.git);
                 }
             }

@@ -314,3 +314,35 @@ fn a_failed_write_of_hunks_accepted_together_puts_them_all_back() {
     assert_eq!(r.counts().pending, 2);
     assert_eq!(r.undo(), Ok(None), "no decision is left to undo");
 }
+
+#[test]
+fn undoing_hunks_written_together_takes_them_back_in_one_write_unless_the_file_changed() {
+    let (file, reply) = many(30, 9);
+    let sources = BTreeMap::from([("a.py".to_string(), Source::Text(file.clone()))]);
+    let mut r = Review::new(vec!["a.py".into()], sources);
+    for e in parse_reply(&reply, ParseOptions::default()) {
+        assert!(r.add_event(e).is_empty());
+    }
+    let ids: Vec<HunkId> = r.hunks().iter().map(|h| h.id).collect();
+    let (a, b) = ids.split_at(4);
+    // Two writes: the first four hunks, then the other five.
+    for part in [a, b] {
+        let (hunk, path, text) = write_of(r.accept_together(part, |_, _| None).unwrap());
+        r.write_done(hunk, &path, After::Text(text));
+    }
+    assert_eq!(r.counts().applied, 9);
+    let all = |_: HunkId| true;
+    let (_, path, text) = write_of(r.undo_together(all).unwrap().unwrap());
+    assert_eq!(text, file, "one write takes all nine back");
+    assert_eq!(r.counts().pending, 9);
+    // Not written: all nine are applied again, their decisions the last again.
+    r.undo_not_written();
+    assert_eq!(r.counts().applied, 9);
+    // Someone edits the file: each hunk is taken out by content, one at a time.
+    let Some(Source::Text(now)) = r.source(&path) else { panic!("the file is there") };
+    let theirs = format!("# theirs\n{now}");
+    r.file_changed(&path, Source::Text(theirs));
+    let (_, _, text) = write_of(r.undo_together(all).unwrap().unwrap());
+    assert!(text.starts_with("# theirs\n"), "their line stays");
+    assert_eq!(r.counts().pending, 1);
+}

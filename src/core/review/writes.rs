@@ -99,6 +99,17 @@ impl Review {
     /// its file: by restoring the text from before it when the file is unchanged since, else by
     /// reversing the hunk by content. `Err` says why it cannot be undone.
     pub fn undo(&mut self) -> Result<Option<Effect>, String> {
+        self.undo_together(|_| false)
+    }
+
+    /// [`Review::undo`], taking back with an applied hunk the decisions before it that `with`
+    /// names and that wrote its file one after the other, nothing else changing it between
+    /// them: one write restores the file from before the first of them (`u` after `A` writes
+    /// each file once).
+    pub fn undo_together(
+        &mut self,
+        with: impl Fn(HunkId) -> bool,
+    ) -> Result<Option<Effect>, String> {
         let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
         let idx = self.hunks.position(d.hunk).ok_or("the hunk is gone")?;
         let Some((before, after)) = d.written.clone() else {
@@ -115,6 +126,16 @@ impl Review {
             (Source::Text(n), After::Text(a)) => n == a,
             (Source::Missing, After::Deleted) => true,
             _ => false,
+        };
+        let mut first = self.decisions.len() - 1;
+        if unchanged {
+            while first > 0 && self.written_just_before(first, &path, &with) {
+                first -= 1;
+            }
+        }
+        let before = match first == self.decisions.len() - 1 {
+            true => before,
+            false => self.decisions[first].written.as_ref().map_or(before, |(b, _)| b.clone()),
         };
         let restore = if unchanged {
             match before {
@@ -149,9 +170,13 @@ impl Review {
                 _ => return Err("the file cannot be read now".into()),
             }
         };
-        self.decisions.pop();
-        let was = std::mem::replace(&mut self.hunks.get_mut(idx).state, d.before_state.clone());
-        self.undoing = Some((d.clone(), was));
+        for d in self.decisions.split_off(first) {
+            let was = match self.hunks.find_mut(d.hunk) {
+                Some(h) => std::mem::replace(&mut h.state, d.before_state.clone()),
+                None => d.before_state.clone(),
+            };
+            self.undoing.push((d, was));
+        }
         let expected = match &now {
             Source::Text(t) => Some(t.clone()),
             _ => None,
@@ -165,9 +190,26 @@ impl Review {
         }))
     }
 
+    /// Whether the decision before `at` is one `with` names that applied a hunk of `path`,
+    /// and the file went straight from what it wrote to what the decision at `at` found.
+    fn written_just_before(&self, at: usize, path: &str, with: &impl Fn(HunkId) -> bool) -> bool {
+        let (prev, cur) = (&self.decisions[at - 1], &self.decisions[at]);
+        let (Some((_, wrote)), Some((found, _))) = (&prev.written, &cur.written) else {
+            return false;
+        };
+        let applied =
+            self.hunk(prev.hunk).is_some_and(|h| h.path == path && h.state == HunkState::Applied);
+        let straight = match (wrote, found) {
+            (After::Text(a), Source::Text(b)) => a == b,
+            (After::Deleted, Source::Missing) => true,
+            _ => false,
+        };
+        with(prev.hunk) && applied && straight
+    }
+
     /// The shell carried out an undo's write.
     pub fn undo_done(&mut self, path: &str, after: After) {
-        self.undoing = None;
+        self.undoing.clear();
         let before = self.set_file(path, &after);
         self.follow_applied(path, &before, &[]);
         self.follow_picks(path, &before);
@@ -175,14 +217,15 @@ impl Review {
     }
 
     /// An undo's write was not made (the disk refused it, or the file changed just before):
-    /// the hunk is as it was, its text still in the file, and its decision is the last again,
-    /// so the next undo takes back this one and not the one before it.
+    /// its hunks are as they were, their text still in the file, and their decisions are the
+    /// last again, so the next undo takes back these and not the one before them.
     pub fn undo_not_written(&mut self) {
-        let Some((d, was)) = self.undoing.take() else { return };
-        if let Some(h) = self.hunks.find_mut(d.hunk) {
-            h.state = was;
+        for (d, was) in std::mem::take(&mut self.undoing) {
+            if let Some(h) = self.hunks.find_mut(d.hunk) {
+                h.state = was;
+            }
+            self.decisions.push(d);
         }
-        self.decisions.push(d);
     }
 
     /// Store a file's text after a write; what it held before.
