@@ -120,10 +120,12 @@ impl App {
         }
         let conflicts = |app: &App| app.review.counts().conflict;
         let before = conflicts(self);
+        let what =
+            if source == Source::Missing { "was deleted or moved" } else { "changed on disk" };
         self.review.file_changed(path, source);
         let new = conflicts(self).saturating_sub(before);
         self.notice = Some(if new > 0 {
-            format!("{path} changed on disk: {new} hunk(s) no longer fit and are conflicts")
+            format!("{path} {what}: {new} hunk(s) no longer fit and are conflicts")
         } else {
             format!("{path} changed on disk; its pending hunks were placed again")
         });

@@ -314,6 +314,18 @@ mod tests {
     }
 
     #[test]
+    fn a_followed_file_is_reported_when_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("src")).unwrap();
+        std::fs::write(root.join("src/a.py"), "a\n").unwrap();
+        let (mut w, rx) = watch(&root, false);
+        w.follow("src/a.py").unwrap();
+        std::fs::remove_file(root.join("src/a.py")).unwrap();
+        assert!(until(&rx, "src/a.py").contains(&"src/a.py".to_string()));
+    }
+
+    #[test]
     fn a_project_watch_skips_ignored_files_git_and_redlines_own_temporaries() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();

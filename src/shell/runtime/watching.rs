@@ -175,6 +175,11 @@ impl Following {
         if let Err(e) = self.watcher.follow(&path) {
             let _ = self.msgs.send(Msg::WatchError(format!("{e:#}")));
         }
+        // Without this a followed file that was never changed before being removed would be
+        // nothing new (unknown, and missing): its hunks would stay pending on a file that is
+        // gone until a write found out.
+        let stamp = Stamp::of(&self.workspace.root().join(&path));
+        self.known.follow(&path, stamp, SystemTime::now());
         self.followed.insert(path);
     }
 

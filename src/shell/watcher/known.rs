@@ -104,6 +104,15 @@ impl Known {
         self.files.insert(path.to_string(), entry);
     }
 
+    /// A file is followed from now on: that it is there (or not), as far as its stamp says, is
+    /// remembered unless something of it is already, so that its removal is a change; what
+    /// it holds is not (the first change read is reported whatever it holds).
+    pub fn follow(&mut self, path: &str, stamp: Option<Stamp>, now: SystemTime) {
+        if !self.files.contains_key(path) {
+            self.remember(path, stamp, None, now);
+        }
+    }
+
     /// What the file holds now, if that differs from what was last seen of it (and is then
     /// remembered); `None` when it is the same. `stamp` is the file's stamp now; `read` reads
     /// it, and is called only when the stamp does not settle the question. A file never seen
@@ -176,6 +185,23 @@ mod tests {
     /// A clock long after the stamps above: none of them is racy.
     fn later() -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000)
+    }
+
+    #[test]
+    fn a_followed_file_removed_before_any_change_is_a_change() {
+        let mut k = Known::new();
+        assert_eq!(k.changed("a.py", None, || panic!("read"), later()), None, "never there");
+        k.follow("a.py", stamp(3, 100), later());
+        assert_eq!(k.changed("a.py", None, || Source::Missing, later()), Some(Source::Missing));
+        // Its first change is reported whatever it holds (what it held when followed is not
+        // known here), and following it again forgets nothing.
+        k.follow("b.py", stamp(3, 100), later());
+        assert_eq!(k.changed("b.py", stamp(4, 200), || text("b\n"), later()), Some(text("b\n")));
+        k.follow("b.py", stamp(3, 100), later());
+        assert_eq!(k.changed("b.py", stamp(4, 200), || text("b\n"), later()), None);
+        // A file followed before it exists: its creation is a change.
+        k.follow("c.py", None, later());
+        assert_eq!(k.changed("c.py", stamp(2, 300), || text("c\n"), later()), Some(text("c\n")));
     }
 
     #[test]
