@@ -19,7 +19,7 @@ use std::time::Instant;
 use crate::app::{App, AppEffect, Msg, StreamDone};
 use crate::core::execute::After;
 use crate::core::file::Source;
-use crate::core::review::{HunkId, ReviewHunk};
+use crate::core::review::{Effect, HunkId, ReviewHunk};
 use crate::core::session::{
     DecisionRecord, EndRecord, FileRecord, HunkRecord, MessageRecord, Record, RequestRecord,
     WriteRecord, hash, hunk_hex, parse_hunk_hex, sanitize_urls,
@@ -149,9 +149,10 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
 /// Turns what happens to an [`App`] into journal records: the inputs, the requests, and every
 /// change the review's hunks go through.
 ///
-/// A file seen changed to what the journal already says it holds is neither recorded nor
-/// handed to the app: it tells nothing new, and a watcher that reports the same content again
-/// and again must not grow the journal.
+/// A file seen changed to what the journal already says it holds, or to what the write on its
+/// way to it writes, is neither recorded nor handed to the app: it tells nothing new (the
+/// write's outcome will), and a watcher that reports the same content again and again must not
+/// grow the journal.
 #[derive(Debug, Default)]
 pub struct Recorder {
     /// The last recorded form of each hunk.
@@ -169,6 +170,9 @@ pub struct Recorder {
     /// What the journal last says each file holds on disk: its content's [`hash`], `None` for
     /// no file.
     disk: HashMap<String, Option<String>>,
+    /// What the write on its way to each file writes (its [`hash`]; `None`: a delete): the
+    /// watcher may see it land before the write's outcome comes back.
+    writing: HashMap<String, Option<String>>,
 }
 
 impl Recorder {
@@ -213,6 +217,7 @@ impl Recorder {
         let edited = matches!(msg, Msg::EditorDone { .. });
         let effects = app.update(msg, now);
         let action = if edited { Some("edit") } else { app.last_action.map(|a| a.name()) };
+        self.note_writes(&effects);
         records.extend(self.requests(&effects, t));
         records.extend(self.observe(app, t, action));
         for r in &records {
@@ -245,18 +250,40 @@ impl Recorder {
         (rest, records)
     }
 
-    /// Whether the journal already says `path` holds `source`.
+    /// Whether the journal already says `path` holds `source`, or the write on its way to it
+    /// writes just that (the watcher saw it land before its outcome came back: the outcome
+    /// tells the app, and a replay, where the write's outcome is all there is, agrees).
     fn disk_holds(&self, path: &str, source: &Source) -> bool {
-        let Some(recorded) = self.disk.get(path) else { return false };
-        match source {
+        let holds = |recorded: &Option<String>| match source {
             Source::Text(text) => recorded.as_deref() == Some(hash(text).as_str()),
             Source::Missing => recorded.is_none(),
             Source::Unusable(_) => false,
+        };
+        self.disk.get(path).is_some_and(holds) || self.writing.get(path).is_some_and(holds)
+    }
+
+    /// Take in the writes the app starts.
+    fn note_writes(&mut self, effects: &[AppEffect]) {
+        for effect in effects {
+            if let AppEffect::Write { effect, .. } = effect {
+                match effect {
+                    Effect::Write { path, text, .. } => {
+                        self.writing.insert(path.clone(), Some(hash(text)));
+                    }
+                    Effect::Delete { path, .. } => {
+                        self.writing.insert(path.clone(), None);
+                    }
+                    Effect::Read { .. } => {}
+                }
+            }
         }
     }
 
     /// Take in what a record says a file holds on disk.
     fn note_disk(&mut self, record: &Record) {
+        if let Record::Write(w) = record {
+            self.writing.remove(&w.path);
+        }
         let file = match record {
             Record::File(f) | Record::FileChanged(f) => f,
             Record::Write(w) if w.ok => {

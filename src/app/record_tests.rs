@@ -269,3 +269,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_watcher_seeing_our_own_write_before_its_outcome_is_neither_journaled_nor_fed() {
+    let (mut app, mut rec, _, _) = streamed(3, 64);
+    let now = Instant::now();
+    let key = Msg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+    let (effects, _) = rec.update_placed(&mut app, key, now, 100);
+    let [AppEffect::Write { effect: Effect::Write { hunk, path, text, .. }, undo }] = &effects[..]
+    else {
+        panic!("one write: {effects:?}")
+    };
+    // The write landed; the watcher's report of it comes before the worker's answer.
+    let echo = Msg::FileChanged { path: path.clone(), source: Source::Text(text.clone()) };
+    let (effects, records) = rec.update_placed(&mut app, echo, now, 101);
+    assert!(effects.is_empty() && records.is_empty(), "{effects:?} {records:?}");
+    assert_eq!(app.review.counts().accepted, 1, "the app saw nothing");
+    let done = Msg::WriteDone {
+        hunk: *hunk,
+        path: path.clone(),
+        after: After::Text(text.clone()),
+        undo: *undo,
+    };
+    rec.update_placed(&mut app, done, now, 102);
+    assert_eq!(app.review.counts().applied, 1);
+    // Someone else's change to the same file is a change again.
+    let theirs =
+        Msg::FileChanged { path: path.clone(), source: Source::Text(format!("# x\n{text}")) };
+    let (_, records) = rec.update_placed(&mut app, theirs, now, 103);
+    assert!(!records.is_empty());
+}
