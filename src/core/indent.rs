@@ -142,6 +142,42 @@ impl IndentMap {
     }
 }
 
+/// Whether one mapping a model plausibly makes explains the indentation of every
+/// `(model line, file line)` pair of a placement: the same on both sides, the whole hunk
+/// shifted, its depth scaled from the left margin (2 spaces for 4), or its tabs for the
+/// file's unit (then shifted). Lines that need two different shifts were not matched where the
+/// model meant them: `}` at the margin taken for an indented `    }` while the line above it
+/// kept its depth.
+pub fn consistent<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
+    let pairs: Vec<(&str, &str)> =
+        pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
+    if pairs.len() < 2 || pairs.iter().all(|(p, f)| leading(p) == leading(f)) {
+        return true;
+    }
+    let cols: Vec<(isize, isize)> = pairs
+        .iter()
+        .map(|(p, f)| (columns(leading(p)) as isize, columns(leading(f)) as isize))
+        .collect();
+    let shift = cols[0].1 - cols[0].0;
+    if cols.iter().all(|(p, f)| f - p == shift) {
+        return true;
+    }
+    // Dedented by `s`, lines less deep than `s` stopping at the margin: the lines off the
+    // margin share the shift, those at it were at most `s` deep.
+    let off: Vec<&(isize, isize)> = cols.iter().filter(|(p, _)| *p > 0).collect();
+    if let Some((p0, f0)) = off.first()
+        && f0 - p0 > 0
+        && off.iter().all(|(p, f)| f - p == f0 - p0)
+        && cols.iter().all(|(p, f)| *p > 0 || *f <= f0 - p0)
+    {
+        return true;
+    }
+    let scaled = [(1, 2), (2, 1), (1, 4), (4, 1)]
+        .iter()
+        .any(|&(num, den)| cols.iter().all(|(p, f)| p * num % den == 0 && *f == p * num / den));
+    scaled || tab_unit(&pairs).is_some_and(|(n, _, _)| n == pairs.len())
+}
+
 /// Columns of leading whitespace when each tab is `unit` columns wide.
 fn tab_columns(ws: &str, unit: usize) -> usize {
     ws.chars().map(|c| if c == '\t' { unit } else { 1 }).sum()
@@ -295,5 +331,20 @@ mod tests {
     fn tabs_to_spaces() {
         let m = IndentMap::learn([("\ta", "    a"), ("\t\tb", "        b")].into_iter(), SPACES4);
         assert_eq!(m.apply("\t\t\tc"), "            c");
+    }
+
+    #[test]
+    fn indentation_is_consistent_when_one_plausible_mapping_explains_every_line() {
+        let ok = |pairs: &[(&str, &str)]| consistent(pairs.iter().copied());
+        assert!(ok(&[("a", "a"), ("    b", "    b")]), "the same");
+        assert!(ok(&[("a", "    a"), ("    b", "        b")]), "shifted");
+        assert!(ok(&[("a", "a"), ("  b", "    b"), ("    c", "        c")]), "2 for 4");
+        assert!(ok(&[("\ta", "  a"), ("\t\tb", "    b")]), "tabs for the file's unit");
+        assert!(ok(&[("\ta", "    a"), ("", "        "), ("x", "y")][..2]), "blank lines aside");
+        let dedented = [("def f():", "def f():"), ("x = 1", "    x = 1"), ("  y", "      y")];
+        assert!(ok(&dedented), "dedented, the margin line staying at the margin");
+        // `},` kept its depth and `}` moved by four: not the lines the model meant.
+        assert!(!ok(&[("        },", "        },"), ("}", "    }")]));
+        assert!(!ok(&[("a", "a"), ("    b", "    b"), ("c", "  c")]));
     }
 }

@@ -19,12 +19,30 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
     }
     let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
     parts.iter().find_map(|(h, loc)| {
-        insertion_gap(h, loc, lines).or_else(|| unpinned_removal(loc, lines)).or_else(|| {
+        insertion_gap(h, loc, lines)
+            .or_else(|| unpinned_removal(loc, lines))
+            .or_else(|| uneven_indentation(h, loc, lines))
+            .or_else(|| {
             let lost = crate::core::apply::lost_tail_context(lines, h, loc, style)?;
             Some(format!(
                 "the new lines follow {lost:?} in the hunk, which is not in the file after the lines found before it: include the lines the file has there as context so that the place is clear"
             ))
         })
+    })
+}
+
+/// The lines the hunk matched are indented relative to each other unlike the model's lines
+/// (one kept its depth, the next moved): one of them is not the line the model meant, and the
+/// new lines' indentation would be learned from the wrong one.
+fn uneven_indentation(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    let pairs = h.lines.iter().zip(&loc.slots).filter_map(|(l, s)| match s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
+            Some((l.text.as_str(), lines[*f].as_str()))
+        }
+        _ => None,
+    });
+    (!crate::core::indent::consistent(pairs)).then(|| {
+        "the lines found for the hunk are indented unlike its own lines relative to each other (a line the hunk shows at one depth is at another in the file): include the lines the file has there, as they are".to_string()
     })
 }
 
