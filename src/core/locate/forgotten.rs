@@ -27,6 +27,7 @@ pub(super) fn mark_forgotten_adds(
     if !hunk.marked {
         return Ok(());
     }
+    closer_taken_for_a_later_copy(hunk, slots);
     let n = slots.len();
     let mut k = 0;
     while k < n {
@@ -51,6 +52,13 @@ pub(super) fn mark_forgotten_adds(
             for s in &mut slots[start..k] {
                 *s = HunkSlot::ForgottenAdd;
             }
+        } else if !leading && closes_new_lines(hunk, start..k) {
+            // Closers the file does not have here, right after new lines that open more than
+            // they close: they end what the new lines began (passed over, they would leave the
+            // new code unclosed).
+            for s in &mut slots[start..k] {
+                *s = HunkSlot::ForgottenAdd;
+            }
         } else if touches_add
             && !leading
             && let Some(mark) = hunk.lines[start..k].iter().find(|l| {
@@ -66,6 +74,75 @@ pub(super) fn mark_forgotten_adds(
         }
     }
     Ok(())
+}
+
+/// `}` (context), new lines, `}` (context, its `+` forgotten), on a file with one `}` there:
+/// the alignment may take the file's `}` for the second copy and leave the first one out, and
+/// the new lines land before the closer the hunk puts them after. When the first copy is the
+/// file line right after the line found before it, and the new lines leave a bracket open that
+/// the second closes, the first copy is that file line and the second is new.
+fn closer_taken_for_a_later_copy(hunk: &Hunk, slots: &mut [HunkSlot]) {
+    let n = slots.len();
+    for c in 1..n {
+        let HunkSlot::Kept(g, likeness) = slots[c] else { continue };
+        if !bracket_closer(&hunk.lines[c].text) {
+            continue;
+        }
+        let Some(first_add) = (0..c).rev().take_while(|&j| slots[j] == HunkSlot::Add).last() else {
+            continue;
+        };
+        let a = first_add.checked_sub(1);
+        let Some(a) = a.filter(|&a| slots[a] == HunkSlot::Ignored) else { continue };
+        let same = hunk.lines[a].text.trim() == hunk.lines[c].text.trim();
+        let before = (0..a).rev().find(|&j| slots[j] != HunkSlot::Ignored);
+        let right_after = before.is_some_and(|b| match slots[b] {
+            HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => f + 1 == g,
+            _ => false,
+        });
+        if same && right_after && closes_new_lines(hunk, c..c + 1) {
+            slots[a] = HunkSlot::Kept(g, likeness);
+            slots[c] = HunkSlot::ForgottenAdd;
+        }
+    }
+}
+
+/// Whether a run of blank lines and bracket closers (`run`) comes right after new lines whose
+/// brackets open more than they close, and closes no more than that: the closers are theirs.
+fn closes_new_lines(hunk: &Hunk, run: std::ops::Range<usize>) -> bool {
+    let lines = &hunk.lines;
+    let added = (0..run.start).rev().take_while(|&j| lines[j].kind == LineKind::Add);
+    let open: isize = added.map(|j| bracket_balance(&lines[j].text)).sum();
+    let closed: isize = lines[run.clone()].iter().map(|l| -bracket_balance(&l.text)).sum();
+    let only_closers =
+        lines[run].iter().all(|l| l.text.trim().is_empty() || bracket_closer(&l.text));
+    only_closers && open > 0 && closed > 0 && closed <= open
+}
+
+/// Opening brackets less closing ones on a line, outside string literals.
+fn bracket_balance(line: &str) -> isize {
+    let mut n = 0;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '"' | '\'' | '`' => quote = Some(c),
+                '{' | '(' | '[' => n += 1,
+                '}' | ')' | ']' => n -= 1,
+                _ => {}
+            },
+        }
+    }
+    n
 }
 
 /// Whether the file holds `text` within a run's length of the file lines the slots around the
