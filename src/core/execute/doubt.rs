@@ -164,6 +164,13 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
                 left_out.trim()
             ));
         }
+        if to > from && spaced_before_gap(hunk, slots, run, k, &lines[from - 1]) {
+            // Only blank lines left out, and new lines that open with their own blank line and
+            // end on code: right after the line before the gap, the file's blank lines then
+            // part them from the line after it (after the gap there would be two blank lines
+            // above them and none below).
+            continue;
+        }
         if to > from {
             // Only blank lines left out: above or below them is as much a guess.
             let new = hunk.lines[run].text.trim();
@@ -173,6 +180,28 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         }
     }
     None
+}
+
+/// Whether new lines (hunk lines `run..end`) start with a blank line and end on a line that is
+/// not blank, after a file line (`before`) that is not blank either.
+fn spaced_before_gap(
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    run: usize,
+    end: usize,
+    before: &str,
+) -> bool {
+    let new: Vec<&str> = (run..end)
+        .filter(|&j| matches!(slots[j], HunkSlot::Add | HunkSlot::ForgottenAdd))
+        .map(|j| hunk.lines[j].text.as_str())
+        .collect();
+    let blank = |l: &str| l.trim().is_empty();
+    match (new.first(), new.last()) {
+        (Some(first), Some(last)) => {
+            new.len() > 1 && blank(first) && !blank(last) && !blank(before)
+        }
+        _ => false,
+    }
 }
 
 /// Whether new lines the model wrote between two lines the file has apart can only go after the
