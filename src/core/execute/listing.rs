@@ -69,11 +69,15 @@ fn checked_merge(
     let merged = merge(text, content)?;
     // The reply says it changes something that the listing leaves behind a placeholder: restoring
     // it unchanged could undo what the model meant, so this is not guessed at.
+    // A name the listing also defines in full (one of two `read_eof` methods) is what the
+    // reply talks about as far as anyone can tell.
+    let listed: std::collections::HashSet<&str> =
+        content.lines().filter_map(defined_name).collect();
     if let Some(name) = merged
         .restored_lines
         .iter()
         .filter_map(|&f| defined_name(&text.lines[f]))
-        .find(|name| mentions.iter().any(|m| m == name))
+        .find(|name| mentions.iter().any(|m| m == name) && !listed.contains(name))
     {
         return Err(format!(
             "the reply talks about `{name}`, but the listing leaves it behind a placeholder, so whether it stays unchanged is unclear: list it in full (or leave it out on purpose with a diff)"
@@ -97,8 +101,32 @@ fn checked_merge(
     Ok(merged)
 }
 
-/// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`.
+/// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`
+/// (after modifiers such as `pub` or `async`; `return self.function(x)` defines nothing).
 fn defined_name(line: &str) -> Option<&str> {
+    const MODIFIERS: &[&str] = &[
+        "pub",
+        "crate",
+        "super",
+        "in",
+        "self",
+        "async",
+        "export",
+        "default",
+        "static",
+        "public",
+        "private",
+        "protected",
+        "abstract",
+        "final",
+        "unsafe",
+        "extern",
+        "const",
+        "override",
+        "open",
+        "internal",
+        "declare",
+    ];
     const KEYWORDS: &[&str] = &[
         "def",
         "fn",
@@ -118,6 +146,25 @@ fn defined_name(line: &str) -> Option<&str> {
         if KEYWORDS.contains(&w) {
             return words.next();
         }
+        if !MODIFIERS.contains(&w) {
+            return None;
+        }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defined_name;
+
+    #[test]
+    fn a_definition_is_read_from_the_start_of_its_line() {
+        assert_eq!(defined_name("def load(path):"), Some("load"));
+        assert_eq!(defined_name("    async def load(path):"), Some("load"));
+        assert_eq!(defined_name("pub(crate) fn next(&mut self) {"), Some("next"));
+        assert_eq!(defined_name("export default function main() {"), Some("main"));
+        assert_eq!(defined_name("class Reader:"), Some("Reader"));
+        assert_eq!(defined_name("        return self.function(x)"), None);
+        assert_eq!(defined_name("# the class that reads"), None);
+    }
 }
