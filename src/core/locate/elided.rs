@@ -10,7 +10,7 @@ use crate::core::locate::lines::LineInfo;
 
 /// A `...` that stands for some lines ends where the next line found is: that line must say
 /// where it is (`}` alone could be the end of any block, unless it closes the block the `...`
-/// is the body of), or how much the `...` covers is a guess.
+/// is the body of), or how much the `...` covers is a guess, unless nothing after it changes.
 pub(super) fn check_elision_ends(
     hunk: &Hunk,
     slots: &[HunkSlot],
@@ -32,6 +32,14 @@ pub(super) fn check_elision_ends(
             .take(3)
             .collect();
         if next.is_empty() || next.iter().any(|f| file[*f].loose_len >= 4) {
+            continue;
+        }
+        // Nothing changes after it: the lines it covers and those after it are kept as they
+        // are wherever it ends, and the changes before it are placed by the lines before them.
+        let changes_after = slots[k + 1..]
+            .iter()
+            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd | HunkSlot::Removed(..)));
+        if !changes_after {
             continue;
         }
         // A closing `}` ends the `...` well when everything the `...` covers is deeper than it:
