@@ -80,10 +80,7 @@ fn at_80x24_the_counts_and_help_stay_on_the_status_line() {
     assert!(status.contains(DEMO_DONE), "the counts on the status line: {status:?}\n{screen}");
     assert!(status.contains("? help"), "`? help` on the status line: {status:?}\n{screen}");
     assert!(screen.contains(" j next "), "the hint bar:\n{screen}");
-    tmux.keys("q");
-    tmux.wait_for("the quit question", "Quit anyway?");
-    tmux.keys("y");
-    tmux.wait_for("redline to exit", "EXIT=0");
+    quit_anyway(&tmux);
 }
 
 #[test]
@@ -101,10 +98,7 @@ fn u_after_accept_all_takes_the_whole_batch_back() {
     tmux.keys("u");
     tmux.wait_for("the batch undone", DEMO_DONE);
     assert_eq!((read("inventory.py").unwrap(), read("report.py").unwrap()), before);
-    tmux.keys("q");
-    tmux.wait_for("the quit question", "Quit anyway?");
-    tmux.keys("y");
-    tmux.wait_for("redline to exit", "EXIT=0");
+    quit_anyway(&tmux);
 }
 
 #[test]
@@ -133,12 +127,52 @@ fn undecided_hunks_come_back_pending_with_redline_resume() {
     assert!(screen.contains("resumed session"), "{screen}");
     tmux.keys("y");
     tmux.wait_for("a decision after resuming", "2 pending 2 applied");
+    quit_anyway(&tmux);
+    let inventory = std::fs::read_to_string(scratch.path().join("project/inventory.py")).unwrap();
+    assert!(inventory.contains("raise ValueError"), "the resumed decision was written");
+}
+
+/// `q`, `y` to the quit question, and redline's exit.
+fn quit_anyway(tmux: &Tmux) {
     tmux.keys("q");
     tmux.wait_for("the quit question", "Quit anyway?");
     tmux.keys("y");
     tmux.wait_for("redline to exit", "EXIT=0");
-    let inventory = std::fs::read_to_string(scratch.path().join("project/inventory.py")).unwrap();
-    assert!(inventory.contains("raise ValueError"), "the resumed decision was written");
+}
+
+/// What a kill leaves of the demo's journal in `scratch`: its text up to where `cut` says.
+fn cut_journal(scratch: &Path, cut: impl FnOnce(&str) -> usize) {
+    let sessions = scratch.join("sessions");
+    let journal = std::fs::read_dir(&sessions).unwrap().next().unwrap().unwrap().path();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let at = cut(&text);
+    std::fs::write(&journal, &text[..at]).unwrap();
+}
+
+/// The environment and binary the demo in `scratch` ran with, to run another command.
+fn redline_in(scratch: &Path) -> String {
+    format!(
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {}",
+        scratch.join("config").display(),
+        scratch.join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+    )
+}
+
+/// `redline replay --headless --check last` on the sessions in `scratch`: its exit status and
+/// its report.
+fn check_last(tmux: &Tmux, scratch: &Path) -> (String, String) {
+    let out = scratch.display();
+    tmux.run("clear");
+    // (The marker is quoted apart so that the command line itself does not show it.)
+    tmux.run(&format!(
+        "{} replay --headless --check last > {out}/check.json; echo $? > {out}/status; echo CHECK''ED",
+        redline_in(scratch)
+    ));
+    tmux.wait_for("the check", "CHECKED");
+    let report = std::fs::read_to_string(scratch.join("check.json")).unwrap();
+    let status = std::fs::read_to_string(scratch.join("status")).unwrap();
+    (status.trim().to_string(), report)
 }
 
 /// A session killed while hunks were still placing (its journal ends before their placing came
@@ -151,45 +185,25 @@ fn a_session_killed_while_hunks_were_placing_resumes_and_replays() {
     }
     let scratch = tempfile::tempdir().unwrap();
     let tmux = demo("e2e-resume-placing", scratch.path(), 110, 32);
-    tmux.keys("q");
-    tmux.wait_for("the quit question", "Quit anyway?");
-    tmux.keys("y");
-    tmux.wait_for("redline to exit", "EXIT=0");
-    // What a kill leaves: the journal up to the third placing's outcome (the two hunks in
-    // inventory.py are journaled, the first in report.py is not).
-    let sessions = scratch.path().join("sessions");
-    let journal = std::fs::read_dir(&sessions).unwrap().next().unwrap().unwrap().path();
-    let text = std::fs::read_to_string(&journal).unwrap();
-    let placed: Vec<usize> = text.match_indices("{\"kind\":\"placed\"").map(|(i, _)| i).collect();
-    assert!(placed.len() > 2, "the demo journals its placings:\n{text}");
-    std::fs::write(&journal, &text[..placed[2]]).unwrap();
-    let env = format!(
-        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {}",
-        scratch.path().join("config").display(),
-        sessions.display(),
-        env!("CARGO_BIN_EXE_redline"),
-    );
+    quit_anyway(&tmux);
+    // Up to the third placing's outcome: the two hunks in inventory.py are journaled, the
+    // first in report.py is not.
+    cut_journal(scratch.path(), |text| {
+        let placed: Vec<usize> =
+            text.match_indices("{\"kind\":\"placed\"").map(|(i, _)| i).collect();
+        assert!(placed.len() > 2, "the demo journals its placings:\n{text}");
+        placed[2]
+    });
     tmux.run("clear");
-    tmux.run(&format!("{env} resume; echo EXIT=$?"));
+    tmux.run(&format!("{} resume; echo EXIT=$?", redline_in(scratch.path())));
     let screen = tmux.wait_for("the resumed review", "3 pending 0 applied");
     assert!(screen.contains("the session ended before the reply did"), "{screen}");
     // The first hunk accepted (its file is not report.py); the others are left undecided.
     tmux.keys("y");
     tmux.wait_for("the first hunk accepted", "2 pending 1 applied");
-    tmux.keys("q");
-    tmux.wait_for("the quit question", "Quit anyway?");
-    tmux.keys("y");
-    tmux.wait_for("redline to exit", "EXIT=0");
-    tmux.run("clear");
-    let out = scratch.path().display();
-    // (The marker is quoted apart so that the command line itself does not show it.)
-    tmux.run(&format!(
-        "{env} replay --headless --check last > {out}/check.json; echo $? > {out}/status; echo CHECK''ED"
-    ));
-    tmux.wait_for("the check", "CHECKED");
-    let report = std::fs::read_to_string(scratch.path().join("check.json")).unwrap();
-    let status = std::fs::read_to_string(scratch.path().join("status")).unwrap();
-    assert_eq!(status.trim(), "0", "the resumed journal replays:\n{report}");
+    quit_anyway(&tmux);
+    let (status, report) = check_last(&tmux, scratch.path());
+    assert_eq!(status, "0", "the resumed journal replays:\n{report}");
     assert!(report.contains("\"reproduced\": true"), "{report}");
     assert!(report.contains("\"accepted\": 1"), "the decision is in the journal:\n{report}");
     assert!(report.contains("\"pending\": 2"), "the hunk placed on resuming is:\n{report}");
@@ -211,45 +225,22 @@ fn a_session_killed_while_a_write_was_under_way_resumes_and_replays() {
         let before = std::fs::read_to_string(&file).unwrap();
         tmux.keys("y");
         tmux.wait_for("the first hunk written", "3 pending 1 applied");
-        tmux.keys("q");
-        tmux.wait_for("the quit question", "Quit anyway?");
-        tmux.keys("y");
-        tmux.wait_for("redline to exit", "EXIT=0");
+        quit_anyway(&tmux);
         let written = std::fs::read_to_string(&file).unwrap();
         assert_ne!(written, before);
-        // What a kill leaves: the journal up to the write's outcome; the file as written, or
-        // as it was when the write had not landed yet.
-        let sessions = scratch.path().join("sessions");
-        let journal = std::fs::read_dir(&sessions).unwrap().next().unwrap().unwrap().path();
-        let text = std::fs::read_to_string(&journal).unwrap();
-        let cut = text.find("{\"kind\":\"write\"").expect("the write is journaled");
-        std::fs::write(&journal, &text[..cut]).unwrap();
+        // Up to the write's outcome; the file as written, or as it was when the write had not
+        // landed yet.
+        cut_journal(scratch.path(), |text| text.find("{\"kind\":\"write\"").expect("journaled"));
         if !landed {
             std::fs::write(&file, &before).unwrap();
         }
-        let env = format!(
-            "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {}",
-            scratch.path().join("config").display(),
-            sessions.display(),
-            env!("CARGO_BIN_EXE_redline"),
-        );
         tmux.run("clear");
-        tmux.run(&format!("{env} resume; echo EXIT=$?"));
+        tmux.run(&format!("{} resume; echo EXIT=$?", redline_in(scratch.path())));
         tmux.wait_for("the resumed review", "3 pending 1 applied");
-        tmux.keys("q");
-        tmux.wait_for("the quit question", "Quit anyway?");
-        tmux.keys("y");
-        tmux.wait_for("redline to exit", "EXIT=0");
+        quit_anyway(&tmux);
         assert_eq!(std::fs::read_to_string(&file).unwrap(), written, "landed: {landed}");
-        let out = scratch.path().display();
-        tmux.run("clear");
-        tmux.run(&format!(
-            "{env} replay --headless --check last > {out}/check.json; echo $? > {out}/status; echo CHECK''ED"
-        ));
-        tmux.wait_for("the check", "CHECKED");
-        let report = std::fs::read_to_string(scratch.path().join("check.json")).unwrap();
-        let status = std::fs::read_to_string(scratch.path().join("status")).unwrap();
-        assert_eq!(status.trim(), "0", "landed: {landed}; the resumed journal replays:\n{report}");
+        let (status, report) = check_last(&tmux, scratch.path());
+        assert_eq!(status, "0", "landed: {landed}; the resumed journal replays:\n{report}");
         assert!(report.contains("\"accepted\": 1"), "{report}");
     }
 }
