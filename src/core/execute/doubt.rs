@@ -280,8 +280,14 @@ fn inside_blank_run(
     let before = (0..run).rev().map_while(blank_at).last();
     // The hunk's blank lines right after them: the last of them must end the file's run.
     let after = (end..slots.len()).map_while(blank_at).last();
+    // New lines go right after the line found before them, the file's lines up to the next
+    // line found after them: after a line that is not blank, which of the file's blank lines
+    // the hunk's are after them changes nothing.
+    let right_after_text = run > 0
+        && matches!(slots[run - 1], HunkSlot::Kept(f, _) if !blank_line(f))
+        && !hunk.lines[run - 1].text.trim().is_empty();
     let left_out = before.is_some_and(|f| f > 0 && blank_line(f - 1))
-        || after.is_some_and(|f| blank_line(f + 1));
+        || (!right_after_text && after.is_some_and(|f| blank_line(f + 1)));
     left_out.then(|| {
         format!(
             "the new line {:?} goes among blank lines the file has more of than the hunk: include the lines around them as context so that the place is clear",
