@@ -302,8 +302,10 @@ fn apply_parts(
     }
 }
 
-/// A hunk the locator could not place: it may still be a change inside one line, or an edit
-/// made before (its old text gone, its new text there); otherwise the locator's refusal.
+/// A hunk the locator could not place: it may be an edit made before (its old text gone, its
+/// new text there), looked for first (a line extended by the edit holds its old text too, and
+/// replacing within it would extend it again), or a change inside one line; otherwise the
+/// locator's refusal.
 fn not_located(
     edit: &Edit,
     path: &str,
@@ -312,6 +314,16 @@ fn not_located(
     w: &mut Working,
 ) -> EditReport {
     let Some(text) = w.text.as_mut() else { return refusal_report(edit, path, refusal) };
+    if let Some((start, end)) = already_applied(hunk, &text.lines) {
+        // The same edit sent again (a retry round, a repeated block): nothing to do.
+        let placement = Placement {
+            strategy: Strategy::AlreadyApplied,
+            lines: Some((start + 1, end)),
+            similarity: Some(1.0),
+        };
+        let note = "the file already holds this hunk's new text; nothing changed";
+        return placed(edit, path, placement, Some(note));
+    }
     if matches!(refusal.kind, RefusalKind::NotFound | RefusalKind::TooWeak)
         && let Some(p) = within_line(hunk, &text.lines)
     {
@@ -329,16 +341,6 @@ fn not_located(
             similarity: Some(round(similarity)),
         };
         let note = "the old text is part of one line; replaced within it";
-        return placed(edit, path, placement, Some(note));
-    }
-    if let Some((start, end)) = already_applied(hunk, &text.lines) {
-        // The same edit sent again (a retry round, a repeated block): nothing to do.
-        let placement = Placement {
-            strategy: Strategy::AlreadyApplied,
-            lines: Some((start + 1, end)),
-            similarity: Some(1.0),
-        };
-        let note = "the file already holds this hunk's new text; nothing changed";
         return placed(edit, path, placement, Some(note));
     }
     refusal_report(edit, path, refusal)

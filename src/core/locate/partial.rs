@@ -1,5 +1,6 @@
 //! The last resort for a one-line change: the model quoted only part of a line (`-a+b*c` for
-//! `result = a+b*c`). The quoted text must occur exactly once in the whole file.
+//! `result = a+b*c`). The quoted text must occur exactly once in the whole file, and not as the
+//! start of a line that goes on (that is the model's whole line, extended since).
 
 use crate::core::edit::{Hunk, LineKind};
 
@@ -32,8 +33,16 @@ pub fn within_line(hunk: &Hunk, file: &[String]) -> Option<PartialLine> {
     }
     let mut found = None;
     for (i, line) in file.iter().enumerate() {
+        let code_start = line.len() - line.trim_start().len();
+        let code_end = line.trim_end().len();
         for (at, _) in line.match_indices(old) {
             if found.is_some() {
+                return None;
+            }
+            // The quote is the start of the line's code and the line goes on: the model's
+            // whole line, which the file has since extended (`local` now `local  # A`), not a
+            // part of it; replacing within it would write a line neither holds.
+            if at == code_start && at + old.len() < code_end {
                 return None;
             }
             found = Some(PartialLine {
@@ -66,6 +75,15 @@ mod tests {
         let file = vec!["x = 1".to_string(), "result = a+b*c".to_string()];
         let p = within_line(&hunk("a+b*c", "x+y*z"), &file).unwrap();
         assert_eq!((p.line, p.start, p.end), (1, 9, 14));
+    }
+
+    #[test]
+    fn the_start_of_a_line_that_goes_on_is_not_a_part_of_it() {
+        let file = vec!["from threading import local  # A".to_string()];
+        assert!(within_line(&hunk("from threading import local", "x"), &file).is_none());
+        let indented = vec!["    x = compute(a) or DEFAULT".to_string()];
+        assert!(within_line(&hunk("x = compute(a)", "y"), &indented).is_none());
+        assert!(within_line(&hunk("compute(a)", "f(a)"), &indented).is_some(), "inside it");
     }
 
     #[test]
