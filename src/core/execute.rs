@@ -248,6 +248,7 @@ fn modify(
         rough
             .then(|| {
                 already_applied(hunk, &text.lines)
+                    .filter(|r| !removals_still_there(&parts, *r))
                     .or_else(|| removed_before(hunk, &text.lines).filter(|r| within(&parts, *r)))
             })
             .flatten()
@@ -276,6 +277,20 @@ fn modify(
 
 /// Whether every file line the located parts matched lies in `start..end`: the place found is
 /// the one the context stands at, with no removed line matched elsewhere.
+/// Whether the place found for the hunk's old text overlaps lines `start..end`, where its new
+/// text stands, and holds lines the hunk removes beyond them: the new text is there, but what
+/// the edit deletes next to it is too (a function the edit removes, after the line it also
+/// rewrites), so the edit was not made.
+fn removals_still_there(parts: &[(Hunk, Located)], (start, end): (usize, usize)) -> bool {
+    parts.iter().any(|(_, l)| {
+        let removed = l.slots.iter().filter_map(|s| match *s {
+            HunkSlot::Removed(f, _) => Some(f),
+            _ => None,
+        });
+        l.start < end && start < l.end && removed.into_iter().any(|f| f < start || f >= end)
+    })
+}
+
 fn within(parts: &[(Hunk, Located)], (start, end): (usize, usize)) -> bool {
     parts.iter().flat_map(|(_, l)| &l.slots).all(|s| match *s {
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => (start..end).contains(&f),
