@@ -466,3 +466,29 @@ fn an_undo_whose_write_fails_leaves_the_hunk_applied() {
     let again = app.update_placed(key('u'), now);
     assert_eq!(again.len(), 1, "it can be undone once the disk has room: {again:?}");
 }
+
+#[test]
+fn a_write_that_finds_its_own_text_on_disk_is_done_and_can_be_undone() {
+    let (mut app, now) = three_edits();
+    let ids: Vec<HunkId> = app.review.hunks().iter().map(|h| h.id).collect();
+    app.update_placed(key('n'), now);
+    let (carrier, path, _, text) = written(&app.update_placed(accept_all(), now));
+    // The write landed before a kill; the resumed session makes it again and meets its text.
+    let stale = Msg::WriteStale {
+        hunk: carrier,
+        path: path.clone(),
+        source: Source::Text(text.clone()),
+        undo: false,
+    };
+    assert!(app.update_placed(stale, now).is_empty(), "nothing left to write");
+    assert_eq!(app.review.counts().applied, 2, "{:?}", app.notice);
+    // `u` takes the batch back out of the file: the decisions kept what they wrote.
+    let effects = app.update_placed(key('u'), now);
+    let [AppEffect::Write { effect: Effect::Write { text: restored, .. }, undo: true }] =
+        &effects[..]
+    else {
+        panic!("one undo write: {effects:?}")
+    };
+    assert_eq!(restored, APP_PY);
+    assert_eq!(app.review.hunk(ids[2]).unwrap().state, HunkState::Pending);
+}

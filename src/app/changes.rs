@@ -57,6 +57,16 @@ impl App {
         source: Source,
         undo: bool,
     ) -> Vec<AppEffect> {
+        if self.review.writes_just(path, &source, undo) {
+            // The file holds just what this write writes: it was made already (it landed
+            // before a kill and the resumed session carried it out again). Taken as done, so
+            // the decisions keep what they wrote and undo can take them back.
+            let after = match source {
+                Source::Text(text) => After::Text(text),
+                _ => After::Deleted,
+            };
+            return self.write_done(hunk, path, after, undo);
+        }
         self.writes.end(path);
         let mut again = Vec::new();
         if undo {

@@ -93,6 +93,31 @@ impl Review {
         })
     }
 
+    /// Whether `found` on disk is just what the write on its way to `path` writes (an accept's,
+    /// or with `undo` an undo's): a write that meets it has been made already (it landed
+    /// before a kill, and the resumed session made it again).
+    pub fn writes_just(&self, path: &str, found: &Source, undo: bool) -> bool {
+        let same = |a: &After| match (a, found) {
+            (After::Text(t), Source::Text(f)) => t == f,
+            (After::Deleted, Source::Missing) => true,
+            _ => false,
+        };
+        if undo {
+            return self.undoing.first().and_then(|(d, _)| d.written.as_ref()).is_some_and(
+                |(before, _)| match (before, found) {
+                    (Source::Text(b), Source::Text(f)) => b == f,
+                    (Source::Missing, Source::Missing) => true,
+                    _ => false,
+                },
+            );
+        }
+        let together = self.being_written(path);
+        together
+            .last()
+            .and_then(|&i| self.decisions[i].written.as_ref())
+            .is_some_and(|(_, after)| same(after))
+    }
+
     /// The decisions of the hunks of `path` whose write is on its way (each the hunk's last
     /// decision with a write), in the order they were taken.
     pub(super) fn being_written(&self, path: &str) -> Vec<usize> {
