@@ -108,7 +108,7 @@ fn plan_reply(
     let events = parse_reply(reply, ParseOptions { only, known_paths: project_files.to_vec() });
     let has_hunks =
         events.iter().any(|e| matches!(e, Event::Edit(ed) if ed.format != Format::Whole));
-    let project = Project::new(project_files).with_roots(roots);
+    let mut project = Project::new(project_files).with_roots(roots);
     let mut items = Vec::new();
     for (i, event) in events.iter().enumerate() {
         match event {
@@ -121,6 +121,9 @@ fn plan_reply(
                 match project.resolve(edit) {
                     Ok(r) if is_quote(edit, &r.path, &events[i + 1..], &project) => {}
                     Ok(r) => {
+                        // A file the reply creates is a file of the project for the edits
+                        // after it (a new module, then a change to it).
+                        project.insert(&r.path);
                         items.push(PlanItem::Edit { edit: edit.clone(), path: r.path, by: r.by })
                     }
                     Err(_) if weak => {}

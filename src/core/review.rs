@@ -243,7 +243,11 @@ impl Review {
             }
             Event::Edit(edit) => {
                 let path = match self.project.resolve(&edit) {
-                    Ok(r) => r.path,
+                    // A file the reply creates is a file of the project for the edits after it.
+                    Ok(r) => {
+                        self.project.insert(&r.path);
+                        r.path
+                    }
                     Err(_) if edit.path_source == PathSource::Prose => return Vec::new(),
                     Err(reason) => {
                         self.problems.push(reason);

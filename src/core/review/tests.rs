@@ -346,3 +346,23 @@ fn undoing_hunks_written_together_takes_them_back_in_one_write_unless_the_file_c
     assert!(text.starts_with("# theirs\n"), "their line stays");
     assert_eq!(r.counts().pending, 1);
 }
+
+#[test]
+fn a_file_the_reply_creates_then_edits_is_written_once_with_both() {
+    let reply = "new.py\n```python\n<<<<<<< SEARCH\n=======\ndef f():\n    return 1\n>>>>>>> REPLACE\n```\n\nnew.py\n```python\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n";
+    let mut r = Review::new(vec!["app.py".into()], BTreeMap::new());
+    let mut reads = Vec::new();
+    for e in parse_reply(reply, ParseOptions::default()) {
+        reads.extend(r.add_event(e));
+    }
+    assert!(r.problems.is_empty(), "the edit finds the file the reply creates: {:?}", r.problems);
+    for read in reads {
+        if let Effect::Read { path } = read {
+            r.file_loaded(&path, Source::Missing);
+        }
+    }
+    let ids: Vec<HunkId> = r.hunks().iter().map(|h| h.id).collect();
+    assert_eq!(ids.len(), 2);
+    let (_, path, text) = write_of(r.accept_together(&ids, |_, _| None).unwrap());
+    assert_eq!((path.as_str(), text.as_str()), ("new.py", "def f():\n    return 2\n"));
+}
