@@ -35,8 +35,10 @@ impl App {
         reason: &str,
         undo: bool,
     ) -> Vec<AppEffect> {
-        // A batch undo stops at the first write it cannot make.
-        self.undoing = None;
+        // A batch undo stops at the first write it cannot make; the next `u` goes on with it.
+        if let Some(batch) = self.undoing.take() {
+            self.last_batch = Some(batch);
+        }
         if undo {
             self.review.undo_not_written();
         } else {
@@ -79,13 +81,20 @@ impl App {
         }
         self.file_changed(path, source);
         if self.writes.stale(path) == Stale::GiveUp {
+            if let Some(batch) = self.undoing.take().filter(|_| undo) {
+                self.last_batch = Some(batch);
+            }
             self.notice = Some(format!(
                 "{path} keeps changing on disk; nothing was written, decide again when it settles"
             ));
             return self.next_queued(path);
         }
         if undo {
-            return self.undo();
+            // The same decisions again, on what the file holds now (a batch's as a batch).
+            return match self.undoing.is_some() {
+                true => self.undo_batch_step(),
+                false => self.undo(),
+            };
         }
         let state = |app: &App, id: HunkId| app.review.hunk(id).map(|h| h.state.clone());
         let conflicts =

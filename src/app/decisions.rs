@@ -189,7 +189,8 @@ impl App {
                 Ok(Some(effect)) => return self.undo_write(effect),
                 Ok(None) => {}
                 Err(why) => {
-                    self.undoing = None;
+                    // What is left of the batch is what the next `u` takes back.
+                    self.last_batch = self.undoing.take();
                     self.notice = Some(format!("cannot undo the rest of the batch: {why}"));
                     return Vec::new();
                 }

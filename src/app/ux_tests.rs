@@ -234,3 +234,30 @@ fn the_help_scrolls_when_the_terminal_is_short() {
     app.update_placed(key('j'), now);
     assert_eq!(app.modal, None, "when it shows whole, any key closes it");
 }
+
+#[test]
+fn a_batch_undo_that_could_not_write_goes_on_with_the_next_u() {
+    let (mut app, now) = streamed();
+    let effects = app.update_placed(key('A'), now);
+    settle(&mut app, effects, now);
+    let applied = app.review.counts().applied;
+    assert!(applied >= 3);
+    let effects = app.update_placed(key('u'), now);
+    let [AppEffect::Write { effect: Effect::Write { hunk, path, .. }, undo: true }] = &effects[..]
+    else {
+        panic!("an undo write: {effects:?}")
+    };
+    let failed = Msg::WriteFailed {
+        hunk: *hunk,
+        path: path.clone(),
+        reason: "No space left on device".into(),
+        undo: true,
+    };
+    app.update_placed(failed, now);
+    assert_eq!(app.review.counts().applied, applied, "nothing taken back");
+    // The disk has room again: `u` takes back the rest of the batch, not one hunk.
+    let effects = app.update_placed(key('u'), now);
+    settle(&mut app, effects, now);
+    assert_eq!(app.review.counts().applied, 0, "{:?}", app.notice);
+    assert!(app.notice.as_deref().unwrap().contains("batch"), "{:?}", app.notice);
+}
