@@ -118,7 +118,7 @@ proptest! {
                             prop_assert!(!text.lines().any(|t| t == line), "a line they removed came back: {line:?}");
                         }
                     }
-                    r.write_done(id, "f.py", After::Text(text));
+                    r.write_done("f.py", After::Text(text));
                 }
                 Some(other) => prop_assert!(false, "unexpected effect {other:?}"),
             }

@@ -5,19 +5,13 @@ use super::*;
 
 impl App {
     /// A write (or its undo) was made.
-    pub(super) fn write_done(
-        &mut self,
-        hunk: HunkId,
-        path: &str,
-        after: After,
-        undo: bool,
-    ) -> Vec<AppEffect> {
+    pub(super) fn write_done(&mut self, path: &str, after: After, undo: bool) -> Vec<AppEffect> {
         self.writes.settled(path);
         if undo {
             self.review.undo_done(path, after);
             self.notice = Some(format!("undone: {path} restored"));
         } else {
-            self.review.write_done(hunk, path, after);
+            self.review.write_done(path, after);
         }
         self.writes.end(path);
         let mut effects = self.next_queued(path);
@@ -67,7 +61,7 @@ impl App {
                 Source::Text(text) => After::Text(text),
                 _ => After::Deleted,
             };
-            return self.write_done(hunk, path, after, undo);
+            return self.write_done(path, after, undo);
         }
         self.writes.end(path);
         let mut again = Vec::new();

@@ -377,7 +377,7 @@ impl App {
             Msg::StreamEnd(done) => self.stream_end(done, now),
             Msg::StreamError(reason) => self.stream_error(Some(reason), now),
             Msg::StreamCancelled => self.stream_error(None, now),
-            Msg::WriteDone { hunk, path, after, undo } => self.write_done(hunk, &path, after, undo),
+            Msg::WriteDone { path, after, undo, .. } => self.write_done(&path, after, undo),
             Msg::WriteFailed { hunk, path, reason, undo } => {
                 self.write_failed(hunk, &path, &reason, undo)
             }

@@ -268,13 +268,21 @@ pub(crate) fn lost_tail_context<'h>(
 /// How the model's indentation maps onto the file's, learned from the lines the hunk shares
 /// with the file.
 fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileStyle) -> IndentMap {
-    let pairs = hunk.lines.iter().zip(slots).filter_map(|(l, s)| match s {
+    IndentMap::learn(matched_pairs(lines, hunk, slots), style)
+}
+
+/// Each hunk line found in the file, with the file line it was found at: `(model, file)`.
+pub(crate) fn matched_pairs<'a>(
+    lines: &'a [String],
+    hunk: &'a Hunk,
+    slots: &'a [HunkSlot],
+) -> impl Iterator<Item = (&'a str, &'a str)> {
+    hunk.lines.iter().zip(slots).filter_map(|(l, s)| match s {
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
             Some((l.text.as_str(), lines[*f].as_str()))
         }
         _ => None,
-    });
-    IndentMap::learn(pairs, style)
+    })
 }
 
 /// The run of new lines that starts at hunk line `k`.

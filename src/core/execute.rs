@@ -103,6 +103,25 @@ pub enum After {
     Deleted,
 }
 
+impl After {
+    /// What the file holds once this is written.
+    pub fn source(&self) -> Source {
+        match self {
+            After::Text(t) => Source::Text(t.clone()),
+            After::Deleted => Source::Missing,
+        }
+    }
+
+    /// Whether a file that holds `found` holds just this.
+    pub fn is(&self, found: &Source) -> bool {
+        match (self, found) {
+            (After::Text(a), Source::Text(f)) => a == f,
+            (After::Deleted, Source::Missing) => true,
+            _ => false,
+        }
+    }
+}
+
 /// Apply one edit to one file as it is now: the report, and the file's new state if it changed.
 /// The review screen uses this for every decision, so a hunk is located again in the file's
 /// current text at the moment it is accepted.

@@ -35,12 +35,7 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
 /// (one kept its depth, the next moved): one of them is not the line the model meant, and the
 /// new lines' indentation would be learned from the wrong one.
 fn uneven_indentation(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
-    let pairs = h.lines.iter().zip(&loc.slots).filter_map(|(l, s)| match s {
-        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
-            Some((l.text.as_str(), lines[*f].as_str()))
-        }
-        _ => None,
-    });
+    let pairs = crate::core::apply::matched_pairs(lines, h, &loc.slots);
     (!crate::core::indent::consistent(pairs)).then(|| {
         "the lines found for the hunk are indented unlike its own lines relative to each other (a line the hunk shows at one depth is at another in the file): include the lines the file has there, as they are".to_string()
     })

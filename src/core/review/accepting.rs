@@ -68,13 +68,7 @@ impl Review {
                 after = After::Text(tidied);
             }
             let before_state = std::mem::replace(&mut hunk.state, HunkState::Accepted);
-            let before = std::mem::replace(
-                &mut now,
-                match &after {
-                    After::Text(t) => Source::Text(t.clone()),
-                    After::Deleted => Source::Missing,
-                },
-            );
+            let before = std::mem::replace(&mut now, after.source());
             self.decisions.push(Decision {
                 hunk: id,
                 before_state,
@@ -97,11 +91,6 @@ impl Review {
     /// or with `undo` an undo's): a write that meets it has been made already (it landed
     /// before a kill, and the resumed session made it again).
     pub fn writes_just(&self, path: &str, found: &Source, undo: bool) -> bool {
-        let same = |a: &After| match (a, found) {
-            (After::Text(t), Source::Text(f)) => t == f,
-            (After::Deleted, Source::Missing) => true,
-            _ => false,
-        };
         if undo {
             return self.undoing.first().and_then(|(d, _)| d.written.as_ref()).is_some_and(
                 |(before, _)| match (before, found) {
@@ -115,7 +104,7 @@ impl Review {
         together
             .last()
             .and_then(|&i| self.decisions[i].written.as_ref())
-            .is_some_and(|(_, after)| same(after))
+            .is_some_and(|(_, after)| after.is(found))
     }
 
     /// The decisions of the hunks of `path` whose write is on its way (each the hunk's last

@@ -90,7 +90,7 @@ fn an_accepted_hunk_is_placed_by_its_accept_and_a_rejected_one_still_takes_its_p
     );
     // The accepted hunk's write moves the file on: the third, still placing, is placed in the
     // new text then, and its job's outcome, for the old text, is not taken.
-    r.write_done(a, "app.py", After::Text(text));
+    r.write_done("app.py", After::Text(text));
     assert!(!r.hunks()[2].placing);
     assert!(!r.placed(jobs[2].run()));
     assert_eq!(r.hunks()[2].state, HunkState::Failed);

@@ -42,9 +42,9 @@ fn hunks_arrive_pending_with_a_preview() {
 fn accept_writes_and_later_hunks_are_placed_in_the_new_text() {
     let mut r = review_with(TWO);
     let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
-    let (id, path, text) = write_of(r.accept(b).unwrap());
+    let (_, path, text) = write_of(r.accept(b).unwrap());
     assert_eq!(r.hunk(b).unwrap().state, HunkState::Accepted);
-    r.write_done(id, &path, After::Text(text.clone()));
+    r.write_done(&path, After::Text(text.clone()));
     assert_eq!(r.hunk(b).unwrap().state, HunkState::Applied);
     let (_, _, text2) = write_of(r.accept(a).unwrap());
     assert_eq!(text2, "def a():\n    return 10\n\n\ndef b():\n    return 20\n");
@@ -64,8 +64,8 @@ fn reject_and_undo() {
 fn undoing_an_applied_hunk_restores_the_file() {
     let mut r = review_with(TWO);
     let a = r.hunks()[0].id;
-    let (id, path, text) = write_of(r.accept(a).unwrap());
-    r.write_done(id, &path, After::Text(text));
+    let (_, path, text) = write_of(r.accept(a).unwrap());
+    r.write_done(&path, After::Text(text));
     let (_, _, restored) = write_of(r.undo().unwrap().unwrap());
     assert_eq!(restored, APP);
     r.undo_done("app.py", After::Text(restored));
@@ -76,8 +76,8 @@ fn undoing_an_applied_hunk_restores_the_file() {
 fn undo_after_the_file_changed_reverses_by_content() {
     let mut r = review_with(TWO);
     let a = r.hunks()[0].id;
-    let (id, path, text) = write_of(r.accept(a).unwrap());
-    r.write_done(id, &path, After::Text(text.clone()));
+    let (_, path, text) = write_of(r.accept(a).unwrap());
+    r.write_done(&path, After::Text(text.clone()));
     let edited = format!("# header\n{text}");
     r.file_changed("app.py", Source::Text(edited));
     let (_, _, back) = write_of(r.undo().unwrap().unwrap());
@@ -88,8 +88,8 @@ fn undo_after_the_file_changed_reverses_by_content() {
 fn undo_is_refused_when_the_new_text_is_gone() {
     let mut r = review_with(TWO);
     let a = r.hunks()[0].id;
-    let (id, path, text) = write_of(r.accept(a).unwrap());
-    r.write_done(id, &path, After::Text(text));
+    let (_, path, text) = write_of(r.accept(a).unwrap());
+    r.write_done(&path, After::Text(text));
     r.file_changed("app.py", Source::Text("something else entirely\n".into()));
     assert!(r.undo().is_err());
     assert_eq!(r.hunk(a).unwrap().state, HunkState::Applied);
@@ -164,8 +164,8 @@ fn ids_are_stable() {
 const GROW: &str = "app.py\n```\n<<<<<<< SEARCH\ndef a():\n    return 1\n=======\ndef a():\n    x = 1\n    y = 2\n    return 1\n>>>>>>> REPLACE\n```\n\napp.py\n```\n<<<<<<< SEARCH\n    return 2\n=======\n    return 20\n>>>>>>> REPLACE\n```\n";
 
 fn accept_done(r: &mut Review, id: HunkId) {
-    let (id, path, text) = write_of(r.accept(id).unwrap());
-    r.write_done(id, &path, After::Text(text));
+    let (_, path, text) = write_of(r.accept(id).unwrap());
+    r.write_done(&path, After::Text(text));
 }
 
 fn text_of(r: &Review) -> String {
@@ -217,8 +217,8 @@ fn a_conflict_resolved_by_hand_shows_what_was_written() {
     let a = r.hunks()[0].id;
     r.file_changed("app.py", Source::Text(APP.replace("return 1", "return 1.0")));
     assert!(r.hunk(a).unwrap().state.is_conflict());
-    let (id, path, text) = write_of(r.resolve_conflict(a, "    return 11\n").unwrap());
-    r.write_done(id, &path, After::Text(text));
+    let (_, path, text) = write_of(r.resolve_conflict(a, "    return 11\n").unwrap());
+    r.write_done(&path, After::Text(text));
     let p = &r.hunk(a).unwrap().preview;
     assert_eq!(p.new, ["    return 11"], "what was written, not the model's `return 10`");
     assert_eq!(p.old, ["    return 1.0"]);
@@ -280,15 +280,15 @@ fn hunks_accepted_together_write_what_accepting_them_one_by_one_writes_and_undo_
     let ids: Vec<HunkId> = one_by_one.hunks().iter().rev().map(|h| h.id).collect();
     let mut last = file.clone();
     for &id in &ids {
-        let (hunk, path, text) = write_of(one_by_one.accept(id).unwrap());
-        one_by_one.write_done(hunk, &path, After::Text(text.clone()));
+        let (_, path, text) = write_of(one_by_one.accept(id).unwrap());
+        one_by_one.write_done(&path, After::Text(text.clone()));
         last = text;
     }
     let mut together = fresh();
-    let (hunk, path, text) = write_of(together.accept_together(&ids, |_, _| None).unwrap());
+    let (_, path, text) = write_of(together.accept_together(&ids, |_, _| None).unwrap());
     assert_eq!(text, last, "the same file");
     assert_eq!(together.counts().accepted, 12);
-    together.write_done(hunk, &path, After::Text(text.clone()));
+    together.write_done(&path, After::Text(text.clone()));
     assert_eq!(together.counts().applied, 12);
     for (a, b) in one_by_one.hunks().iter().zip(together.hunks()) {
         assert_eq!(a.preview, b.preview, "each hunk shows where its lines are now");
@@ -327,8 +327,8 @@ fn undoing_hunks_written_together_takes_them_back_in_one_write_unless_the_file_c
     let (a, b) = ids.split_at(4);
     // Two writes: the first four hunks, then the other five.
     for part in [a, b] {
-        let (hunk, path, text) = write_of(r.accept_together(part, |_, _| None).unwrap());
-        r.write_done(hunk, &path, After::Text(text));
+        let (_, path, text) = write_of(r.accept_together(part, |_, _| None).unwrap());
+        r.write_done(&path, After::Text(text));
     }
     assert_eq!(r.counts().applied, 9);
     let all = |_: HunkId| true;

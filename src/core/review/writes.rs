@@ -23,7 +23,7 @@ impl Review {
     /// trigger comment: not the model's text), where the hunks written after it in the same
     /// write moved it; the other applied hunks of the file follow their lines to where they
     /// are now.
-    pub fn write_done(&mut self, _id: HunkId, path: &str, after: After) {
+    pub fn write_done(&mut self, path: &str, after: After) {
         let together = self.being_written(path);
         let before = self.set_file(path, &after);
         let mut previews: Vec<(HunkId, Preview)> = together
@@ -34,11 +34,10 @@ impl Review {
                 Some((d.hunk, preview_of(b, &source_lines(b), Some(a.clone()))))
             })
             .collect();
-        let now = match self.files.get(path) {
-            Some(Source::Text(t)) => t.clone(),
-            _ => String::new(),
+        let lines: Vec<&str> = match self.files.get(path) {
+            Some(Source::Text(t)) => t.lines().collect(),
+            _ => Vec::new(),
         };
-        let lines: Vec<&str> = now.lines().collect();
         for i in 0..previews.len() {
             let (head, tail) = previews.split_at_mut(i + 1);
             let p = &mut head[i].1;
@@ -122,11 +121,7 @@ impl Review {
         }
         let path = self.hunks[idx].path.clone();
         let now = self.files.get(&path).cloned().unwrap_or(Source::Missing);
-        let unchanged = match (&now, &after) {
-            (Source::Text(n), After::Text(a)) => n == a,
-            (Source::Missing, After::Deleted) => true,
-            _ => false,
-        };
+        let unchanged = after.is(&now);
         let mut first = self.decisions.len() - 1;
         if unchanged {
             while first > 0 && self.written_just_before(first, &path, &with) {
@@ -199,11 +194,7 @@ impl Review {
         };
         let applied =
             self.hunk(prev.hunk).is_some_and(|h| h.path == path && h.state == HunkState::Applied);
-        let straight = match (wrote, found) {
-            (After::Text(a), Source::Text(b)) => a == b,
-            (After::Deleted, Source::Missing) => true,
-            _ => false,
-        };
+        let straight = wrote.is(found);
         with(prev.hunk) && applied && straight
     }
 
@@ -230,11 +221,7 @@ impl Review {
 
     /// Store a file's text after a write; what it held before.
     fn set_file(&mut self, path: &str, after: &After) -> Source {
-        let now = match after {
-            After::Text(t) => Source::Text(t.clone()),
-            After::Deleted => Source::Missing,
-        };
-        self.store_file(path, now).unwrap_or(Source::Missing)
+        self.store_file(path, after.source()).unwrap_or(Source::Missing)
     }
 
     /// The file changed from `before` to what the review holds now: each applied hunk of it
