@@ -1,6 +1,7 @@
 //! How cost follows the data (issue 14): a reply of 100 / 1,000 / 10,000 hunks streamed into the
-//! review in 20-byte chunks with the journal on and off (the UI task's time, placing on a worker
-//! thread as the loop does; and the time until every hunk is placed), and only parsed (`redline
+//! review in 20-byte chunks with the journal on and off (the UI task's time, parsing on the
+//! stream side's reader thread and placing on a worker thread as the loop does; and the time
+//! until every hunk is placed), and only parsed (`redline
 //! parse`'s work); one key press at each size; 1,000 hunks
 //! in one 20,000-line file; `apply --dry-run`'s work (plan and execute) on a 1 MB and a 20 MB
 //! reply against 1,200 project files; and highlighted rows per second on a generated diff.
@@ -23,6 +24,7 @@ use redline::core::parse::ParseOptions;
 use redline::core::plan::{self, FormatChoice};
 use redline::core::review::{PlaceJob, PlaceResult};
 use redline::core::stream::StreamParser;
+use redline::shell::runtime::stream::{Piece, reader};
 use redline::ui::highlight::Highlighter;
 
 /// The binary's allocator (`src/main.rs`), so that the bench measures what the binary does.
@@ -69,18 +71,27 @@ fn app_of(p: &Project) -> App {
 }
 
 /// Stream the reply in 20-byte chunks (cut at character boundaries) into the review, with a
-/// recorder or not, as the loop does: each placing job goes to a worker thread, and the outcomes
-/// are fed back as they come (between chunks, then the rest after the stream's end). Gives the
-/// app, the recorder, the UI task's time (every update and the handing out of jobs, not the
-/// wait for the worker) and the wall time until every hunk was placed.
+/// recorder or not, as the loop does: the chunks go to the stream side's reader thread, which
+/// parses them and passes each on with its edits; each placing job goes to a worker thread, and
+/// the outcomes are fed back as they come (between the reader's messages, then the rest after
+/// the stream's end). Gives the app, the recorder, the UI task's time (every update and the
+/// handing out of jobs, not the waits) and the wall time until every hunk was placed.
 fn stream(p: &Project, journal: bool) -> (App, Option<Recorder>, Duration, Duration) {
     let wall = Instant::now();
     let mut ui = Ui { app: app_of(p), rec: journal.then(Recorder::new), busy: Duration::ZERO };
     let (jobs, results, worker) = placing_worker();
     let now = Instant::now();
-    let mut out = 0usize;
     let started = ui.send(None, now);
-    out += hand_out(started, &jobs);
+    let Some(AppEffect::StartStream { parse, .. }) =
+        started.iter().find(|e| matches!(e, AppEffect::StartStream { .. }))
+    else {
+        panic!("the review starts its stream")
+    };
+    let (tx, mut from_reader) = tokio::sync::mpsc::unbounded_channel();
+    let pieces = reader(parse.clone(), tx);
+    let mut out = hand_out(started, &jobs);
+    // The server's side: the reply as it arrives, all at once here (the network is not
+    // measured), so the UI task takes the reader's messages as fast as it can.
     let text = p.reply.as_str();
     let mut at = 0;
     while at < text.len() {
@@ -88,14 +99,22 @@ fn stream(p: &Project, journal: bool) -> (App, Option<Recorder>, Duration, Durat
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        out += hand_out(ui.send(Some(Msg::Chunk(text[at..end].to_string())), now), &jobs);
+        pieces.send(Piece::Text(text[at..end].to_string())).expect("the reader runs");
         at = end;
+    }
+    pieces.send(Piece::Done(StreamDone::default())).expect("the reader runs");
+    loop {
+        let msg = from_reader.blocking_recv().expect("the reader ends the stream");
+        let end = matches!(msg, Msg::StreamEnd(_));
+        out += hand_out(ui.send(Some(msg), now), &jobs);
         while let Ok(r) = results.try_recv() {
             out -= 1;
             out += hand_out(ui.send(Some(Msg::Placed(r)), now), &jobs);
         }
+        if end {
+            break;
+        }
     }
-    out += hand_out(ui.send(Some(Msg::StreamEnd(StreamDone::default())), now), &jobs);
     while out > 0 {
         let r = results.recv().expect("the worker answers every job");
         out -= 1;

@@ -37,7 +37,10 @@ fn app() -> (App, Instant) {
 fn finished() -> (App, Instant) {
     let (mut app, now) = app();
     app.update_placed(Msg::Chunk(REPLY.into()), now);
-    app.update_placed(Msg::StreamEnd(StreamDone { output_tokens: Some(402), note: None }), now);
+    app.update_placed(
+        Msg::StreamEnd(StreamDone { output_tokens: Some(402), ..StreamDone::default() }),
+        now,
+    );
     (app, now)
 }
 
@@ -209,7 +212,10 @@ fn one_change(path: &str, old: &str, new: &str) -> (App, Instant) {
     let now = Instant::now();
     app.start(now);
     app.update_placed(Msg::Chunk(reply), now);
-    app.update_placed(Msg::StreamEnd(StreamDone { output_tokens: Some(40), note: None }), now);
+    app.update_placed(
+        Msg::StreamEnd(StreamDone { output_tokens: Some(40), ..StreamDone::default() }),
+        now,
+    );
     (app, now)
 }
 

@@ -266,6 +266,6 @@ impl App {
             .map(|m| ChatMessage::new(role(m.role), m.content))
             .collect();
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Initial }]
+        vec![self.stream_effect(Why::Initial)]
     }
 }

@@ -117,6 +117,8 @@ impl AppConfig {
 pub struct App {
     pub review: Review,
     parser: StreamParser,
+    /// How this round's reply is parsed (given to a stream side that parses it).
+    parse: ParseOptions,
     /// Every round's reply text, as it arrived.
     pub stream_text: String,
     round_start: usize,
@@ -192,7 +194,8 @@ impl App {
         review.defer_placing();
         App {
             review,
-            parser: StreamParser::new(options),
+            parser: StreamParser::new(options.clone()),
+            parse: options,
             stream_text: String::new(),
             round_start: 0,
             streaming: false,
@@ -270,7 +273,7 @@ impl App {
             return Vec::new();
         }
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Initial }]
+        vec![self.stream_effect(Why::Initial)]
     }
 
     /// Whether the status line shows a running clock (a stream started and not ended): the
@@ -281,7 +284,14 @@ impl App {
 
     /// The unfinished last line of the stream (shown, never applied).
     pub fn tail(&self) -> &str {
-        if self.streaming { self.parser.tail() } else { "" }
+        if !self.streaming {
+            return "";
+        }
+        // The text after the round's last line end: what the parser (here or on the stream
+        // side) holds as unfinished.
+        let round = &self.stream_text[self.round_start..];
+        let start = memchr::memrchr(b'\n', round.as_bytes()).map_or(0, |i| i + 1);
+        &round[start..]
     }
 
     /// Indices into `review.hunks()`, grouped by file in order of first arrival, filtered by
@@ -374,6 +384,7 @@ impl App {
         match msg {
             Msg::Key(key) => self.on_key(key, now),
             Msg::Chunk(text) => self.chunk(&text, now),
+            Msg::Parsed { text, events } => self.parsed(&text, events, now),
             Msg::StreamEnd(done) => self.stream_end(done, now),
             Msg::StreamError(reason) => self.stream_error(Some(reason), now),
             Msg::StreamCancelled => self.stream_error(None, now),
@@ -436,11 +447,16 @@ impl App {
         if !self.streaming {
             return Vec::new();
         }
-        self.stats.first_text.get_or_insert(now);
-        self.stats.bytes += text.len();
-        self.stream_text.push_str(text);
         let events = self.parser.push_str(text);
-        self.add_events(events)
+        self.take_text(text, events, now)
+    }
+
+    /// A piece of the reply parsed on the stream side.
+    fn parsed(&mut self, text: &str, events: Vec<Event>, now: Instant) -> Vec<AppEffect> {
+        if !self.streaming {
+            return Vec::new();
+        }
+        self.take_text(text, events, now)
     }
 
     /// A file the review asked for: its hunks can be placed, and it is followed from now on.

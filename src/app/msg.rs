@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use crate::app::key::KeyEvent;
 use crate::core::execute::After;
 use crate::core::file::Source;
+use crate::core::parse::{Event, ParseOptions};
 use crate::core::review::{Effect, HunkId, PlaceJob, PlaceResult};
 use crate::core::session::Why;
 use crate::core::trigger::TriggerId;
@@ -21,6 +22,10 @@ pub struct StreamDone {
     pub output_tokens: Option<u64>,
     /// A note for the status line (the reply hit the token limit, ...).
     pub note: Option<String>,
+    /// What the stream side's parser gave at the end (an edit the reply's last, unterminated
+    /// line finished), when the reply was parsed there ([`Msg::Parsed`]); empty when the app
+    /// parses the chunks itself. Not journaled: a replay parses the recorded chunks again.
+    pub last: Vec<Event>,
 }
 
 /// Everything that can happen to the review screen.
@@ -39,7 +44,16 @@ pub enum Msg {
         row: u16,
     },
     Resize(u16, u16),
+    /// A piece of the reply, as the server sent it: the app parses it (a replay, a test).
     Chunk(String),
+    /// A piece of the reply and what the stream side's parser made of it: the live stream
+    /// parses off the UI task ([`crate::core::stream::StreamParser`], started with the options
+    /// of [`AppEffect::StartStream`]), and the app only takes the text and the finished edits.
+    /// Journaled as the chunk it is: a replay parses it again, to the same events.
+    Parsed {
+        text: String,
+        events: Vec<Event>,
+    },
     StreamEnd(StreamDone),
     StreamError(String),
     /// The stream was cancelled (by the user, or a replay's player): not a failed request.
@@ -118,6 +132,9 @@ pub enum AppEffect {
         messages: Vec<ChatMessage>,
         /// Why the request is made (the session journal records it).
         why: Why,
+        /// How to parse the reply (the project's paths as the request starts), for a stream
+        /// side that parses it ([`Msg::Parsed`]).
+        parse: ParseOptions,
     },
     CancelStream,
     /// A review write (`undo` when it takes a hunk back out); answer with WriteDone/WriteFailed.

@@ -36,7 +36,7 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
         Msg::Scroll { down, at } => Record::Scroll { t, down: *down, at: at.map(|(c, r)| [c, r]) },
         Msg::Click { column, row } => Record::Click { t, at: [*column, *row] },
         Msg::Resize(width, height) => Record::Resize { t, width: *width, height: *height },
-        Msg::Chunk(text) => Record::Chunk { t, text: text.clone() },
+        Msg::Chunk(text) | Msg::Parsed { text, .. } => Record::Chunk { t, text: text.clone() },
         // A server's message may quote its URL: never with credentials in a journal.
         Msg::StreamEnd(done) => Record::StreamEnd {
             t,
@@ -113,9 +113,11 @@ pub fn record_msg(record: &Record) -> Option<Msg> {
         Record::Click { at: [column, row], .. } => Msg::Click { column: *column, row: *row },
         Record::Resize { width, height, .. } => Msg::Resize(*width, *height),
         Record::Chunk { text, .. } => Msg::Chunk(text.clone()),
-        Record::StreamEnd { output_tokens, note, .. } => {
-            Msg::StreamEnd(StreamDone { output_tokens: *output_tokens, note: note.clone() })
-        }
+        Record::StreamEnd { output_tokens, note, .. } => Msg::StreamEnd(StreamDone {
+            output_tokens: *output_tokens,
+            note: note.clone(),
+            last: Vec::new(),
+        }),
         Record::StreamError { reason, .. } if reason == CANCELLED => Msg::StreamCancelled,
         Record::StreamError { reason, .. } => Msg::StreamError(reason.clone()),
         Record::File(f) if f.t.is_some() => {
@@ -320,7 +322,7 @@ impl Recorder {
     fn requests(&mut self, effects: &[AppEffect], t: u64) -> Vec<Record> {
         let mut out = Vec::new();
         for effect in effects {
-            if let AppEffect::StartStream { messages, why } = effect {
+            if let AppEffect::StartStream { messages, why, .. } = effect {
                 out.push(Record::Request(RequestRecord {
                     t,
                     round: self.rounds,
@@ -472,7 +474,11 @@ mod tests {
             Msg::Click { column: 3, row: 9 },
             Msg::Resize(120, 40),
             Msg::Chunk("text\n".into()),
-            Msg::StreamEnd(StreamDone { output_tokens: Some(3), note: Some("cut".into()) }),
+            Msg::StreamEnd(StreamDone {
+                output_tokens: Some(3),
+                note: Some("cut".into()),
+                ..StreamDone::default()
+            }),
             Msg::StreamCancelled,
             Msg::FileRead { path: "a.py".into(), source: Source::Text("x\n".into()) },
             Msg::FileChanged { path: "a.py".into(), source: Source::Missing },

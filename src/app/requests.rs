@@ -13,12 +13,37 @@ impl App {
         self.stats = StreamStats { started: Some(now), ..StreamStats::default() };
         // The project as it is now: files created since the last round are paths too.
         let known_paths = self.review.project_files();
-        self.parser = StreamParser::new(ParseOptions { only: None, known_paths });
+        self.parse = ParseOptions { only: None, known_paths };
+        self.parser = StreamParser::new(self.parse.clone());
         self.round_start = self.stream_text.len();
     }
 
+    /// The request for the conversation as it is, with how its reply is to be parsed.
+    pub(super) fn stream_effect(&self, why: Why) -> AppEffect {
+        AppEffect::StartStream {
+            messages: self.conversation.clone(),
+            why,
+            parse: self.parse.clone(),
+        }
+    }
+
+    /// A piece of the reply with the edits it finished (parsed by the app or the stream side).
+    pub(super) fn take_text(
+        &mut self,
+        text: &str,
+        events: Vec<Event>,
+        now: Instant,
+    ) -> Vec<AppEffect> {
+        self.stats.first_text.get_or_insert(now);
+        self.stats.bytes += text.len();
+        self.stream_text.push_str(text);
+        self.add_events(events)
+    }
+
     pub(super) fn stream_end(&mut self, done: StreamDone, now: Instant) -> Vec<AppEffect> {
-        let events = self.parser.finish();
+        // One of the two is empty: the app parsed the chunks, or the stream side did.
+        let mut events = self.parser.finish();
+        events.extend(done.last);
         let mut effects = self.add_events(events);
         self.streaming = false;
         self.stats.ended = Some(now);
@@ -57,7 +82,7 @@ impl App {
         if let Some(request) = answering {
             self.answer_again(request);
         }
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Retry }]
+        vec![self.stream_effect(Why::Retry)]
     }
 
     pub(super) fn retry(&mut self, now: Instant) -> Vec<AppEffect> {
@@ -109,7 +134,7 @@ impl App {
         self.stream_text.push_str(&format!("\n\n── {asking} ──\n\n"));
         self.request_line = Some(asking);
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Retry }]
+        vec![self.stream_effect(Why::Retry)]
     }
 
     /// Send a follow-up request in the same conversation, telling the model which of its hunks
@@ -134,6 +159,6 @@ impl App {
         self.stream_text.push_str(&format!("\n\n── follow-up: {} ──\n\n", request.trim()));
         self.request_line = Some(request.trim().to_string());
         self.begin_stream(now);
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::FollowUp }]
+        vec![self.stream_effect(Why::FollowUp)]
     }
 }

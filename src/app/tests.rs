@@ -88,7 +88,10 @@ fn hunks_appear_while_the_stream_is_open() {
     assert!(app.review.hunks().len() >= 2);
     assert!(!app.tail().is_empty() || app.stream_text.ends_with('\n'));
     app.update_placed(Msg::Chunk(rest[half..].to_string()), now);
-    app.update_placed(Msg::StreamEnd(StreamDone { output_tokens: Some(300), note: None }), now);
+    app.update_placed(
+        Msg::StreamEnd(StreamDone { output_tokens: Some(300), ..StreamDone::default() }),
+        now,
+    );
     assert!(!app.streaming);
     assert_eq!(app.review.hunks().len(), 5);
     assert_eq!(app.review.counts().failed, 1);
@@ -230,7 +233,7 @@ fn retry_asks_the_model_about_failed_edits() {
     app.update_placed(key('j'), now);
     assert_eq!(app.selected_hunk().unwrap().state, HunkState::Failed);
     let effects = app.update_placed(key('r'), now);
-    let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
+    let [AppEffect::StartStream { messages, why, .. }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     assert_eq!(*why, crate::core::session::Why::Retry);
@@ -330,7 +333,7 @@ fn the_input_line_sends_the_request() {
         app.update_placed(key(c), now);
     }
     let effects = app.update_placed(special(KeyCode::Enter), now);
-    let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
+    let [AppEffect::StartStream { messages, why, .. }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     assert_eq!(*why, crate::core::session::Why::Initial);
@@ -389,7 +392,7 @@ fn a_follow_up_request_reports_the_rejected_hunks() {
         app.update_placed(key(c), now);
     }
     let effects = app.update_placed(special(KeyCode::Enter), now);
-    let [AppEffect::StartStream { messages, why }] = effects.as_slice() else {
+    let [AppEffect::StartStream { messages, why, .. }] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     assert_eq!(*why, crate::core::session::Why::FollowUp);

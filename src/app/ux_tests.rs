@@ -11,7 +11,7 @@ const REFUSED: &str = "error sending request for url (http://127.0.0.1:9/v1/chat
 #[test]
 fn a_failed_request_is_shown_failed_and_r_sends_it_again() {
     let (mut app, now) = started();
-    let AppEffect::StartStream { messages, .. } = app.start(now).remove(0) else { panic!() };
+    let AppEffect::StartStream { messages, parse, .. } = app.start(now).remove(0) else { panic!() };
     app.update_placed(Msg::StreamError(REFUSED.into()), now);
     assert_eq!(app.request_failed.as_deref(), Some(REFUSED));
     assert!(app.message().unwrap().contains(REFUSED), "the whole error");
@@ -20,7 +20,7 @@ fn a_failed_request_is_shown_failed_and_r_sends_it_again() {
     let effects = app.update_placed(key('r'), now);
     assert_eq!(
         effects,
-        vec![AppEffect::StartStream { messages, why: Why::Retry }],
+        vec![AppEffect::StartStream { messages, why: Why::Retry, parse }],
         "`r` sends the same request again"
     );
     assert!(app.streaming && app.request_failed.is_none());

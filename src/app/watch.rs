@@ -127,7 +127,7 @@ impl App {
         if let Some(watch) = self.watch.as_mut() {
             watch.answering.insert(self.round, request);
         }
-        vec![AppEffect::StartStream { messages: self.conversation.clone(), why: Why::Watch }]
+        vec![self.stream_effect(Why::Watch)]
     }
 
     /// The request of the round that just failed is not handled after all: the next save of

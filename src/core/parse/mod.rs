@@ -43,7 +43,7 @@ pub enum Event {
 }
 
 /// Parser settings.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParseOptions {
     /// Parse only this format (others are left as prose).
     pub only: Option<Format>,

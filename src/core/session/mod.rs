@@ -395,7 +395,29 @@ pub struct HunkRecord {
 impl HunkRecord {
     /// The same hunk in the same state and place (the time aside).
     pub fn same_as(&self, other: &HunkRecord) -> bool {
-        HunkRecord { t: 0, ..self.clone() } == HunkRecord { t: 0, ..other.clone() }
+        // Field by field, not by copies with `t` zeroed: the recorder asks for every hunk that
+        // changed. Naming every field keeps a new one from being left out.
+        let HunkRecord {
+            t: _,
+            id,
+            path,
+            format,
+            reply_lines,
+            state,
+            strategy,
+            lines,
+            similarity,
+            reason,
+        } = self;
+        *id == other.id
+            && *path == other.path
+            && *format == other.format
+            && *reply_lines == other.reply_lines
+            && *state == other.state
+            && *strategy == other.strategy
+            && *lines == other.lines
+            && *similarity == other.similarity
+            && *reason == other.reason
     }
 }
 
@@ -458,7 +480,13 @@ pub fn hash(text: &str) -> String {
 
 /// A hunk id as 16 hex digits (JSON numbers lose precision above 2^53).
 pub fn hunk_hex(id: u64) -> String {
-    format!("{id:016x}")
+    // By hand, not `format!`: the recorder writes one for every hunk placed.
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(16);
+    for shift in (0..16).rev() {
+        hex.push(DIGITS[((id >> (shift * 4)) & 0xf) as usize] as char);
+    }
+    hex
 }
 
 pub fn parse_hunk_hex(text: &str) -> Option<u64> {

@@ -191,6 +191,9 @@ fn urls_in_messages_lose_credentials_too() {
 fn hashes_ids_and_timestamps() {
     assert_eq!(hash(""), "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     assert_eq!(parse_hunk_hex(&hunk_hex(u64::MAX)), Some(u64::MAX));
+    for id in [0, 1, 0xabc, 0x0123_4567_89ab_cdef, u64::MAX - 1] {
+        assert_eq!(hunk_hex(id), format!("{id:016x}"), "ids in journals keep their spelling");
+    }
     assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
     assert_eq!(utc_timestamp(1_709_210_096_000), "2024-02-29T12:34:56Z");
 }

@@ -15,6 +15,7 @@ use crate::app::record::Recorder;
 use crate::app::replay::{Clock, Cue, Player, ResultKey, take_held};
 use crate::app::{App, AppEffect, Msg};
 use crate::core::file::Source;
+use crate::core::parse::ParseOptions;
 use crate::core::review::HunkId;
 use crate::core::session::Record;
 use crate::provider::ChatMessage;
@@ -41,7 +42,8 @@ pub struct Fed {
 /// What the loop is to do for the app.
 pub enum Action {
     Disk(Job),
-    Stream(Vec<ChatMessage>),
+    /// Send the request; its reply is parsed with these options on the stream's side.
+    Stream(Vec<ChatMessage>, ParseOptions),
     CancelStream,
     Editor {
         hunk: HunkId,
@@ -196,11 +198,11 @@ impl<'a> Core<'a> {
                 // A recorded quit ends nothing: the replay stays on its last screen.
                 AppEffect::Quit if reenacting => {}
                 AppEffect::Quit => actions.push(Action::Quit),
-                AppEffect::StartStream { messages, .. } => {
+                AppEffect::StartStream { messages, parse, .. } => {
                     self.requests += 1;
                     match playing {
                         Some(p) => p.player.round_started(t),
-                        None => actions.push(Action::Stream(messages)),
+                        None => actions.push(Action::Stream(messages, parse)),
                     }
                 }
                 AppEffect::CancelStream => match playing {

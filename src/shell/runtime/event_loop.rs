@@ -283,9 +283,10 @@ where
             match action {
                 Action::Quit => return Ok(Some(Ending::Quit)),
                 Action::Disk(job) => self.worker.send(job),
-                Action::Stream(messages) => {
+                Action::Stream(messages, parse) => {
                     self.cancel = CancellationToken::new();
-                    start_stream(self.io.replies, messages, self.tx.clone(), self.cancel.clone());
+                    let to = (self.tx.clone(), self.cancel.clone());
+                    start_stream(self.io.replies, messages, parse, to);
                 }
                 Action::CancelStream => self.cancel.cancel(),
                 Action::Editor { hunk, text } => self.edit(core, hunk, text)?,

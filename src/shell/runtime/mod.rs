@@ -29,7 +29,7 @@ pub mod disk;
 mod driver;
 mod event_loop;
 pub mod screen;
-mod stream;
+pub mod stream;
 mod watching;
 
 pub use check::{Counts, Difference, Report, check};

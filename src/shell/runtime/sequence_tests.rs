@@ -3,6 +3,7 @@
 //! streams in split anywhere, keys come in any order between its chunks, and each effect's disk
 //! work is carried out before the next message (the order a user at human speed sees); the
 //! placing of new hunks comes back late, any number of messages later, as a slow worker's would.
+//! The reply is parsed by the app (as in a replay) or by the live stream's reader thread.
 //!
 //! - the number of hunks never goes down;
 //! - accepting a hunk and undoing it at once leaves every file byte for byte as it was;
@@ -18,6 +19,7 @@ use proptest::prelude::*;
 use super::check::check;
 use super::core::{Action, Core, Log};
 use super::disk::{Disk, Job, MemoryDisk, Work};
+use super::stream::{Piece, reader};
 use crate::app::key::{KeyCode, KeyEvent, KeyModifiers};
 use crate::app::{App, AppConfig, AppEffect, Msg, StreamDone};
 use crate::core::file::Source;
@@ -57,6 +59,32 @@ struct Run {
     writes: usize,
     /// Placing jobs held back until a [`Step::Placed`] (`None`: carried out at once).
     placing: Option<std::collections::VecDeque<Job>>,
+    /// The live stream's reader thread, parsing the reply off the loop (`None`: the app parses
+    /// the chunks, as in a replay).
+    reader: Option<Reader>,
+}
+
+/// The stream side of a live session: the reader thread the runtime starts, and what it sends.
+struct Reader {
+    pieces: std::sync::mpsc::Sender<Piece>,
+    out: tokio::sync::mpsc::UnboundedReceiver<Msg>,
+}
+
+impl Reader {
+    /// A reader for the stream `started` asks for.
+    fn of(started: &[AppEffect]) -> Reader {
+        let [AppEffect::StartStream { parse, .. }] = started else {
+            panic!("the review starts its stream: {started:?}")
+        };
+        let (tx, out) = tokio::sync::mpsc::unbounded_channel();
+        Reader { pieces: reader(parse.clone(), tx), out }
+    }
+
+    /// What the loop gets for `piece`.
+    fn pass(&mut self, piece: Piece) -> Msg {
+        self.pieces.send(piece).expect("the reader runs");
+        self.out.blocking_recv().expect("the reader answers each piece")
+    }
 }
 
 impl Run {
@@ -86,11 +114,20 @@ impl Run {
     fn chunk(&mut self, core: &mut Core<'_>, sent: &mut usize, n: usize) {
         let end = (*sent + n).min(REPLY.len());
         if end > *sent {
-            self.feed(core, Msg::Chunk(REPLY[*sent..end].to_string()));
+            let text = REPLY[*sent..end].to_string();
+            let msg = match self.reader.as_mut() {
+                Some(r) => r.pass(Piece::Text(text)),
+                None => Msg::Chunk(text),
+            };
+            self.feed(core, msg);
             *sent = end;
         }
         if *sent == REPLY.len() && core.app.streaming {
-            self.feed(core, Msg::StreamEnd(StreamDone::default()));
+            let msg = match self.reader.as_mut() {
+                Some(r) => r.pass(Piece::Done(StreamDone::default())),
+                None => Msg::StreamEnd(StreamDone::default()),
+            };
+            self.feed(core, msg);
         }
     }
 
@@ -148,14 +185,15 @@ fn consistent(app: &App, disk: &MemoryDisk) -> Result<(), String> {
     Ok(())
 }
 
-fn run(steps: &[Step]) -> Result<(), TestCaseError> {
+fn run(steps: &[Step], live: bool) -> Result<(), TestCaseError> {
     let (mut app, disk) = start();
     let now = Instant::now();
     let mut core = Core::new(&mut app, now, 0, Log::Off);
-    let mut run = Run { disk, writes: 0, placing: Some(Default::default()) };
+    let mut run = Run { disk, writes: 0, placing: Some(Default::default()), reader: None };
     let started = core.start();
     let streams = matches!(started.as_slice(), [AppEffect::StartStream { .. }]);
     prop_assert!(streams, "the review starts its stream");
+    run.reader = live.then(|| Reader::of(&started));
     run.feed(&mut core, Msg::Resize(100, 30));
     let mut sent = 0;
     let mut most = 0;
@@ -215,9 +253,10 @@ proptest! {
 
     #[test]
     fn any_sequence_of_messages_keeps_the_review_and_the_disk_in_step(
-        steps in prop::collection::vec(step(), 0..40)
+        steps in prop::collection::vec(step(), 0..40),
+        live in any::<bool>(),
     ) {
-        run(&steps)?;
+        run(&steps, live)?;
     }
 }
 
@@ -227,7 +266,7 @@ proptest! {
 fn accepting_everything_writes_four_hunks_and_undoing_all_restores_the_files() {
     let (mut app, disk) = start();
     let mut core = Core::new(&mut app, Instant::now(), 0, Log::Off);
-    let mut run = Run { disk, writes: 0, placing: None };
+    let mut run = Run { disk, writes: 0, placing: None, reader: None };
     core.start();
     run.feed(&mut core, Msg::Chunk(REPLY.into()));
     run.feed(&mut core, Msg::StreamEnd(StreamDone::default()));
@@ -241,16 +280,18 @@ fn accepting_everything_writes_four_hunks_and_undoing_all_restores_the_files() {
     assert_eq!(run.disk.files(), original, "u takes the whole batch back");
 }
 
-/// A session recorded as a live one is, its placings coming back late among keys and chunks,
+/// A session recorded as a live one is (`live`: its reply parsed on the stream's side, as the
+/// runtime does; a replay parses the recorded chunks itself), its placings coming back late among keys and chunks,
 /// replayed headless: the check finds everything the same (hunks, their placing and states,
 /// writes, files). The replay carries out each held placing job where its outcome was recorded.
-fn recorded_and_checked(steps: &[Step]) -> Result<(), TestCaseError> {
+fn recorded_and_checked(steps: &[Step], live: bool) -> Result<(), TestCaseError> {
     let (mut app, disk) = start();
     let files = disk.files();
     app.update(Msg::Resize(100, 30), Instant::now());
     let mut core = Core::new(&mut app, Instant::now(), 0, Log::Memory(Vec::new()));
-    let mut run = Run { disk, writes: 0, placing: Some(Default::default()) };
-    core.start();
+    let mut run = Run { disk, writes: 0, placing: Some(Default::default()), reader: None };
+    let started = core.start();
+    run.reader = live.then(|| Reader::of(&started));
     let mut sent = 0;
     let all = steps.iter().cloned().chain([Step::Chunk(REPLY.len())]);
     for s in all {
@@ -310,8 +351,9 @@ proptest! {
 
     #[test]
     fn a_session_with_late_placings_replays_identically(
-        steps in prop::collection::vec(step(), 0..30)
+        steps in prop::collection::vec(step(), 0..30),
+        live in any::<bool>(),
     ) {
-        recorded_and_checked(&steps)?;
+        recorded_and_checked(&steps, live)?;
     }
 }
