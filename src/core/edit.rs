@@ -94,40 +94,52 @@ impl Hunk {
     /// lines the model did not mean to change become context.
     ///
     /// Lines that differ only in trailing whitespace count as unchanged: the model did not mean
-    /// to change them, and the file's own text is kept.
+    /// to change them, and the file's own text is kept. Lines equal to the byte come first: only
+    /// what the exact comparison leaves changed is compared without trailing whitespace, so a
+    /// SEARCH line `/**␠␠` that the REPLACE keeps as it is stays the context it is, and a new
+    /// `/**` written before it stays new.
     pub fn from_old_new(old: &[String], new: &[String]) -> Hunk {
-        use similar::{Algorithm, DiffOp, capture_diff_slices};
-        let old_cmp: Vec<&str> = old.iter().map(|l| l.trim_end()).collect();
-        let new_cmp: Vec<&str> = new.iter().map(|l| l.trim_end()).collect();
         let mut lines = Vec::with_capacity(old.len() + new.len());
-        for op in capture_diff_slices(Algorithm::Myers, &old_cmp, &new_cmp) {
-            match op {
-                DiffOp::Equal { old_index, len, .. } => {
-                    for l in &old[old_index..old_index + len] {
-                        lines.push(HunkLine::new(LineKind::Context, l.clone()));
-                    }
-                }
-                DiffOp::Delete { old_index, old_len, .. } => {
-                    for l in &old[old_index..old_index + old_len] {
-                        lines.push(HunkLine::new(LineKind::Remove, l.clone()));
-                    }
-                }
-                DiffOp::Insert { new_index, new_len, .. } => {
-                    for l in &new[new_index..new_index + new_len] {
-                        lines.push(HunkLine::new(LineKind::Add, l.clone()));
-                    }
-                }
-                DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-                    for l in &old[old_index..old_index + old_len] {
-                        lines.push(HunkLine::new(LineKind::Remove, l.clone()));
-                    }
-                    for l in &new[new_index..new_index + new_len] {
-                        lines.push(HunkLine::new(LineKind::Add, l.clone()));
-                    }
-                }
+        diff_into(&mut lines, old, new, String::as_str, &mut |lines, o, n| {
+            diff_into(lines, o, n, |l| l.trim_end(), &mut |lines, o, n| {
+                lines.extend(o.iter().map(|l| HunkLine::new(LineKind::Remove, l.clone())));
+                lines.extend(n.iter().map(|l| HunkLine::new(LineKind::Add, l.clone())));
+            })
+        });
+        Hunk { lines, old_start_hint: None, marked: false, pick: None }
+    }
+}
+
+/// The diff of `old` and `new` compared by `key`, appended to `lines`: equal lines as context
+/// (with the old side's text), each changed stretch handed to `changed`.
+fn diff_into<'a>(
+    lines: &mut Vec<HunkLine>,
+    old: &'a [String],
+    new: &'a [String],
+    key: fn(&String) -> &str,
+    changed: &mut dyn FnMut(&mut Vec<HunkLine>, &'a [String], &'a [String]),
+) {
+    use similar::{Algorithm, DiffOp, capture_diff_slices};
+    let old_cmp: Vec<&str> = old.iter().map(key).collect();
+    let new_cmp: Vec<&str> = new.iter().map(key).collect();
+    for op in capture_diff_slices(Algorithm::Myers, &old_cmp, &new_cmp) {
+        match op {
+            DiffOp::Equal { old_index, len, .. } => {
+                let kept = &old[old_index..old_index + len];
+                lines.extend(kept.iter().map(|l| HunkLine::new(LineKind::Context, l.clone())));
+            }
+            DiffOp::Delete { old_index, old_len, new_index } => {
+                changed(lines, &old[old_index..old_index + old_len], &new[new_index..new_index]);
+            }
+            DiffOp::Insert { old_index, new_index, new_len } => {
+                changed(lines, &old[old_index..old_index], &new[new_index..new_index + new_len]);
+            }
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                let (o, n) =
+                    (&old[old_index..old_index + old_len], &new[new_index..new_index + new_len]);
+                changed(lines, o, n);
             }
         }
-        Hunk { lines, old_start_hint: None, marked: false, pick: None }
     }
 }
 

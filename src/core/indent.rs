@@ -23,6 +23,10 @@ pub enum IndentMap {
         shift: isize,
         tabs: bool,
     },
+    /// The file's lines hold the model's indentation after this same whitespace: the hunk was
+    /// shifted, and the file's own whitespace for the shift is kept as it is (`"  \t"` in a
+    /// file whose body sits under a wrapper's two spaces and a tab).
+    Prefix(String),
     /// file columns = scale × model columns + shift, written with tabs or spaces.
     Columns {
         scale_num: usize,
@@ -60,6 +64,9 @@ impl IndentMap {
                 None => IndentMap::Identity,
             };
         }
+        if let Some(prefix) = common_prefix(&pairs) {
+            return IndentMap::Prefix(prefix.to_string());
+        }
         let cols: Vec<(isize, isize)> = pairs
             .iter()
             .map(|(p, f)| (columns(leading(p)) as isize, columns(leading(f)) as isize))
@@ -86,9 +93,11 @@ impl IndentMap {
         let uses_tabs_model = pairs.iter().any(|(p, _)| leading(p).contains('\t'));
         let tabs = file_uses_tabs
             || (uses_tabs_model && pairs.iter().any(|(_, f)| leading(f).contains('\t')));
+        // A model that indents with tabs: a tab is one of the file's steps when that explains
+        // as many lines as a scale of columns (a tab counted as 4 columns is only a guess).
         if uses_tabs_model
-            && let Some((n, unit, shift)) = tab_unit(&pairs)
-            && n > explained
+            && let Some((n, unit, shift)) = tab_unit(&pairs, style.unit)
+            && n >= explained
         {
             return IndentMap::TabUnit { unit, shift, tabs };
         }
@@ -119,6 +128,7 @@ impl IndentMap {
                 out.push_str(body);
                 out
             }
+            IndentMap::Prefix(prefix) => format!("{prefix}{line}"),
             IndentMap::TabUnit { unit, shift, tabs } => {
                 let ws = leading(line);
                 let body = &line[ws.len()..];
@@ -175,7 +185,9 @@ pub fn consistent<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> bool {
     let scaled = [(1, 2), (2, 1), (1, 4), (4, 1)]
         .iter()
         .any(|&(num, den)| cols.iter().all(|(p, f)| p * num % den == 0 && *f == p * num / den));
-    scaled || tab_unit(&pairs).is_some_and(|(n, _, _)| n == pairs.len())
+    scaled
+        || common_prefix(&pairs).is_some()
+        || tab_unit(&pairs, None).is_some_and(|(n, _, _)| n == pairs.len())
 }
 
 /// Columns of leading whitespace when each tab is `unit` columns wide.
@@ -183,9 +195,26 @@ fn tab_columns(ws: &str, unit: usize) -> usize {
     ws.chars().map(|c| if c == '\t' { unit } else { 1 }).sum()
 }
 
-/// The tab width and shift that explain the most `(model, file)` pairs, and how many.
-fn tab_unit(pairs: &[(&str, &str)]) -> Option<(usize, usize, isize)> {
-    let mut best: Option<(usize, usize, isize)> = None;
+/// The whitespace every file line holds before its model line's own indentation (`None` when
+/// there is no one such, or it is empty): the hunk was shifted by exactly that text.
+fn common_prefix<'a>(pairs: &[(&str, &'a str)]) -> Option<&'a str> {
+    let mut prefix: Option<&str> = None;
+    for (p, f) in pairs {
+        let (pw, fw) = (leading(p), leading(f));
+        let here = fw.strip_suffix(pw)?;
+        if prefix.is_some_and(|q| q != here) {
+            return None;
+        }
+        prefix = Some(here);
+    }
+    prefix.filter(|q| !q.is_empty())
+}
+
+/// The tab width and shift that explain the most `(model, file)` pairs, and how many. Among
+/// as many, no shift before a shift, and the file's own step before another width: one line
+/// `\treturn` found as `  return` says a tab is the file's two spaces, not 1 column plus 1.
+fn tab_unit(pairs: &[(&str, &str)], file_unit: Option<usize>) -> Option<(usize, usize, isize)> {
+    let mut best: Option<((usize, bool, bool), (usize, usize, isize))> = None;
     for unit in [1, 2, 3, 4, 8] {
         let mut shifts: Vec<isize> = pairs
             .iter()
@@ -194,12 +223,13 @@ fn tab_unit(pairs: &[(&str, &str)]) -> Option<(usize, usize, isize)> {
         shifts.sort_unstable();
         for v in shifts.iter().copied() {
             let c = shifts.iter().filter(|s| **s == v).count();
-            if best.is_none_or(|(bc, _, _)| c > bc) {
-                best = Some((c, unit, v));
+            let rank = (c, v == 0, file_unit == Some(unit));
+            if best.is_none_or(|(b, _)| rank > b) {
+                best = Some((rank, (c, unit, v)));
             }
         }
     }
-    best
+    best.map(|(_, found)| found)
 }
 
 /// How a file indents.
@@ -214,7 +244,7 @@ pub struct FileStyle {
 
 /// Read a file's indentation style.
 pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
-    let (mut tabs, mut spaces) = (0usize, 0usize);
+    let (mut tabs, mut spaces, mut mixed) = (0usize, 0usize, 0usize);
     let mut steps = [0usize; 9];
     let mut prev = 0usize;
     for l in lines {
@@ -227,6 +257,8 @@ pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
             Some(b' ') => spaces += 1,
             _ => {}
         }
+        // Spaces then a tab (`"  \t"`): the file mixes, and lines cannot be converted.
+        mixed += usize::from(ws.starts_with(' ') && ws.contains('\t'));
         if !ws.contains('\t') {
             let c = ws.len();
             if c > prev && c - prev <= 8 {
@@ -238,7 +270,7 @@ pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
     let is_tabs = tabs > spaces;
     let unit = if is_tabs {
         (spaces == 0).then_some(1)
-    } else if tabs == 0 && spaces > 0 {
+    } else if tabs == 0 && mixed == 0 && spaces > 0 {
         (1..=8).max_by_key(|&u| (steps[u], std::cmp::Reverse(u))).filter(|&u| steps[u] > 0)
     } else {
         None
@@ -325,6 +357,42 @@ mod tests {
         assert_eq!(m.apply("\t\tlog();"), "    log();");
         assert_eq!(m.apply("\t * doc"), "   * doc");
         assert_eq!(m.apply("\t/**"), "  /**");
+    }
+
+    #[test]
+    fn a_tab_is_the_files_step_when_one_line_says_so() {
+        // One tabbed line found two spaces deep (the other matched line is at the margin): a tab
+        // is two spaces, for every depth, and ` * ` alignment keeps its space.
+        let two = FileStyle { tabs: false, unit: Some(2) };
+        for pairs in
+            [&[("\treturn x;", "  return x;"), ("}", "}")][..], &[("\treturn x;", "  return x;")]]
+        {
+            let m = IndentMap::learn(pairs.iter().copied(), two);
+            assert_eq!(m.apply("\t\treturn a();"), "    return a();", "{pairs:?}");
+            assert_eq!(m.apply("\ttry {"), "  try {");
+            assert_eq!(m.apply(" * C."), " * C.");
+            assert_eq!(m.apply("\t\t\tdeep();"), "      deep();");
+        }
+    }
+
+    #[test]
+    fn a_shift_keeps_the_files_own_whitespace() {
+        // The body of a UMD wrapper: two spaces and a tab before every line.
+        let pairs = [("function f1(a) {", "  \tfunction f1(a) {"), ("  var x;", "  \t  var x;")];
+        let m =
+            IndentMap::learn(pairs.iter().copied(), file_style(["  \tx", "  \t  y"].into_iter()));
+        assert_eq!(m.apply("  console.log(a);"), "  \t  console.log(a);");
+        assert_eq!(m.apply("}"), "  \t}");
+        assert!(consistent(pairs.iter().copied()));
+    }
+
+    #[test]
+    fn a_file_that_mixes_spaces_then_tabs_has_no_unit_to_convert_to() {
+        let s =
+            file_style("(function () {\n  'use strict';\n  \tfunction f() {\n  \t  x;\n".lines());
+        assert_eq!(s.unit, None);
+        let m = IndentMap::learn([("  \tfunction f() {", "  \tfunction f() {")].into_iter(), s);
+        assert_eq!(m.apply("  \t  y = 2;"), "  \t  y = 2;", "written as the model wrote it");
     }
 
     #[test]
