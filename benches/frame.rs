@@ -149,7 +149,11 @@ fn frames(c: &mut Criterion, group: &str, id: &str, mut app: App, focus: Focus) 
 fn bench(c: &mut Criterion) {
     // Criterion's filter: the argument that is neither an option nor an option's number.
     let only = std::env::args().skip(1).find(|a| !a.starts_with('-') && a.parse::<f64>().is_err());
-    let wanted = |name: &str| only.as_deref().is_none_or(|f| name.contains(f));
+    // A filter naming a group and a frame (`frame_all/after_resize`) wants that group's session.
+    let group = |name: &str| name.split('/').next().unwrap_or(name).to_string();
+    let wanted = |name: &str| {
+        only.as_deref().is_none_or(|f| name.contains(f) || f.starts_with(&(group(name) + "/")))
+    };
     for n in [100, 1_000, 10_000] {
         let id = n.to_string();
         if wanted(&format!("frame_hunks/{id}")) {

@@ -268,7 +268,8 @@ pub(crate) fn lost_tail_context<'h>(
 /// How the model's indentation maps onto the file's, learned from the lines the hunk shares
 /// with the file.
 fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileStyle) -> IndentMap {
-    IndentMap::learn(matched_pairs(lines, hunk, slots), style)
+    let own = file_style(hunk.lines.iter().map(|l| l.text.as_str()));
+    IndentMap::learn_with(matched_pairs(lines, hunk, slots), style, own.unit)
 }
 
 /// Each hunk line found in the file, with the file line it was found at: `(model, file)`.

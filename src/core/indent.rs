@@ -55,6 +55,17 @@ impl IndentMap {
         pairs: impl Iterator<Item = (&'a str, &'a str)>,
         style: FileStyle,
     ) -> IndentMap {
+        IndentMap::learn_with(pairs, style, None)
+    }
+
+    /// [`IndentMap::learn`], knowing the step the model's own lines indent by (`own`): when the
+    /// pairs leave a shift and a scale equally likely (one shared line, `  def save` found as
+    /// `    def save`), the scale from the model's step to the file's is the one.
+    pub fn learn_with<'a>(
+        pairs: impl Iterator<Item = (&'a str, &'a str)>,
+        style: FileStyle,
+        own: Option<usize>,
+    ) -> IndentMap {
         let file_uses_tabs = style.tabs;
         let pairs: Vec<(&str, &str)> =
             pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
@@ -64,15 +75,17 @@ impl IndentMap {
                 None => IndentMap::Identity,
             };
         }
-        if let Some(prefix) = common_prefix(&pairs) {
-            return IndentMap::Prefix(prefix.to_string());
-        }
         let cols: Vec<(isize, isize)> = pairs
             .iter()
             .map(|(p, f)| (columns(leading(p)) as isize, columns(leading(f)) as isize))
             .collect();
-        let mut best: Option<(usize, (usize, usize, isize))> = None;
-        for (num, den) in [(1, 1), (1, 2), (2, 1), (1, 4), (4, 1)] {
+        // A scale that takes the model's step to the file's: the model's depth, in its units.
+        let steps = |num: usize, den: usize| match (style.unit, own) {
+            (Some(f), Some(m)) if !style.tabs => m * num == f * den,
+            _ => false,
+        };
+        let mut best: Option<((usize, bool), (usize, usize, isize))> = None;
+        for (num, den) in [(1, 1), (1, 2), (2, 1), (1, 4), (4, 1), (2, 3), (3, 2), (3, 4), (4, 3)] {
             // The most common shift under this scale, and how many pairs it explains.
             let mut shifts: Vec<isize> =
                 cols.iter().map(|(p, f)| f - p * num as isize / den as isize).collect();
@@ -81,15 +94,22 @@ impl IndentMap {
             while k < shifts.len() {
                 let v = shifts[k];
                 let c = shifts.iter().filter(|s| **s == v).count();
-                if best.is_none_or(|(bc, _)| c > bc) {
-                    best = Some((c, (num, den, v)));
+                let rank = (c, steps(num, den) && v == 0);
+                if best.is_none_or(|(b, _)| rank > b) {
+                    best = Some((rank, (num, den, v)));
                 }
                 k += c;
             }
         }
-        let Some((explained, (scale_num, scale_den, shift))) = best else {
+        let Some(((explained, by_steps), (scale_num, scale_den, shift))) = best else {
             return IndentMap::Identity;
         };
+        // A shift by the file's own whitespace, unless the steps say the depth is scaled.
+        if let Some(prefix) = common_prefix(&pairs)
+            && !(by_steps && explained == pairs.len())
+        {
+            return IndentMap::Prefix(prefix.to_string());
+        }
         let uses_tabs_model = pairs.iter().any(|(p, _)| leading(p).contains('\t'));
         let tabs = file_uses_tabs
             || (uses_tabs_model && pairs.iter().any(|(_, f)| leading(f).contains('\t')));
@@ -393,6 +413,40 @@ mod tests {
         assert_eq!(s.unit, None);
         let m = IndentMap::learn([("  \tfunction f() {", "  \tfunction f() {")].into_iter(), s);
         assert_eq!(m.apply("  \t  y = 2;"), "  \t  y = 2;", "written as the model wrote it");
+    }
+
+    #[test]
+    fn one_shared_line_scales_the_models_step_to_the_files() {
+        // `  def save` found as `    def save`: the model indents by 2, the file by 4.
+        let m = IndentMap::learn_with(
+            [("  def save(self):", "    def save(self):")].into_iter(),
+            SPACES4,
+            Some(2),
+        );
+        assert_eq!(m.apply("    if not self.data:"), "        if not self.data:");
+        assert_eq!(m.apply("      return"), "            return");
+        // The model by 4, the file by 2.
+        let m = IndentMap::learn_with(
+            [("    if (ok) {", "  if (ok) {")].into_iter(),
+            FileStyle { tabs: false, unit: Some(2) },
+            Some(4),
+        );
+        assert_eq!(m.apply("        const st = 1;"), "    const st = 1;");
+        assert_eq!(m.apply("            throw e;"), "      throw e;");
+        // The model by 4, the file by 3.
+        let m = IndentMap::learn_with(
+            [("    a", "   a"), ("        b", "      b")].into_iter(),
+            FileStyle { tabs: false, unit: Some(3) },
+            Some(4),
+        );
+        assert_eq!(m.apply("            c"), "         c");
+        // Two pairs that say "shift" are not overruled by the steps.
+        let m = IndentMap::learn_with(
+            [("def f():", "    def f():"), ("    x", "        x")].into_iter(),
+            SPACES4,
+            Some(4),
+        );
+        assert_eq!(m.apply("    y"), "        y");
     }
 
     #[test]

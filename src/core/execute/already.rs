@@ -31,9 +31,9 @@ pub(super) fn in_place_already(
                     && !matches!(s, HunkSlot::Elided(..))
                     && (!matches!(s, HunkSlot::Ignored) || l.text.trim().is_empty())
             })
-            .map(|(l, s)| (l.text.trim(), matches!(s, HunkSlot::Kept(..))))
+            .map(|(l, s)| (l.text.as_str(), matches!(s, HunkSlot::Kept(..))))
             .collect();
-        let new: Vec<&str> = kept.iter().map(|(t, _)| *t).collect();
+        let new: Vec<&str> = kept.iter().map(|(t, _)| t.trim()).collect();
         let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
         // New lines before the first line found stand right above the place found.
         let lead = kept.iter().position(|(_, anchored)| *anchored).unwrap_or(0);
@@ -47,10 +47,25 @@ pub(super) fn in_place_already(
         if !lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
             return None;
         }
+        // The same text nested the same way: an edit that only re-indents lines, or adds a line
+        // the file has next to it at another depth, has not been made.
+        if nesting(lines[start..end].iter().map(|l| l.as_str()))
+            != nesting(kept.iter().map(|k| k.0))
+        {
+            return None;
+        }
         first = first.min(start);
         last = last.max(end);
     }
     Some((first, last))
+}
+
+/// How each non-blank line is indented against the one before it (deeper, level, shallower):
+/// the nesting, whatever the width of a step or the shift of the whole.
+fn nesting<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<std::cmp::Ordering> {
+    let depths: Vec<usize> =
+        lines.filter(|l| !l.trim().is_empty()).map(crate::core::indent::depth).collect();
+    depths.windows(2).map(|w| w[1].cmp(&w[0])).collect()
 }
 
 /// The report of an edit whose new text the file already holds at lines `start..end`.

@@ -20,6 +20,7 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
     let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
     parts.iter().find_map(|(h, loc)| {
         insertion_gap(h, loc, lines)
+            .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
             .or_else(|| uneven_indentation(h, loc, lines))
             .or_else(|| {
@@ -29,6 +30,26 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             ))
         })
     })
+}
+
+/// New lines the hunk puts before context it shows, where that context was not found right
+/// before the first line found for the hunk although the file holds it (a function's first
+/// line, its body left out without a `...`): the new lines would go before the wrong line, into
+/// the body. Blank context and lines the file does not hold (context the model made up) aside.
+fn lost_head_context(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    let slots = &loc.slots;
+    let first = slots.iter().position(|s| {
+        matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..))
+            || matches!(s, HunkSlot::Elided(a, _) if *a != usize::MAX)
+    })?;
+    let last_add =
+        (0..first).rev().find(|&k| matches!(slots[k], HunkSlot::Add | HunkSlot::ForgottenAdd))?;
+    let lost = (last_add + 1..first)
+        .map(|k| h.lines[k].text.trim())
+        .find(|text| !text.is_empty() && lines.iter().any(|l| l.trim() == *text))?;
+    Some(format!(
+        "the new lines come before {lost:?} in the hunk, which is in the file but not right before the lines found for the hunk: include the lines the file has between them as context so that the place is clear"
+    ))
 }
 
 /// The lines the hunk matched are indented relative to each other unlike the model's lines

@@ -5,7 +5,7 @@
 //! Not for: recognising placeholder lines (`core::elision`), or aligning them (`align`).
 
 use super::{HunkSlot, Refusal, RefusalKind};
-use crate::core::edit::Hunk;
+use crate::core::edit::{Hunk, LineKind};
 use crate::core::locate::lines::LineInfo;
 
 /// A `...` that stands for some lines ends where the next line found is: that line must say
@@ -20,6 +20,30 @@ pub(super) fn check_elision_ends(
         let HunkSlot::Elided(s, e) = *slot else { continue };
         if e <= s || e == usize::MAX {
             continue;
+        }
+        // The line the model wrote to end the `...` was not found after it (a `}` taken for an
+        // inner block's and let go): where the `...` ends, and so where the changes after it
+        // go, is a guess.
+        let changes_after = slots[k + 1..]
+            .iter()
+            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd | HunkSlot::Removed(..)));
+        let ender = (k + 1..slots.len()).find(|&j| {
+            hunk.lines[j].kind != LineKind::Add && !hunk.lines[j].text.trim().is_empty()
+        });
+        if changes_after
+            && let Some(j) = ender
+            && slots[j] == HunkSlot::Ignored
+        {
+            return Err(Refusal {
+                kind: RefusalKind::UnanchoredElision,
+                message: format!(
+                    "the `...` at hunk line {} ends at {:?}, which is not in the file where the `...` would end: include the lines the file has there",
+                    k + 1,
+                    hunk.lines[j].text.trim()
+                ),
+                closest: None,
+                candidates: Vec::new(),
+            });
         }
         let next: Vec<usize> = slots[k + 1..]
             .iter()
@@ -36,9 +60,6 @@ pub(super) fn check_elision_ends(
         }
         // Nothing changes after it: the lines it covers and those after it are kept as they
         // are wherever it ends, and the changes before it are placed by the lines before them.
-        let changes_after = slots[k + 1..]
-            .iter()
-            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd | HunkSlot::Removed(..)));
         if !changes_after {
             continue;
         }
