@@ -80,7 +80,10 @@ impl IndentMap {
             .map(|(p, f)| (columns(leading(p)) as isize, columns(leading(f)) as isize))
             .collect();
         // A scale that takes the model's step to the file's: the model's depth, in its units.
-        let steps = |num: usize, den: usize| match (style.unit, own) {
+        // Only steps people indent by count: a hunk whose lines sit one column apart says
+        // nothing about its step.
+        let step = |u: &usize| matches!(u, 2 | 3 | 4 | 8);
+        let steps = |num: usize, den: usize| match (style.unit.filter(step), own.filter(step)) {
             (Some(f), Some(m)) if !style.tabs => m * num == f * den,
             _ => false,
         };
@@ -447,6 +450,13 @@ mod tests {
             Some(4),
         );
         assert_eq!(m.apply("    y"), "        y");
+        // Lines one column apart are no step: a shift by three.
+        let m = IndentMap::learn_with(
+            [(" line1", "    line1"), (" line2", "    line2")].into_iter(),
+            SPACES4,
+            Some(1),
+        );
+        assert_eq!(m.apply("     new_line2"), "        new_line2");
     }
 
     #[test]

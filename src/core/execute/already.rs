@@ -83,8 +83,11 @@ pub(super) fn already_report(edit: &Edit, path: &str, (start, end): (usize, usiz
 /// (an edit made a second time), the lines they span. Blocks of blank lines and closers alone
 /// say nothing.
 pub(super) fn inserted_twice(before: &[String], after: &[String]) -> Option<(usize, usize)> {
-    let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
-    let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
+    // With their indentation: a second copy is written as the first was, and a line beside
+    // its twin at another depth (`return` inside an `except` above the method's `return`) is
+    // new.
+    let old: Vec<&str> = before.iter().map(|l| l.trim_end()).collect();
+    let new: Vec<&str> = after.iter().map(|l| l.trim_end()).collect();
     let (mut first, mut last, mut any) = (usize::MAX, 0, false);
     for op in similar::capture_diff_slices(similar::Algorithm::Myers, &old, &new) {
         match op {
@@ -96,7 +99,7 @@ pub(super) fn inserted_twice(before: &[String], after: &[String]) -> Option<(usi
                 if !beside {
                     return None;
                 }
-                any |= block.iter().any(|l| !crate::core::indent::is_closer(l) && !l.is_empty());
+                any |= block.iter().any(|l| !crate::core::indent::is_closer(l) && !l.trim().is_empty());
                 first = first.min(at);
                 last = last.max(at + n);
             }

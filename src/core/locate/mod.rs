@@ -239,21 +239,33 @@ pub fn locate_indexed(
 /// new lines into the wrong block; unpaired, the line is context to find after the place.
 fn drop_stray_closers(pat: &[PatLine], file: &[LineInfo], a: &mut Alignment) {
     let closer = |p: &PatLine| crate::core::indent::is_closer(p.info.trimmed);
-    let mut others = pat.iter().zip(&a.slots).filter_map(|(p, s)| match s {
-        Slot::Line(f, _) if !p.info.is_blank() && !closer(p) => {
-            Some(align::indent_delta(p, &file[*f]))
+    // Each line as its indentation alone (what `indent::consistent` reads), with a mark so
+    // that it is not blank.
+    let shape = |l: &LineInfo| format!("{}x", l.indent);
+    let (mut others, mut deltas) = (Vec::new(), Vec::new());
+    for (p, s) in pat.iter().zip(&a.slots) {
+        if let Slot::Line(f, _) = s
+            && !p.info.is_blank()
+            && !closer(p)
+        {
+            others.push((shape(&p.info), shape(&file[*f])));
+            deltas.push(align::indent_delta(p, &file[*f]));
         }
-        _ => None,
-    });
-    let Some(delta) = others.next() else { return };
-    if !others.all(|d| d == delta) {
+    }
+    let Some(&delta) = deltas.first() else { return };
+    if !deltas.iter().all(|d| *d == delta) {
         return;
     }
     for (p, slot) in pat.iter().zip(a.slots.iter_mut()) {
-        if let Slot::Line(f, _) = *slot
-            && closer(p)
-            && align::indent_delta(p, &file[f]) != delta
-        {
+        let Slot::Line(f, _) = *slot else { continue };
+        if !closer(p) || align::indent_delta(p, &file[f]) == delta {
+            continue;
+        }
+        // Another shift than the other lines', unless one mapping (a scale of the model's step
+        // to the file's, tabs for the file's unit) explains the closer with them.
+        let with = (shape(&p.info), shape(&file[f]));
+        let pairs = others.iter().chain(std::iter::once(&with));
+        if !crate::core::indent::consistent(pairs.map(|(p, f)| (p.as_str(), f.as_str()))) {
             *slot = Slot::Unmatched;
         }
     }
