@@ -47,6 +47,13 @@ pub(super) fn in_place_already(
         if !lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
             return None;
         }
+        // An edit of whitespace alone (a recipe's spaces made a tab, a line's trailing spaces
+        // taken out) is made only when the file holds its lines to the byte.
+        if whitespace_only(h)
+            && !lines[start..end].iter().map(|l| l.as_str()).eq(kept.iter().map(|k| k.0))
+        {
+            return None;
+        }
         // The same text nested the same way: an edit that only re-indents lines, or adds a line
         // the file has next to it at another depth, has not been made.
         if nesting(lines[start..end].iter().map(|l| l.as_str()))
@@ -58,6 +65,13 @@ pub(super) fn in_place_already(
         last = last.max(end);
     }
     Some((first, last))
+}
+
+/// Whether the hunk changes whitespace and nothing else: its removed lines and its added lines
+/// are the same text, trimmed.
+fn whitespace_only(h: &Hunk) -> bool {
+    let of = |kind: LineKind| h.lines.iter().filter(move |l| l.kind == kind).map(|l| l.text.trim());
+    of(LineKind::Remove).next().is_some() && of(LineKind::Remove).eq(of(LineKind::Add))
 }
 
 /// How each non-blank line is indented against the one before it (deeper, level, shallower):
@@ -99,7 +113,9 @@ pub(super) fn inserted_twice(before: &[String], after: &[String]) -> Option<(usi
                 if !beside {
                     return None;
                 }
-                any |= block.iter().any(|l| !crate::core::indent::is_closer(l) && !l.trim().is_empty());
+                any |= block
+                    .iter()
+                    .any(|l| !crate::core::indent::is_closer(l) && !l.trim().is_empty());
                 first = first.min(at);
                 last = last.max(at + n);
             }

@@ -83,6 +83,11 @@ fn checked_merge(
             "the reply talks about `{name}`, but the listing leaves it behind a placeholder, so whether it stays unchanged is unclear: list it in full (or leave it out on purpose with a diff)"
         ));
     }
+    if merged.restored
+        && let Some(why) = indented_unlike(&text.lines, content)
+    {
+        return Err(why);
+    }
     let orig_nonblank = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
     let new_len = merged.lines.len();
     if !merged.restored
@@ -167,4 +172,42 @@ mod tests {
         assert_eq!(defined_name("        return self.function(x)"), None);
         assert_eq!(defined_name("# the class that reads"), None);
     }
+}
+
+/// A listing with placeholders whose lines stand in the file at another depth (the class body at
+/// two spaces where the file has four): the merge would put the listing's lines beside the
+/// file's restored ones, two indentations in one block. Read on the lines the file holds once
+/// (closers, short lines and lines at the margin aside), by majority: a listing may move a few lines on purpose (code
+/// wrapped in a new block, a new function named like a method).
+fn indented_unlike(original: &[String], listing: &str) -> Option<String> {
+    let mut once: std::collections::HashMap<&str, Option<&str>> = Default::default();
+    for l in original {
+        let t = l.trim();
+        if t.len() >= 4 && !crate::core::indent::is_closer(t) {
+            once.entry(t).and_modify(|v| *v = None).or_insert(Some(l.as_str()));
+        }
+    }
+    let leading = |l: &str| l.len() - l.trim_start().len();
+    let (mut same, mut unlike) = (0usize, None::<(usize, &str, &str, &str)>);
+    for l in listing.lines() {
+        let Some(Some(file)) = once.get(l.trim()) else { continue };
+        let (lw, fw) = (&l[..leading(l)], &file[..leading(file)]);
+        if lw.is_empty() && fw.is_empty() {
+            // At the margin on both sides: says nothing about how the rest is indented.
+            continue;
+        }
+        if lw == fw {
+            same += 1;
+        } else {
+            let (n, ..) = unlike.get_or_insert((0, l.trim(), lw, fw));
+            *n += 1;
+        }
+    }
+    let (n, line, lw, fw) = unlike?;
+    (n >= 2 && n > same).then(|| {
+        format!(
+            "the listing indents its lines unlike the file ({line:?} with {lw:?} where the file has {fw:?}, and {} more) and leaves parts of the file behind placeholders: the merge would mix the two indentations; send the listing indented as the file is",
+            n - 1
+        )
+    })
 }
