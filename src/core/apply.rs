@@ -268,8 +268,12 @@ pub(crate) fn lost_tail_context<'h>(
 /// How the model's indentation maps onto the file's, learned from the lines the hunk shares
 /// with the file.
 fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileStyle) -> IndentMap {
-    let own = file_style(hunk.lines.iter().map(|l| l.text.as_str()));
-    IndentMap::learn_with(matched_pairs(lines, hunk, slots), style, own.unit)
+    let own = crate::core::indent::step_of(hunk.lines.iter().map(|l| l.text.as_str()));
+    let added: Vec<&str> = (hunk.lines.iter())
+        .filter(|l| l.kind == crate::core::edit::LineKind::Add)
+        .map(|l| l.text.as_str())
+        .collect();
+    IndentMap::learn_with(matched_pairs(lines, hunk, slots), style, own, &added)
 }
 
 /// Each hunk line found in the file, with the file line it was found at: `(model, file)`.

@@ -22,6 +22,7 @@ pub enum IndentMap {
         unit: usize,
         shift: isize,
         tabs: bool,
+        spell: Spelling,
     },
     /// The file's lines hold the model's indentation after this same whitespace: the hunk was
     /// shifted, and the file's own whitespace for the shift is kept as it is (`"  \t"` in a
@@ -33,7 +34,37 @@ pub enum IndentMap {
         scale_den: usize,
         shift: isize,
         tabs: bool,
+        spell: Spelling,
     },
+}
+
+/// How the file writes the depths the hunk's lines were found at: a new line at one of them is
+/// written the same way (`"  \t"` in a file that puts its bodies under two spaces and a tab),
+/// not spelled afresh in tabs or spaces.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Spelling(Vec<(usize, String)>);
+
+impl Spelling {
+    fn of(pairs: &[(&str, &str)]) -> Spelling {
+        let mut seen: Vec<(usize, String)> = Vec::new();
+        for (_, f) in pairs {
+            let ws = leading(f);
+            let c = columns(ws);
+            if !seen.iter().any(|(k, _)| *k == c) {
+                seen.push((c, ws.to_string()));
+            }
+        }
+        Spelling(seen)
+    }
+
+    /// Leading whitespace `c` columns deep: as the file writes it, or in tabs or spaces.
+    fn write(&self, c: usize, tabs: bool) -> String {
+        match self.0.iter().find(|(k, _)| *k == c) {
+            Some((_, ws)) => ws.clone(),
+            None if tabs => "\t".repeat(c / TAB) + &" ".repeat(c % TAB),
+            None => " ".repeat(c),
+        }
+    }
 }
 
 /// How deep a line is indented, in columns (a tab counting 4).
@@ -55,17 +86,20 @@ impl IndentMap {
         pairs: impl Iterator<Item = (&'a str, &'a str)>,
         style: FileStyle,
     ) -> IndentMap {
-        IndentMap::learn_with(pairs, style, None)
+        IndentMap::learn_with(pairs, style, None, &[])
     }
 
-    /// [`IndentMap::learn`], knowing the step the model's own lines indent by (`own`): when the
-    /// pairs leave a shift and a scale equally likely (one shared line, `  def save` found as
-    /// `    def save`), the scale from the model's step to the file's is the one.
+    /// [`IndentMap::learn`], knowing the step the model's own lines indent by (`own`) and the
+    /// lines it adds: when the pairs leave a shift and a scale equally likely (one shared line,
+    /// `  def save` found as `    def save`), the scale from the model's step to the file's is
+    /// the one.
     pub fn learn_with<'a>(
         pairs: impl Iterator<Item = (&'a str, &'a str)>,
         style: FileStyle,
         own: Option<usize>,
+        added: &[&str],
     ) -> IndentMap {
+        let added: Vec<&str> = added.iter().copied().filter(|l| !l.trim().is_empty()).collect();
         let file_uses_tabs = style.tabs;
         let pairs: Vec<(&str, &str)> =
             pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
@@ -87,7 +121,24 @@ impl IndentMap {
             (Some(f), Some(m)) if !style.tabs => m * num == f * den,
             _ => false,
         };
-        let mut best: Option<((usize, bool), (usize, usize, isize))> = None;
+        // How many new lines a mapping puts on the file's steps (a file indented by 4 has no
+        // line at 6): with pairs that fit several mappings, the new lines tell them apart.
+        let grid = style.unit.filter(|u| *u >= 2 && !style.tabs);
+        // Only a plain shift or a plain scale is weighed so: a scale and a shift together can
+        // put anything anywhere.
+        let on_grid = |num: usize, den: usize, v: isize| {
+            let plain = (num, den) == (1, 1) || v == 0;
+            grid.filter(|_| plain).map_or(0, |u| {
+                added
+                    .iter()
+                    .filter(|l| {
+                        let c = (columns(leading(l)) * num / den) as isize + v;
+                        c >= 0 && c as usize % u == 0
+                    })
+                    .count()
+            })
+        };
+        let mut best: Option<((usize, usize, bool), (usize, usize, isize))> = None;
         for (num, den) in [(1, 1), (1, 2), (2, 1), (1, 4), (4, 1), (2, 3), (3, 2), (3, 4), (4, 3)] {
             // The most common shift under this scale, and how many pairs it explains.
             let mut shifts: Vec<isize> =
@@ -97,20 +148,32 @@ impl IndentMap {
             while k < shifts.len() {
                 let v = shifts[k];
                 let c = shifts.iter().filter(|s| **s == v).count();
-                let rank = (c, steps(num, den) && v == 0);
+                let rank = (c, on_grid(num, den, v), steps(num, den) && v == 0);
                 if best.is_none_or(|(b, _)| rank > b) {
                     best = Some((rank, (num, den, v)));
                 }
                 k += c;
             }
         }
-        let Some(((explained, by_steps), (scale_num, scale_den, shift))) = best else {
+        let Some(((explained, _, by_steps), (scale_num, scale_den, shift))) = best else {
             return IndentMap::Identity;
+        };
+        // Context a column shallower or deeper than the file's, new lines on the file's steps
+        // as written: a diff whose context lines lost their leading space marker, not a hunk
+        // shifted by one column. The new lines stay as the model wrote them.
+        let lost_marker = |shift: isize| {
+            shift.abs() == 1
+                && style.unit.is_some_and(|u| u >= 2 && !style.tabs)
+                && !added.is_empty()
+                && added.iter().all(|l| columns(leading(l)) % style.unit.unwrap_or(1) == 0)
         };
         // A shift by the file's own whitespace, unless the steps say the depth is scaled.
         if let Some(prefix) = common_prefix(&pairs)
             && !(by_steps && explained == pairs.len())
         {
+            if lost_marker(columns(prefix) as isize) {
+                return IndentMap::Identity;
+            }
             return IndentMap::Prefix(prefix.to_string());
         }
         let uses_tabs_model = pairs.iter().any(|(p, _)| leading(p).contains('\t'));
@@ -122,9 +185,12 @@ impl IndentMap {
             && let Some((n, unit, shift)) = tab_unit(&pairs, style.unit)
             && n >= explained
         {
-            return IndentMap::TabUnit { unit, shift, tabs };
+            return IndentMap::TabUnit { unit, shift, tabs, spell: Spelling::of(&pairs) };
         }
-        IndentMap::Columns { scale_num, scale_den, shift, tabs }
+        if (scale_num, scale_den) == (1, 1) && lost_marker(shift) {
+            return IndentMap::Identity;
+        }
+        IndentMap::Columns { scale_num, scale_den, shift, tabs, spell: Spelling::of(&pairs) }
     }
 
     pub fn apply(&self, line: &str) -> String {
@@ -152,24 +218,17 @@ impl IndentMap {
                 out
             }
             IndentMap::Prefix(prefix) => format!("{prefix}{line}"),
-            IndentMap::TabUnit { unit, shift, tabs } => {
+            IndentMap::TabUnit { unit, shift, tabs, spell } => {
                 let ws = leading(line);
                 let body = &line[ws.len()..];
                 let c = (tab_columns(ws, *unit) as isize + shift).max(0) as usize;
-                let mut out =
-                    if *tabs { "\t".repeat(c / TAB) + &" ".repeat(c % TAB) } else { " ".repeat(c) };
-                out.push_str(body);
-                out
+                spell.write(c, *tabs) + body
             }
-            IndentMap::Columns { scale_num, scale_den, shift, tabs } => {
+            IndentMap::Columns { scale_num, scale_den, shift, tabs, spell } => {
                 let ws = leading(line);
                 let body = &line[ws.len()..];
                 let c = (columns(ws) * scale_num / scale_den) as isize + shift;
-                let c = c.max(0) as usize;
-                let mut out =
-                    if *tabs { "\t".repeat(c / TAB) + &" ".repeat(c % TAB) } else { " ".repeat(c) };
-                out.push_str(body);
-                out
+                spell.write(c.max(0) as usize, *tabs) + body
             }
         }
     }
@@ -263,6 +322,30 @@ pub struct FileStyle {
     /// The file indents one way only (all tabs, or all spaces with this step), so lines written
     /// the other way can be converted; `None` when mixed or unknown.
     pub unit: Option<usize>,
+}
+
+/// The step a run of lines (a hunk's) indents by: the most common rise in spaces from one
+/// non-blank line to the next (the first line's own depth is no step: a hunk starts anywhere).
+/// `None` unless the rises are all of one size, and no tabs.
+pub fn step_of<'a>(lines: impl Iterator<Item = &'a str>) -> Option<usize> {
+    let mut steps = [0usize; 9];
+    let mut prev: Option<usize> = None;
+    for l in lines.filter(|l| !l.trim().is_empty()) {
+        let ws = leading(l);
+        if ws.contains('\t') {
+            return None;
+        }
+        if let Some(p) = prev
+            && ws.len() > p
+            && ws.len() - p <= 8
+        {
+            steps[ws.len() - p] += 1;
+        }
+        prev = Some(ws.len());
+    }
+    // Rises all of one size: rises of several sizes may be any structure at all.
+    let rises: usize = steps.iter().sum();
+    (1..=8).find(|&u| steps[u] > 0 && steps[u] == rises)
 }
 
 /// Read a file's indentation style.
@@ -425,6 +508,7 @@ mod tests {
             [("  def save(self):", "    def save(self):")].into_iter(),
             SPACES4,
             Some(2),
+            &[],
         );
         assert_eq!(m.apply("    if not self.data:"), "        if not self.data:");
         assert_eq!(m.apply("      return"), "            return");
@@ -433,6 +517,7 @@ mod tests {
             [("    if (ok) {", "  if (ok) {")].into_iter(),
             FileStyle { tabs: false, unit: Some(2) },
             Some(4),
+            &[],
         );
         assert_eq!(m.apply("        const st = 1;"), "    const st = 1;");
         assert_eq!(m.apply("            throw e;"), "      throw e;");
@@ -441,6 +526,7 @@ mod tests {
             [("    a", "   a"), ("        b", "      b")].into_iter(),
             FileStyle { tabs: false, unit: Some(3) },
             Some(4),
+            &[],
         );
         assert_eq!(m.apply("            c"), "         c");
         // Two pairs that say "shift" are not overruled by the steps.
@@ -448,6 +534,7 @@ mod tests {
             [("def f():", "    def f():"), ("    x", "        x")].into_iter(),
             SPACES4,
             Some(4),
+            &[],
         );
         assert_eq!(m.apply("    y"), "        y");
         // Lines one column apart are no step: a shift by three.
@@ -455,8 +542,40 @@ mod tests {
             [(" line1", "    line1"), (" line2", "    line2")].into_iter(),
             SPACES4,
             Some(1),
+            &[],
         );
         assert_eq!(m.apply("     new_line2"), "        new_line2");
+    }
+
+    #[test]
+    fn new_lines_are_written_as_the_file_writes_their_depth() {
+        // Bodies under two spaces and a tab; the model wrote four spaces a step.
+        let pairs = [("    if x:", "  \tif x:"), ("        return 1", "  \t\treturn 1")];
+        let m = IndentMap::learn(pairs.into_iter(), file_style(["  \ta", "  \t\tb"].into_iter()));
+        assert_eq!(m.apply("    if x is None:"), "  \tif x is None:");
+        assert_eq!(m.apply("        return -1"), "  \t\treturn -1");
+    }
+
+    #[test]
+    fn context_that_lost_its_diff_marker_leaves_new_lines_as_written() {
+        let pairs =
+            [("   def get(self):", "    def get(self):"), ("       v = 1", "        v = 1")];
+        let added = ["        if v is None:", "            v = 0"];
+        let m = IndentMap::learn_with(pairs.into_iter(), SPACES4, Some(4), &added);
+        assert_eq!(m.apply(added[0]), added[0]);
+        assert_eq!(m.apply(added[1]), added[1]);
+    }
+
+    #[test]
+    fn a_hunks_step_is_read_from_its_rises_not_from_the_margin() {
+        assert_eq!(
+            step_of(["  def save(self):", "    if x:", "      return"].into_iter()),
+            Some(2)
+        );
+        assert_eq!(step_of(["        pass", "    x = 1"].into_iter()), None);
+        assert_eq!(step_of(["    if a:", "        b", "    c", "        d"].into_iter()), Some(4));
+        assert_eq!(step_of(["    a", "            b"].into_iter()), Some(8), "one rise");
+        assert_eq!(step_of(["a", "  b", "a", "      c"].into_iter()), None, "two sizes");
     }
 
     #[test]
