@@ -126,6 +126,9 @@ impl Hunk {
     }
 }
 
+/// What [`diff_into`] does with a changed stretch: its old and new lines, appended to the hunk.
+type Changed<'a> = dyn FnMut(&mut Vec<HunkLine>, &'a [String], &'a [String]) + 'a;
+
 /// The diff of `old` and `new` compared by `key`, appended to `lines`: equal lines as context
 /// (with the old side's text), each changed stretch handed to `changed`.
 fn diff_into<'a>(
@@ -133,7 +136,7 @@ fn diff_into<'a>(
     old: &'a [String],
     new: &'a [String],
     key: fn(&String) -> &str,
-    changed: &mut dyn FnMut(&mut Vec<HunkLine>, &'a [String], &'a [String]),
+    changed: &mut Changed<'a>,
 ) {
     use similar::{Algorithm, DiffOp, capture_diff_slices};
     let old_cmp: Vec<&str> = old.iter().map(key).collect();

@@ -6,6 +6,12 @@
 
 const TAB: usize = 4;
 
+/// A candidate mapping: model columns × `.0 / .1` + `.2`.
+type Mapping = (usize, usize, isize);
+/// How well a mapping fits: pairs it explains, new lines it puts on the file's steps, whether it
+/// scales the hunk's own step to the file's.
+type Rank = (usize, usize, bool);
+
 /// How to turn the model's indentation into the file's.
 #[derive(Debug, Clone, PartialEq)]
 pub enum IndentMap {
@@ -133,12 +139,12 @@ impl IndentMap {
                     .iter()
                     .filter(|l| {
                         let c = (columns(leading(l)) * num / den) as isize + v;
-                        c >= 0 && c as usize % u == 0
+                        c >= 0 && (c as usize).is_multiple_of(u)
                     })
                     .count()
             })
         };
-        let mut best: Option<((usize, usize, bool), (usize, usize, isize))> = None;
+        let mut best: Option<(Rank, Mapping)> = None;
         for (num, den) in [(1, 1), (1, 2), (2, 1), (1, 4), (4, 1), (2, 3), (3, 2), (3, 4), (4, 3)] {
             // The most common shift under this scale, and how many pairs it explains.
             let mut shifts: Vec<isize> =
@@ -165,7 +171,7 @@ impl IndentMap {
             shift.abs() == 1
                 && style.unit.is_some_and(|u| u >= 2 && !style.tabs)
                 && !added.is_empty()
-                && added.iter().all(|l| columns(leading(l)) % style.unit.unwrap_or(1) == 0)
+                && added.iter().all(|l| columns(leading(l)).is_multiple_of(style.unit.unwrap_or(1)))
         };
         // A shift by the file's own whitespace, unless the steps say the depth is scaled.
         if let Some(prefix) = common_prefix(&pairs)
@@ -296,7 +302,7 @@ fn common_prefix<'a>(pairs: &[(&str, &'a str)]) -> Option<&'a str> {
 /// as many, no shift before a shift, and the file's own step before another width: one line
 /// `\treturn` found as `  return` says a tab is the file's two spaces, not 1 column plus 1.
 fn tab_unit(pairs: &[(&str, &str)], file_unit: Option<usize>) -> Option<(usize, usize, isize)> {
-    let mut best: Option<((usize, bool, bool), (usize, usize, isize))> = None;
+    let mut best: Option<((usize, bool, bool), Mapping)> = None;
     for unit in [1, 2, 3, 4, 8] {
         let mut shifts: Vec<isize> = pairs
             .iter()

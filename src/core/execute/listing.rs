@@ -158,22 +158,6 @@ fn defined_name(line: &str) -> Option<&str> {
     None
 }
 
-#[cfg(test)]
-mod tests {
-    use super::defined_name;
-
-    #[test]
-    fn a_definition_is_read_from_the_start_of_its_line() {
-        assert_eq!(defined_name("def load(path):"), Some("load"));
-        assert_eq!(defined_name("    async def load(path):"), Some("load"));
-        assert_eq!(defined_name("pub(crate) fn next(&mut self) {"), Some("next"));
-        assert_eq!(defined_name("export default function main() {"), Some("main"));
-        assert_eq!(defined_name("class Reader:"), Some("Reader"));
-        assert_eq!(defined_name("        return self.function(x)"), None);
-        assert_eq!(defined_name("# the class that reads"), None);
-    }
-}
-
 /// A listing with placeholders whose lines stand in the file at another depth (the class body at
 /// two spaces where the file has four): the merge would put the listing's lines beside the
 /// file's restored ones, two indentations in one block. Read on the lines the file holds once
@@ -210,4 +194,20 @@ fn indented_unlike(original: &[String], listing: &str) -> Option<String> {
             n - 1
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defined_name;
+
+    #[test]
+    fn a_definition_is_read_from_the_start_of_its_line() {
+        assert_eq!(defined_name("def load(path):"), Some("load"));
+        assert_eq!(defined_name("    async def load(path):"), Some("load"));
+        assert_eq!(defined_name("pub(crate) fn next(&mut self) {"), Some("next"));
+        assert_eq!(defined_name("export default function main() {"), Some("main"));
+        assert_eq!(defined_name("class Reader:"), Some("Reader"));
+        assert_eq!(defined_name("        return self.function(x)"), None);
+        assert_eq!(defined_name("# the class that reads"), None);
+    }
 }
