@@ -1,0 +1,193 @@
+use super::*;
+
+const SPACES4: FileStyle = FileStyle { tabs: false, unit: Some(4) };
+
+#[test]
+fn same_depth_in_the_files_style() {
+    let m = IndentMap::learn([("x", "x")].into_iter(), FileStyle { tabs: false, unit: Some(2) });
+    assert_eq!(m.apply("\t\ty"), "    y");
+    assert_eq!(m.apply("  z"), "  z");
+    let m = IndentMap::learn([("x", "x")].into_iter(), FileStyle { tabs: true, unit: Some(1) });
+    assert_eq!(m.apply("        y"), "\t\ty");
+    assert_eq!(m.apply("\ty"), "\ty");
+}
+
+#[test]
+fn reads_a_files_style() {
+    let s = file_style("a\n  b\n    c\n  d\n".lines());
+    assert_eq!(s, FileStyle { tabs: false, unit: Some(2) });
+    let s = file_style("a\n\tb\n\t\tc\n".lines());
+    assert_eq!(s, FileStyle { tabs: true, unit: Some(1) });
+    assert_eq!(file_style("a\n\tb\n    c\n".lines()).unit, None);
+}
+
+#[test]
+fn identity_when_nothing_differs() {
+    let m = IndentMap::learn(
+        [("  a", "  a"), ("b", "b")].into_iter(),
+        FileStyle { tabs: false, unit: None },
+    );
+    assert_eq!(m, IndentMap::Identity);
+    assert_eq!(m.apply("\t weird  "), "\t weird  ");
+}
+
+#[test]
+fn shifts_a_dedented_hunk() {
+    let m = IndentMap::learn(
+        [("def f():", "    def f():"), ("    x", "        x")].into_iter(),
+        SPACES4,
+    );
+    assert_eq!(m.apply("    y = 1"), "        y = 1");
+    assert_eq!(m.apply("        z"), "            z");
+}
+
+#[test]
+fn spaces_to_tabs() {
+    let m = IndentMap::learn(
+        [("    a", "\ta"), ("        b", "\t\tb")].into_iter(),
+        FileStyle { tabs: true, unit: Some(1) },
+    );
+    assert_eq!(m.apply("            c"), "\t\t\tc");
+    assert_eq!(m.apply("    d"), "\td");
+}
+
+#[test]
+fn tabs_with_alignment_spaces_keep_the_spaces() {
+    // A JSDoc block under a tab: the space before `*` is alignment, not depth.
+    let m = IndentMap::learn(
+        [("\tname() {", "  name() {"), ("\t\treturn x;", "    return x;"), ("\t */", "   */")]
+            .into_iter(),
+        FileStyle { tabs: false, unit: Some(2) },
+    );
+    assert_eq!(m.apply("\t\tlog();"), "    log();");
+    assert_eq!(m.apply("\t * doc"), "   * doc");
+    assert_eq!(m.apply("\t/**"), "  /**");
+}
+
+#[test]
+fn a_tab_is_the_files_step_when_one_line_says_so() {
+    // One tabbed line found two spaces deep (the other matched line is at the margin): a tab
+    // is two spaces, for every depth, and ` * ` alignment keeps its space.
+    let two = FileStyle { tabs: false, unit: Some(2) };
+    for pairs in
+        [&[("\treturn x;", "  return x;"), ("}", "}")][..], &[("\treturn x;", "  return x;")]]
+    {
+        let m = IndentMap::learn(pairs.iter().copied(), two);
+        assert_eq!(m.apply("\t\treturn a();"), "    return a();", "{pairs:?}");
+        assert_eq!(m.apply("\ttry {"), "  try {");
+        assert_eq!(m.apply(" * C."), " * C.");
+        assert_eq!(m.apply("\t\t\tdeep();"), "      deep();");
+    }
+}
+
+#[test]
+fn a_shift_keeps_the_files_own_whitespace() {
+    // The body of a UMD wrapper: two spaces and a tab before every line.
+    let pairs = [("function f1(a) {", "  \tfunction f1(a) {"), ("  var x;", "  \t  var x;")];
+    let m = IndentMap::learn(pairs.iter().copied(), file_style(["  \tx", "  \t  y"].into_iter()));
+    assert_eq!(m.apply("  console.log(a);"), "  \t  console.log(a);");
+    assert_eq!(m.apply("}"), "  \t}");
+    assert!(consistent(pairs.iter().copied()));
+}
+
+#[test]
+fn a_file_that_mixes_spaces_then_tabs_has_no_unit_to_convert_to() {
+    let s = file_style("(function () {\n  'use strict';\n  \tfunction f() {\n  \t  x;\n".lines());
+    assert_eq!(s.unit, None);
+    let m = IndentMap::learn([("  \tfunction f() {", "  \tfunction f() {")].into_iter(), s);
+    assert_eq!(m.apply("  \t  y = 2;"), "  \t  y = 2;", "written as the model wrote it");
+}
+
+#[test]
+fn one_shared_line_scales_the_models_step_to_the_files() {
+    // `  def save` found as `    def save`: the model indents by 2, the file by 4.
+    let m = IndentMap::learn_with(
+        [("  def save(self):", "    def save(self):")].into_iter(),
+        SPACES4,
+        Some(2),
+        &[],
+    );
+    assert_eq!(m.apply("    if not self.data:"), "        if not self.data:");
+    assert_eq!(m.apply("      return"), "            return");
+    // The model by 4, the file by 2.
+    let m = IndentMap::learn_with(
+        [("    if (ok) {", "  if (ok) {")].into_iter(),
+        FileStyle { tabs: false, unit: Some(2) },
+        Some(4),
+        &[],
+    );
+    assert_eq!(m.apply("        const st = 1;"), "    const st = 1;");
+    assert_eq!(m.apply("            throw e;"), "      throw e;");
+    // The model by 4, the file by 3.
+    let m = IndentMap::learn_with(
+        [("    a", "   a"), ("        b", "      b")].into_iter(),
+        FileStyle { tabs: false, unit: Some(3) },
+        Some(4),
+        &[],
+    );
+    assert_eq!(m.apply("            c"), "         c");
+    // Two pairs that say "shift" are not overruled by the steps.
+    let m = IndentMap::learn_with(
+        [("def f():", "    def f():"), ("    x", "        x")].into_iter(),
+        SPACES4,
+        Some(4),
+        &[],
+    );
+    assert_eq!(m.apply("    y"), "        y");
+    // Lines one column apart are no step: a shift by three.
+    let m = IndentMap::learn_with(
+        [(" line1", "    line1"), (" line2", "    line2")].into_iter(),
+        SPACES4,
+        Some(1),
+        &[],
+    );
+    assert_eq!(m.apply("     new_line2"), "        new_line2");
+}
+
+#[test]
+fn new_lines_are_written_as_the_file_writes_their_depth() {
+    // Bodies under two spaces and a tab; the model wrote four spaces a step.
+    let pairs = [("    if x:", "  \tif x:"), ("        return 1", "  \t\treturn 1")];
+    let m = IndentMap::learn(pairs.into_iter(), file_style(["  \ta", "  \t\tb"].into_iter()));
+    assert_eq!(m.apply("    if x is None:"), "  \tif x is None:");
+    assert_eq!(m.apply("        return -1"), "  \t\treturn -1");
+}
+
+#[test]
+fn context_that_lost_its_diff_marker_leaves_new_lines_as_written() {
+    let pairs = [("   def get(self):", "    def get(self):"), ("       v = 1", "        v = 1")];
+    let added = ["        if v is None:", "            v = 0"];
+    let m = IndentMap::learn_with(pairs.into_iter(), SPACES4, Some(4), &added);
+    assert_eq!(m.apply(added[0]), added[0]);
+    assert_eq!(m.apply(added[1]), added[1]);
+}
+
+#[test]
+fn a_hunks_step_is_read_from_its_rises_not_from_the_margin() {
+    assert_eq!(step_of(["  def save(self):", "    if x:", "      return"].into_iter()), Some(2));
+    assert_eq!(step_of(["        pass", "    x = 1"].into_iter()), None);
+    assert_eq!(step_of(["    if a:", "        b", "    c", "        d"].into_iter()), Some(4));
+    assert_eq!(step_of(["    a", "            b"].into_iter()), Some(8), "one rise");
+    assert_eq!(step_of(["a", "  b", "a", "      c"].into_iter()), None, "two sizes");
+}
+
+#[test]
+fn tabs_to_spaces() {
+    let m = IndentMap::learn([("\ta", "    a"), ("\t\tb", "        b")].into_iter(), SPACES4);
+    assert_eq!(m.apply("\t\t\tc"), "            c");
+}
+
+#[test]
+fn indentation_is_consistent_when_one_plausible_mapping_explains_every_line() {
+    let ok = |pairs: &[(&str, &str)]| consistent(pairs.iter().copied());
+    assert!(ok(&[("a", "a"), ("    b", "    b")]), "the same");
+    assert!(ok(&[("a", "    a"), ("    b", "        b")]), "shifted");
+    assert!(ok(&[("a", "a"), ("  b", "    b"), ("    c", "        c")]), "2 for 4");
+    assert!(ok(&[("\ta", "  a"), ("\t\tb", "    b")]), "tabs for the file's unit");
+    assert!(ok(&[("\ta", "    a"), ("", "        "), ("x", "y")][..2]), "blank lines aside");
+    let dedented = [("def f():", "def f():"), ("x = 1", "    x = 1"), ("  y", "      y")];
+    assert!(ok(&dedented), "dedented, the margin line staying at the margin");
+    // `},` kept its depth and `}` moved by four: not the lines the model meant.
+    assert!(!ok(&[("        },", "        },"), ("}", "    }")]));
+    assert!(!ok(&[("a", "a"), ("    b", "    b"), ("c", "  c")]));
+}
