@@ -96,6 +96,22 @@ fn undo_is_refused_when_the_new_text_is_gone() {
     assert_eq!(r.hunk(a).unwrap().disk, Some(DiskNote::Edited), "it says so");
 }
 
+/// An inserted guard whose one line the user then edits stays applied, "edited on disk": were it
+/// pending again, accepting it would write the guard a second time.
+#[test]
+fn an_insertion_the_user_edited_stays_applied_and_accepting_writes_nothing() {
+    let reply = "app.py\n```\n<<<<<<< SEARCH\ndef a():\n    return 1\n=======\ndef a():\n    if DEBUG:\n        log('a called')\n    return 1\n>>>>>>> REPLACE\n```\n";
+    let mut r = review_with(reply);
+    let a = r.hunks()[0].id;
+    let (_, path, text) = write_of(r.accept(a).unwrap());
+    r.write_done(&path, After::Text(text.clone()));
+    let edited = text.replace("log('a called')", "log('a() called')");
+    r.file_changed("app.py", Source::Text(edited));
+    let h = r.hunk(a).unwrap();
+    assert_eq!((h.state.clone(), h.disk.clone()), (HunkState::Applied, Some(DiskNote::Edited)));
+    assert!(r.accept(a).is_none(), "not open: nothing to write");
+}
+
 #[test]
 fn a_change_on_disk_moves_pending_hunks_or_makes_conflicts() {
     let mut r = review_with(TWO);

@@ -322,7 +322,21 @@ fn written_at(lines: &[&str], hint: usize, old: &[String], new: &[String]) -> Wr
     }
     match nearest(new) {
         Some(s) => Written::At(s),
-        None if old.is_empty() || nearest(old).is_some() => Written::Reverted,
+        // An insertion replaced nothing that could be back: it was taken out only when none of
+        // its telling lines is left where it went (one line of it edited is an edit: were it
+        // pending again, accepting it would write the block a second time).
+        None if old.is_empty() => {
+            let near = &lines[hint.saturating_sub(new.len()).min(lines.len())
+                ..(hint + 2 * new.len()).min(lines.len())];
+            let telling =
+                |l: &&String| l.trim().len() >= 4 && !crate::core::indent::is_closer(l.trim());
+            if new.iter().filter(telling).any(|l| near.contains(&l.as_str())) {
+                Written::Edited
+            } else {
+                Written::Reverted
+            }
+        }
+        None if nearest(old).is_some() => Written::Reverted,
         None => Written::Edited,
     }
 }
@@ -346,5 +360,18 @@ mod tests {
         // A deletion: taken out when its old lines are back.
         assert_eq!(at(1, &["X"], &[]), Written::Reverted);
         assert_eq!(at(1, &["q"], &[]), Written::At(1));
+    }
+
+    #[test]
+    fn an_insertion_with_one_line_edited_is_edited_not_taken_out() {
+        let inserted = ["    if not rows:", "        return 0"];
+        let file = ["def total(rows):", "    if not rows:", "        return None", "    return 1"];
+        let at = |file: &[&str]| written_at(file, 1, &[], &v(&inserted));
+        assert_eq!(at(&file), Written::Edited, "its guard is still there");
+        let file = ["def total(rows):", "    return 1"];
+        assert_eq!(at(&file), Written::Reverted, "none of it is left");
+        let file = ["def total(rows):", "    }", "    return 1"];
+        let closer = written_at(&file, 1, &[], &v(&["    }", "    x = 1"]));
+        assert_eq!(closer, Written::Reverted, "a closer left tells nothing");
     }
 }
