@@ -108,7 +108,7 @@ fn an_insertion_the_user_edited_stays_applied_and_accepting_writes_nothing() {
     let edited = text.replace("log('a called')", "log('a() called')");
     r.file_changed("app.py", Source::Text(edited));
     let h = r.hunk(a).unwrap();
-    assert_eq!((h.state.clone(), h.disk.clone()), (HunkState::Applied, Some(DiskNote::Edited)));
+    assert_eq!((h.state.clone(), h.disk), (HunkState::Applied, Some(DiskNote::Edited)));
     assert!(r.accept(a).is_none(), "not open: nothing to write");
 }
 
