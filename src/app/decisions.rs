@@ -163,12 +163,16 @@ impl App {
             && self.review.last_decision().is_some_and(|id| batch.contains(&id))
         {
             self.undoing = Some(batch);
+            self.undo_writes = 0;
             return self.undo_batch_step();
         }
         match self.review.undo() {
             Ok(Some(effect)) => self.undo_write(effect),
             Ok(None) => {
-                self.notice = Some("undone".into());
+                // An accept that wrote nothing (the file held the hunk already): nothing to
+                // take out of the file either, which the user must not believe happened.
+                self.notice =
+                    Some("undone; nothing was written for it, so nothing on disk changed".into());
                 Vec::new()
             }
             Err(why) => {
@@ -197,7 +201,14 @@ impl App {
             }
         }
         self.undoing = None;
-        self.notice = Some(format!("undone: the batch of {} hunk(s)", batch.len()));
+        self.notice = Some(if self.undo_writes == 0 {
+            format!(
+                "undone: the batch of {} hunk(s); nothing was written for them (the files held them already), so nothing on disk changed",
+                batch.len()
+            )
+        } else {
+            format!("undone: the batch of {} hunk(s)", batch.len())
+        });
         Vec::new()
     }
 
@@ -207,6 +218,7 @@ impl App {
             Effect::Read { path } => path.clone(),
         };
         self.writes.start(&path);
+        self.undo_writes += 1;
         vec![AppEffect::Write { effect, undo: true }]
     }
 

@@ -92,7 +92,7 @@ const TABLE: &[(Action, &str, &str, &[&str])] = &[
         "type a follow-up request (rejected hunks are reported)",
         &["m"],
     ),
-    (Action::Cancel, "cancel", "stop the stream / clear the search", &["esc"]),
+    (Action::Cancel, "cancel", "clear the search / stop the stream", &["esc"]),
     (Action::Log, "log", "the messages so far", &["L"]),
     (Action::Help, "help", "this help", &["?"]),
     (Action::Quit, "quit", "quit (asks first if decisions are pending)", &["q", "ctrl-c"]),

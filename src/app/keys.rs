@@ -120,11 +120,17 @@ impl App {
 
     /// `esc`: stop the stream, or clear the search.
     fn cancel(&mut self) -> Vec<AppEffect> {
+        // The innermost thing first: a search the user just typed, then the stream (Esc after
+        // a search stopped the reply mid-word and left the filter on).
+        if !self.filter.is_empty() {
+            self.filter.clear();
+            self.notice = Some("search cleared".into());
+            return Vec::new();
+        }
         if self.streaming {
             self.notice = Some("cancelling the stream".into());
             return vec![AppEffect::CancelStream];
         }
-        self.filter.clear();
         Vec::new()
     }
 

@@ -173,6 +173,8 @@ pub struct App {
     last_batch: Option<Vec<HunkId>>,
     /// A batch being undone: each undo's write, when done, starts the next.
     undoing: Option<Vec<HunkId>>,
+    /// Writes the batch being undone has asked for so far (none: it changed nothing on disk).
+    undo_writes: usize,
     /// For a replay: `REPLAY` and its pace, shown first on the status line.
     pub replay_badge: Option<String>,
     /// `q` with every hunk decided while a write was still on its way: quit once it lands.
@@ -231,6 +233,7 @@ impl App {
             request_failed: None,
             last_batch: None,
             undoing: None,
+            undo_writes: 0,
             replay_badge: None,
             quit_when_written: false,
             messages: 0,

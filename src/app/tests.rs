@@ -164,6 +164,22 @@ fn quitting_while_streaming_cancels_the_stream() {
     assert_eq!(app.update_placed(key('y'), now), vec![AppEffect::CancelStream, AppEffect::Quit]);
 }
 
+/// Esc after a search, while the model writes, clears the search and leaves the stream alone;
+/// a second Esc stops it.
+#[test]
+fn escape_clears_a_search_before_it_stops_the_stream() {
+    let (mut app, now) = started();
+    let cut = second_hunk_line_end();
+    app.update_placed(Msg::Chunk(REPLY[..cut + 10].to_string()), now);
+    app.update_placed(key('/'), now);
+    app.update_placed(key('x'), now);
+    app.update_placed(special(KeyCode::Enter), now);
+    assert_eq!(app.filter, "x");
+    assert!(app.update_placed(special(KeyCode::Esc), now).is_empty(), "the stream goes on");
+    assert!(app.filter.is_empty() && app.streaming);
+    assert_eq!(app.update_placed(special(KeyCode::Esc), now), vec![AppEffect::CancelStream]);
+}
+
 #[test]
 fn escape_cancels_the_stream_and_keeps_finished_hunks() {
     let (mut app, now) = started();
@@ -542,4 +558,42 @@ fn quitting_while_a_write_is_on_its_way_waits_for_it() {
     let said = app.message().unwrap();
     assert!(said.contains("disk full") && said.contains("not quitting"), "{said}");
     assert!(app.update_placed(done(&write[0]), now).is_empty(), "the wait was called off");
+}
+
+/// Accepting hunks the files already hold writes nothing, and `u` after it says that nothing on
+/// disk changed (it said "undone: the batch", and a user believed the edits were taken out).
+#[test]
+fn undoing_a_batch_that_wrote_nothing_says_nothing_on_disk_changed() {
+    // The files as the demo reply leaves them.
+    let (mut app, now) = streamed();
+    let mut effects = app.update_placed(key('A'), now);
+    let mut after: BTreeMap<String, String> = BTreeMap::new();
+    while let Some(e) = effects.pop() {
+        if let AppEffect::Write { effect: Effect::Write { path, text, .. }, .. } = &e {
+            after.insert(path.clone(), text.clone());
+            effects.extend(app.update_placed(done(&e), now));
+        }
+    }
+    assert!(!after.is_empty(), "the demo reply writes");
+    // The same reply again, over those files.
+    let files = vec!["inventory.py".to_string(), "report.py".to_string()];
+    let sources = files
+        .iter()
+        .map(|p| {
+            let text = after
+                .get(p)
+                .cloned()
+                .unwrap_or_else(|| if p == "report.py" { REPORT.into() } else { INVENTORY.into() });
+            (p.clone(), Source::Text(text))
+        })
+        .collect();
+    let mut again = App::new(AppConfig::new(files, sources, "change things"));
+    again.start(now);
+    again.update_placed(Msg::Chunk(REPLY.into()), now);
+    again.update_placed(Msg::StreamEnd(StreamDone::default()), now);
+    let writes = again.update_placed(key('A'), now);
+    assert!(!writes.iter().any(|e| matches!(e, AppEffect::Write { .. })), "{writes:?}");
+    assert!(again.update_placed(key('u'), now).is_empty(), "nothing to write back");
+    let notice = again.notice.clone().unwrap_or_default();
+    assert!(notice.contains("nothing on disk changed"), "{notice}");
 }
