@@ -50,7 +50,19 @@ impl App {
             }
             Action::AcceptAll => {
                 let ids = self.open_ids(|h| h.state == HunkState::Pending);
-                return self.batch(ids, true);
+                // Under a search, "all" is what the list shows: say so, and what it leaves.
+                let hidden = (self.review.hunks().iter())
+                    .filter(|h| h.state == HunkState::Pending)
+                    .count()
+                    .saturating_sub(ids.len());
+                let shown = ids.len();
+                let effects = self.batch(ids, true);
+                if !self.filter.is_empty() {
+                    self.notice = Some(format!(
+                        "accepted the {shown} open hunk(s) the search shows; {hidden} more are hidden by it (Esc clears it)"
+                    ));
+                }
+                return effects;
             }
             Action::Split => self.split(),
             Action::Pick => self.pick(&key),

@@ -597,3 +597,20 @@ fn undoing_a_batch_that_wrote_nothing_says_nothing_on_disk_changed() {
     let notice = again.notice.clone().unwrap_or_default();
     assert!(notice.contains("nothing on disk changed"), "{notice}");
 }
+
+/// `A` under a search accepts what the list shows, and says how many the search hides.
+#[test]
+fn accept_all_under_a_search_says_what_it_left() {
+    let (mut app, now) = streamed();
+    let open = app.review.counts().pending;
+    app.update_placed(key('/'), now);
+    for c in "sum(".chars() {
+        app.update_placed(key(c), now);
+    }
+    app.update_placed(special(KeyCode::Enter), now);
+    let shown = app.order().len();
+    assert!(shown >= 1 && shown < open, "{shown} of {open}");
+    app.update_placed(key('A'), now);
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains(&format!("{} more are hidden", open - shown)), "{notice}");
+}
