@@ -51,11 +51,8 @@ impl App {
             Action::AcceptAll => {
                 let ids = self.open_ids(|h| h.state == HunkState::Pending);
                 // Under a search, "all" is what the list shows: say so, and what it leaves.
-                let hidden = (self.review.hunks().iter())
-                    .filter(|h| h.state == HunkState::Pending)
-                    .count()
-                    .saturating_sub(ids.len());
                 let shown = ids.len();
+                let hidden = self.review.counts().pending.saturating_sub(shown);
                 let effects = self.batch(ids, true);
                 if !self.filter.is_empty() {
                     self.notice = Some(format!(

@@ -99,31 +99,34 @@ impl Hunk {
     /// SEARCH line `/**␠␠` that the REPLACE keeps as it is stays the context it is, and a new
     /// `/**` written before it stays new.
     pub fn from_old_new(old: &[String], new: &[String]) -> Hunk {
-        let hunk = Hunk::from_old_new_loose(old, new);
+        let hunk = Hunk::from_old_new_by(old, new, true);
         // Nothing but trailing whitespace differs: that is the edit (a Markdown hard break
         // taken out), not a slip to ignore.
         if old != new && hunk.lines.iter().all(|l| l.kind == LineKind::Context) {
-            let mut lines = Vec::with_capacity(old.len() + new.len());
-            diff_into(&mut lines, old, new, String::as_str, &mut |lines, o, n| {
-                lines.extend(o.iter().map(|l| HunkLine::new(LineKind::Remove, l.clone())));
-                lines.extend(n.iter().map(|l| HunkLine::new(LineKind::Add, l.clone())));
-            });
-            return Hunk { lines, old_start_hint: None, marked: false, pick: None };
+            return Hunk::from_old_new_by(old, new, false);
         }
         hunk
     }
 
-    /// [`Hunk::from_old_new`], lines differing in trailing whitespace alone taken as the same.
-    fn from_old_new_loose(old: &[String], new: &[String]) -> Hunk {
+    /// [`Hunk::from_old_new`]; `loose`: what the exact comparison leaves changed is compared
+    /// again without trailing whitespace.
+    fn from_old_new_by(old: &[String], new: &[String], loose: bool) -> Hunk {
         let mut lines = Vec::with_capacity(old.len() + new.len());
         diff_into(&mut lines, old, new, String::as_str, &mut |lines, o, n| {
-            diff_into(lines, o, n, |l| l.trim_end(), &mut |lines, o, n| {
-                lines.extend(o.iter().map(|l| HunkLine::new(LineKind::Remove, l.clone())));
-                lines.extend(n.iter().map(|l| HunkLine::new(LineKind::Add, l.clone())));
-            })
+            if loose {
+                diff_into(lines, o, n, |l| l.trim_end(), &mut replaced);
+            } else {
+                replaced(lines, o, n);
+            }
         });
         Hunk { lines, old_start_hint: None, marked: false, pick: None }
     }
+}
+
+/// A changed stretch as the hunk holds it: the old lines removed, then the new ones added.
+fn replaced(lines: &mut Vec<HunkLine>, old: &[String], new: &[String]) {
+    lines.extend(old.iter().map(|l| HunkLine::new(LineKind::Remove, l.clone())));
+    lines.extend(new.iter().map(|l| HunkLine::new(LineKind::Add, l.clone())));
 }
 
 /// What [`diff_into`] does with a changed stretch: its old and new lines, appended to the hunk.

@@ -85,7 +85,8 @@ fn columns(ws: &str) -> usize {
     ws.chars().map(|c| if c == '\t' { TAB } else { 1 }).sum()
 }
 
-fn leading(s: &str) -> &str {
+/// A line's leading whitespace.
+pub(crate) fn leading(s: &str) -> &str {
     &s[..s.len() - s.trim_start().len()]
 }
 
@@ -172,9 +173,8 @@ impl IndentMap {
         // shifted by one column. The new lines stay as the model wrote them.
         let lost_marker = |shift: isize| {
             shift.abs() == 1
-                && style.unit.is_some_and(|u| u >= 2 && !style.tabs)
                 && !added.is_empty()
-                && added.iter().all(|l| columns(leading(l)).is_multiple_of(style.unit.unwrap_or(1)))
+                && grid.is_some_and(|u| added.iter().all(|l| columns(leading(l)).is_multiple_of(u)))
         };
         // A shift by the file's own whitespace, unless the steps say the depth is scaled.
         if let Some(prefix) = common_prefix(&pairs)

@@ -171,11 +171,11 @@ fn indented_unlike(original: &[String], listing: &str) -> Option<String> {
             once.entry(t).and_modify(|v| *v = None).or_insert(Some(l.as_str()));
         }
     }
-    let leading = |l: &str| l.len() - l.trim_start().len();
+    let leading = crate::core::indent::leading;
     let (mut same, mut unlike) = (0usize, None::<(usize, &str, &str, &str)>);
     for l in listing.lines() {
         let Some(Some(file)) = once.get(l.trim()) else { continue };
-        let (lw, fw) = (&l[..leading(l)], &file[..leading(file)]);
+        let (lw, fw) = (leading(l), leading(file));
         if lw.is_empty() && fw.is_empty() {
             // At the margin on both sides: says nothing about how the rest is indented.
             continue;

@@ -239,35 +239,39 @@ pub fn locate_indexed(
 /// new lines into the wrong block; unpaired, the line is context to find after the place.
 fn drop_stray_closers(pat: &[PatLine], file: &[LineInfo], a: &mut Alignment) {
     let closer = |p: &PatLine| crate::core::indent::is_closer(p.info.trimmed);
-    // Each line as its indentation alone (what `indent::consistent` reads), with a mark so
-    // that it is not blank.
-    let shape = |l: &LineInfo| format!("{}x", l.indent);
-    let (mut others, mut deltas) = (Vec::new(), Vec::new());
-    for (p, s) in pat.iter().zip(&a.slots) {
-        if let Slot::Line(f, _) = s
-            && !p.info.is_blank()
-            && !closer(p)
-        {
-            others.push((shape(&p.info), shape(&file[*f])));
-            deltas.push(align::indent_delta(p, &file[*f]));
-        }
-    }
-    let Some(&delta) = deltas.first() else { return };
-    if !deltas.iter().all(|d| *d == delta) {
+    let matched = || {
+        pat.iter().zip(&a.slots).filter_map(|(p, s)| match *s {
+            Slot::Line(f, _) if !p.info.is_blank() && !closer(p) => Some((p, &file[f])),
+            _ => None,
+        })
+    };
+    let mut deltas = matched().map(|(p, f)| align::indent_delta(p, f));
+    let Some(delta) = deltas.next() else { return };
+    if !deltas.all(|d| d == delta) {
         return;
     }
-    for (p, slot) in pat.iter().zip(a.slots.iter_mut()) {
+    // Each line as its indentation alone (what `indent::consistent` reads), with a mark so
+    // that it is not blank; made only for a closer shifted unlike the rest.
+    let shape = |l: &LineInfo| format!("{}x", l.indent);
+    let mut others: Option<Vec<(String, String)>> = None;
+    let mut stray = Vec::new();
+    for (k, (p, slot)) in pat.iter().zip(&a.slots).enumerate() {
         let Slot::Line(f, _) = *slot else { continue };
         if !closer(p) || align::indent_delta(p, &file[f]) == delta {
             continue;
         }
         // Another shift than the other lines', unless one mapping (a scale of the model's step
         // to the file's, tabs for the file's unit) explains the closer with them.
+        let others = others
+            .get_or_insert_with(|| matched().map(|(p, f)| (shape(&p.info), shape(f))).collect());
         let with = (shape(&p.info), shape(&file[f]));
         let pairs = others.iter().chain(std::iter::once(&with));
         if !crate::core::indent::consistent(pairs.map(|(p, f)| (p.as_str(), f.as_str()))) {
-            *slot = Slot::Unmatched;
+            stray.push(k);
         }
+    }
+    for k in stray {
+        a.slots[k] = Slot::Unmatched;
     }
 }
 
