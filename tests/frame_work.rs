@@ -111,12 +111,13 @@ fn a_frames_work_does_not_grow_with_the_data() {
     assert!(still.lines_drawn <= 2 * 40, "only the lines that show: {still:?}");
     assert_eq!(key, Work { lines_drawn: key.lines_drawn, ..Work::default() }, "a scroll key");
     assert_eq!(chunk.reply_bytes_scanned, "one more line of prose\n".len());
-    assert_eq!(chunk.reply_lines_counted, 1);
+    // The new line fits: its block's rows follow from what was kept, no line counted alone.
+    assert_eq!(chunk.reply_lines_counted, 0);
     assert_eq!((chunk.models_built, chunk.diff_lines_counted, chunk.lists_built), (0, 0, 0));
 }
 
 #[test]
-fn a_new_width_counts_the_replys_rows_without_reading_its_text_again() {
+fn a_new_width_counts_blocks_of_lines_not_lines_and_reads_no_text_that_fits() {
     let mut app = review(500, 20, 1_000);
     app.focus = Focus::Stream;
     let theme = Theme::load("dark", None, ColorMode::TrueColor).expect("bundled theme");
@@ -128,16 +129,20 @@ fn a_new_width_counts_the_replys_rows_without_reading_its_text_again() {
         screen.0.backend_mut().resize(width, 40);
         app.update(Msg::Resize(width, 40), Instant::now());
         let resized = screen.draw(&app);
-        // Every line's rows at the new width, from the lengths kept when the reply arrived:
-        // the lines are plain and fit (the prose is 66 columns), so no text is read.
-        assert_eq!(resized.reply_lines_counted, lines, "at {width}");
+        // Every line fits at these widths (the prose is 66 columns, the rewrite's lines under
+        // 60): the rows follow from the widest line of each block, kept when the lines came;
+        // no line is counted on its own, no text read, in the reply or the diff.
+        assert_eq!(resized.reply_lines_counted, 0, "at {width}: {resized:?}");
         assert_eq!(resized.reply_lines_read, 0, "at {width}");
+        assert_eq!(resized.diff_lines_counted, 0, "at {width}");
     }
-    // Narrow enough that the prose wraps at words: those lines are read, the code is not.
+    // Narrow enough that the prose wraps at words: the blocks holding prose are counted line
+    // by line and the prose read; not every line.
     screen.0.backend_mut().resize(60, 40);
     app.update(Msg::Resize(60, 40), Instant::now());
     let narrow = screen.draw(&app);
     let prose = app.stream_text.lines().filter(|l| l.starts_with("Some prose")).count();
     assert!(narrow.reply_lines_read >= prose, "{narrow:?}");
     assert!(narrow.reply_lines_read < lines, "{narrow:?}");
+    assert!(narrow.reply_lines_counted >= prose, "{narrow:?}");
 }

@@ -12,6 +12,8 @@ use unicode_width::UnicodeWidthStr;
 
 /// The mark before a continuation row of a wrapped line.
 pub const CONTINUED: &str = "↪ ";
+/// [`CONTINUED`]'s columns (counting rows asks for it once a line).
+pub const CONTINUED_WIDTH: usize = 2;
 
 /// Where a line is cut in the no-wrap view: text hidden to the left, to the right.
 pub const CUT_LEFT: &str = "‹";
@@ -157,6 +159,11 @@ pub fn width(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn continued_width_is_the_marks() {
+        assert_eq!(CONTINUED_WIDTH, CONTINUED.width());
+    }
 
     #[test]
     fn counting_agrees_with_breaking() {

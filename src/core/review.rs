@@ -177,6 +177,8 @@ pub struct Review {
     prepared: HashMap<String, Arc<FileVersion>>,
     /// The last file version's number.
     versions: u64,
+    /// File contents stored ([`Review::generation`]).
+    files_stored: u64,
     /// New hunks are placed by jobs ([`Review::defer_placing`]).
     defer: bool,
     /// Placing jobs not handed out yet.
@@ -228,6 +230,12 @@ impl Review {
     /// order.
     pub fn hunks_version(&self) -> u64 {
         self.hunks.version()
+    }
+
+    /// Changes whenever a hunk or a file's content may have changed: the same number, every
+    /// hunk and file as it was (what a hunk shows can be kept while it stays).
+    pub fn generation(&self) -> u64 {
+        self.hunks.touched() + self.files_stored
     }
 
     /// Take a parser event: a finished edit becomes a pending hunk (or asks for its file first).

@@ -66,10 +66,11 @@ impl App {
         }
         let print = print(h, None);
         let mut cache = self.measure.counts.borrow_mut();
+        let generation = self.review.generation();
         if let Some(e) = cache.get_mut(&h.id).filter(|e| e.print == print)
-            && (e.checked == self.messages || e.preview == h.preview)
+            && (e.checked == generation || e.preview == h.preview)
         {
-            e.checked = self.messages;
+            e.checked = generation;
             return e.counts;
         }
         let counts = crate::app::diff_model::counts(h);
@@ -77,17 +78,18 @@ impl App {
             cache.clear();
         }
         let preview = h.preview.clone();
-        cache.insert(h.id, CountEntry { checked: self.messages, print, preview, counts });
+        cache.insert(h.id, CountEntry { checked: generation, print, preview, counts });
         counts
     }
 
     /// The hunk list, kept while the hunks (`Review::hunks_version`: none added or split) and
     /// the search stay the same: O(1) to check.
     pub fn hunk_list(&self) -> Arc<HunkList> {
-        // While searching, a hunk's text may change under its id (an edit): each message
-        // builds the list again then.
+        // While searching, a hunk's text may change under its id (an edit): each change to
+        // the review builds the list again then.
         let searching = !self.filter.is_empty();
-        let key = (self.review.hunks_version(), if searching { self.messages } else { 0 });
+        let key =
+            (self.review.hunks_version(), if searching { self.review.generation() } else { 0 });
         let mut cache = self.measure.list.borrow_mut();
         if let Some(e) = cache.as_ref()
             && e.key == key

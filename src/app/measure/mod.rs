@@ -8,7 +8,10 @@
 //! The caches sit behind `RefCell`s so a frame, which sees `&App`, can fill them. A cached
 //! diff is checked cheaply on every use (the hunk's state, where its preview is and how long,
 //! its file's length), and compared in full with what it was built from once after each
-//! message ([`App::update`] counts them), so nothing stale is ever drawn.
+//! change to the review ([`Review::generation`]: a key, a tick or a resize changes nothing
+//! there and costs no comparison), so nothing stale is ever drawn.
+//!
+//! [`Review::generation`]: crate::core::review::Review::generation
 //!
 //! Not for: drawing (`ui`), where the panes are (`layout`).
 
@@ -17,15 +20,17 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::app::diff_model::{Block, DiffModel};
-use crate::app::wrap::{self, CONTINUED, Overflow};
+use crate::app::wrap::{self, CONTINUED_WIDTH, Overflow};
 use crate::app::{App, ViewMode};
 use crate::core::edit::Change;
 use crate::core::file::Source;
 use crate::core::review::{HunkId, HunkState, Preview, ReviewHunk};
 
 mod list;
+mod rows;
 use list::{CountEntry, ListEntry};
 pub use list::{HunkList, ListRow};
+use rows::{ALWAYS_READ, Counted, Rows};
 
 /// After the reply's last line while the model is still writing it.
 pub const UNFINISHED: &str = "▍ (unfinished)";
@@ -87,10 +92,8 @@ struct ReplyLines {
     scanned: usize,
     /// Inside a fence after the scanned lines.
     in_code: bool,
-    /// The width counted at, and the rows before each finished line (`lines.len() + 1` once
-    /// every line is counted).
-    rows_at: usize,
-    prefix: Vec<usize>,
+    /// The finished lines' rows, kept per block (a new width counts the blocks).
+    rows: Rows,
 }
 
 /// Whether a line opens or closes a fence.
@@ -111,7 +114,11 @@ impl ReplyLines {
             let end = from + end;
             let line = &text[self.scanned..end];
             let fence = is_fence(line);
-            self.lines.push((self.scanned, self.in_code || fence, wrap::is_plain(line)));
+            let plain = wrap::is_plain(line);
+            // A plain line takes one row from its length on (code's `↪ ` is only on the rows
+            // after the first); another needs its text.
+            self.rows.push(if plain { line.len() } else { ALWAYS_READ });
+            self.lines.push((self.scanned, self.in_code || fence, plain));
             if fence {
                 self.in_code = !self.in_code;
             }
@@ -127,29 +134,56 @@ impl ReplyLines {
         &text[start..end]
     }
 
-    /// Rows of every finished line at `width`, counting only the lines not counted yet.
-    fn count(&mut self, text: &str, width: usize, work: &Measure) {
-        if self.rows_at != width || self.prefix.is_empty() {
-            self.rows_at = width;
-            self.prefix = vec![0];
-        }
-        let from = self.prefix.len() - 1;
-        let mut read = 0;
-        for k in from..self.lines.len() {
-            let (start, code, plain) = self.lines[k];
-            let len = self.lines.get(k + 1).map_or(self.scanned, |l| l.0) - 1 - start;
-            let known = plain.then(|| count_plain(len, code, width)).flatten();
-            let rows = known.unwrap_or_else(|| {
-                read += 1;
-                line_rows(self.line(text, k), code, width)
-            });
-            let total = self.prefix[k] + rows;
-            self.prefix.push(total);
-        }
+    /// A finished line's rows at `width`, from its length when that tells (else its text).
+    fn line_rows_at(&self, text: &str, k: usize, width: usize, read: &mut usize) -> usize {
+        let (start, code, plain) = self.lines[k];
+        let len = self.lines.get(k + 1).map_or(self.scanned, |l| l.0) - 1 - start;
+        let known = plain.then(|| count_plain(len, code, width)).flatten();
+        known.unwrap_or_else(|| {
+            *read += 1;
+            line_rows(self.line(text, k), code, width)
+        })
+    }
+
+    /// The rows of every finished line at `width`: blocks of lines that all fit are counted
+    /// without looking at their lines, and each block once per width.
+    fn count(&mut self, text: &str, width: usize, work: &Measure) -> usize {
+        let mut rows = std::mem::take(&mut self.rows);
+        let (mut read, mut counted) = (0, Counted::default());
+        let total = {
+            let mut one = |k: usize| self.line_rows_at(text, k, width, &mut read);
+            rows.total((width, 0), width, &mut one, &mut counted)
+        };
+        self.rows = rows;
         work.note(|w| {
-            w.reply_lines_counted += self.lines.len() - from;
+            w.reply_lines_counted += counted.lines;
             w.reply_lines_read += read;
         });
+        total
+    }
+
+    /// The finished lines showing in `height` rows from row `top` at `width` ([`Rows::window`];
+    /// [`ReplyLines::count`] at that width first).
+    fn window(
+        &mut self,
+        text: &str,
+        width: usize,
+        top: usize,
+        height: usize,
+        work: &Measure,
+    ) -> (usize, usize, usize) {
+        let rows = std::mem::take(&mut self.rows);
+        let (mut read, mut counted) = (0, Counted::default());
+        let window = {
+            let mut one = |k: usize| self.line_rows_at(text, k, width, &mut read);
+            rows.window(width, top, height, &mut one, &mut counted)
+        };
+        self.rows = rows;
+        work.note(|w| {
+            w.reply_lines_counted += counted.lines;
+            w.reply_lines_read += read;
+        });
+        window
     }
 }
 
@@ -165,7 +199,7 @@ fn count_plain(len: usize, code: bool, width: usize) -> Option<usize> {
 }
 
 fn continued(code: bool) -> usize {
-    if code { wrap::width(CONTINUED) } else { 0 }
+    if code { CONTINUED_WIDTH } else { 0 }
 }
 
 /// A reply line to draw.
@@ -256,7 +290,7 @@ fn inputs(h: &ReviewHunk, source: Option<&Source>) -> Inputs {
 
 struct ModelEntry {
     id: HunkId,
-    /// The message count the inputs were last checked at.
+    /// The review's generation the inputs were last checked at.
     checked: u64,
     print: Print,
     inputs: Inputs,
@@ -278,14 +312,12 @@ pub enum DiffLine {
     Pair { block: usize, k: usize },
 }
 
-/// The diff's lines in a view, and their rows at a width.
+/// The diff's lines in a view, and their rows at a width (kept per block of lines).
 struct DiffRows {
     serial: u64,
     view: ViewMode,
     lines: Vec<DiffLine>,
-    /// Width and whether lines wrap; the rows before each line (`lines.len() + 1`).
-    at: (usize, bool),
-    prefix: Vec<usize>,
+    rows: Rows,
 }
 
 /// The lines of `model` as `view` draws them.
@@ -310,7 +342,7 @@ fn diff_lines(model: &DiffModel, view: ViewMode) -> Vec<DiffLine> {
 
 /// A line number's columns: `{n:>4}`.
 fn number_width(n: usize) -> usize {
-    n.to_string().len().max(4)
+    (n.checked_ilog10().unwrap_or(0) as usize + 1).max(4)
 }
 
 /// The half of the pane each side of the side-by-side view takes.
@@ -380,17 +412,52 @@ fn same_pair_rows(model: &DiffModel, o: usize, n: usize, width: usize) -> usize 
     diff_line_rows(text, plain, one(o), h).max(diff_line_rows(text, plain, one(n), h))
 }
 
-/// The rows of the first `n` lines of `prefix`'s kind, for a window of `height` rows from
-/// row `top`: the first line that shows, the rows of it above `top`, and the line after the
-/// last that shows.
-fn window_of(prefix: &[usize], top: usize, height: usize) -> (usize, usize, usize) {
-    let total = *prefix.last().unwrap_or(&0);
-    let top = top.min(total);
-    let end = (top + height).min(total);
-    // The last line starting at or before `top`.
-    let first = prefix.partition_point(|&p| p <= top).saturating_sub(1);
-    let last = prefix.partition_point(|&p| p < end).max(first + 1);
-    (first, top - prefix[first], last.min(prefix.len() - 1))
+/// The narrowest width at which a diff line takes one row ([`ALWAYS_READ`] when only its text
+/// tells): its gutter, its sign and its text, side by side twice over and the middle column.
+fn need_of(model: &DiffModel, line: DiffLine, view: ViewMode) -> usize {
+    let first = model.first_line.unwrap_or(1);
+    let numbered = model.first_line.is_some();
+    let w = |x: Option<usize>| x.map_or(4, number_width);
+    let both = |o: Option<usize>, n: Option<usize>| if numbered { w(o) + 1 + w(n) + 1 } else { 0 };
+    let one = |n: usize| if numbered { number_width(first + n) + 1 } else { 0 };
+    let side = |text: &str, plain: bool, numbers: usize| {
+        if plain { numbers + 2 + text.len() } else { ALWAYS_READ }
+    };
+    // `half(width) >= n` from `width >= 2n + 1` on.
+    let halves = |n: usize| if n == ALWAYS_READ { n } else { 2 * n + 1 };
+    let cells = |b: usize| match &model.blocks[b] {
+        Block::Change(olds, news) => (olds, news),
+        Block::Same(_) => unreachable!("a changed line is in a changed block"),
+    };
+    match line {
+        DiffLine::Same(o, n) => {
+            let (text, plain) = (&model.new[n], model.new_plain[n]);
+            match view {
+                ViewMode::Unified => side(text, plain, both(Some(first + o), Some(first + n))),
+                ViewMode::SideBySide => {
+                    halves(side(text, plain, one(o)).max(side(text, plain, one(n))))
+                }
+            }
+        }
+        DiffLine::Old { block, k } => {
+            let i = cells(block).0[k].index;
+            side(&model.old[i], model.old_plain[i], both(Some(first + i), None))
+        }
+        DiffLine::New { block, k } => {
+            let i = cells(block).1[k].index;
+            side(&model.new[i], model.new_plain[i], both(None, Some(first + i)))
+        }
+        DiffLine::Pair { block, k } => {
+            let (olds, news) = cells(block);
+            let l = olds
+                .get(k)
+                .map_or(0, |c| side(&model.old[c.index], model.old_plain[c.index], one(c.index)));
+            let r = news
+                .get(k)
+                .map_or(0, |c| side(&model.new[c.index], model.new_plain[c.index], one(c.index)));
+            halves(l.max(r))
+        }
+    }
 }
 
 impl App {
@@ -399,14 +466,13 @@ impl App {
         self.measure.work.get()
     }
 
-    /// The reply's rows `width` columns wide: its finished lines (counted once per width) and
-    /// its last line.
+    /// The reply's rows `width` columns wide: its finished lines (each block of them counted
+    /// once per width) and its last line.
     pub fn reply_rows(&self, width: usize) -> usize {
         let mut r = self.measure.reply.borrow_mut();
         r.sync(&self.stream_text, &self.measure);
-        r.count(&self.stream_text, width, &self.measure);
-        let total = *r.prefix.last().unwrap_or(&0);
-        total + self.reply_tail(&r).map_or(0, |t| tail_rows(t, width))
+        let finished = r.count(&self.stream_text, width, &self.measure);
+        finished + self.reply_tail(&r).map_or(0, |t| tail_rows(t, width))
     }
 
     /// The reply's last line when it has no line end yet.
@@ -425,13 +491,18 @@ impl App {
         let total = self.reply_rows(width);
         let end = total.saturating_sub(self.stream_scroll);
         let top = end.saturating_sub(height);
-        let r = self.measure.reply.borrow();
-        let tail = self.reply_tail(&r);
+        let mut r = self.measure.reply.borrow_mut();
+        let finished_rows = r.count(&self.stream_text, width, &self.measure);
         let finished = r.lines.len();
-        let (first, skip, last) = match tail {
-            // The tail is one more line after the finished ones.
-            Some(_) => window_of_with_tail(&r.prefix, total, top, end - top),
-            None => window_of(&r.prefix, top, end - top),
+        let tail = self.reply_tail(&r);
+        let (first, skip, last) = if top >= finished_rows {
+            // Only the tail (one more line after the finished ones) shows.
+            (finished, top - finished_rows, finished + usize::from(tail.is_some()))
+        } else {
+            let (f, s, l) = r.window(&self.stream_text, width, top, end - top, &self.measure);
+            // The window runs into the tail.
+            let l = if end > finished_rows && tail.is_some() { finished + 1 } else { l };
+            (f, s, l)
         };
         let mut lines = Vec::with_capacity(last.saturating_sub(first));
         for k in first..last {
@@ -462,13 +533,14 @@ impl App {
         let source = self.review.source(&h.path);
         let print = print(h, source);
         let mut entry = self.measure.model.borrow_mut();
+        let generation = self.review.generation();
         if let Some(e) = entry.as_mut().filter(|e| e.id == h.id && e.print == print) {
-            if e.checked == self.messages {
+            if e.checked == generation {
                 return (e.serial, e.model.clone());
             }
-            // A message came since: the inputs may have changed in place.
+            // The review changed since: the inputs may have changed in place.
             if e.inputs.same(h, source) {
-                e.checked = self.messages;
+                e.checked = generation;
                 return (e.serial, e.model.clone());
             }
         }
@@ -478,7 +550,7 @@ impl App {
         self.measure.note(|w| w.models_built += 1);
         *entry = Some(ModelEntry {
             id: h.id,
-            checked: self.messages,
+            checked: generation,
             print,
             inputs: inputs(h, source),
             serial,
@@ -487,48 +559,43 @@ impl App {
         (serial, model)
     }
 
-    /// The selected hunk's diff lines in the current view, and the rows before each at
-    /// `width` (the pane's inner width).
+    /// The selected hunk's diff lines in the current view and their rows at `width` (the
+    /// pane's inner width, counted per block): `f` is given the model, the lines, the rows
+    /// and a line's rows at that width.
     fn with_diff_rows<T>(
         &self,
         width: usize,
-        f: impl FnOnce(&DiffModel, &[DiffLine], &[usize]) -> T,
+        f: impl FnOnce(&DiffModel, &[DiffLine], &mut Rows, &mut dyn FnMut(usize) -> usize) -> T,
     ) -> Option<T> {
         let h = self.selected_hunk()?;
         let (serial, model) = self.model_of(h);
         let wraps = self.overflow() == Overflow::Wrap;
-        let mut rows = self.measure.rows.borrow_mut();
-        let fresh = rows.as_ref().is_some_and(|r| r.serial == serial && r.view == self.view);
+        let mut kept = self.measure.rows.borrow_mut();
+        let fresh = kept.as_ref().is_some_and(|r| r.serial == serial && r.view == self.view);
         if !fresh {
-            *rows = Some(DiffRows {
-                serial,
-                view: self.view,
-                lines: diff_lines(&model, self.view),
-                at: (0, false),
-                prefix: Vec::new(),
-            });
-        }
-        let r = rows.as_mut().expect("set above");
-        if r.at != (width, wraps) || r.prefix.is_empty() {
-            r.at = (width, wraps);
-            r.prefix = Vec::with_capacity(r.lines.len() + 1);
-            r.prefix.push(0);
-            let mut total = 0;
-            for &line in &r.lines {
-                total += match (wraps, line) {
-                    (false, _) => 1,
-                    (true, DiffLine::Same(o, n)) if self.view == ViewMode::SideBySide => {
-                        same_pair_rows(&model, o, n, width)
-                    }
-                    (true, line) => rows_of(&model, line, width),
-                };
-                r.prefix.push(total);
+            let lines = diff_lines(&model, self.view);
+            let mut rows = Rows::default();
+            for &line in &lines {
+                rows.push(need_of(&model, line, self.view));
             }
-            if wraps {
-                self.measure.note(|w| w.diff_lines_counted += r.lines.len());
-            }
+            *kept = Some(DiffRows { serial, view: self.view, lines, rows });
         }
-        Some(f(&model, &r.lines, &r.prefix))
+        let r = kept.as_mut().expect("set above");
+        let (lines, view) = (&r.lines, self.view);
+        let mut one = |k: usize| match (wraps, lines[k]) {
+            (false, _) => 1,
+            (true, DiffLine::Same(o, n)) if view == ViewMode::SideBySide => {
+                same_pair_rows(&model, o, n, width)
+            }
+            (true, line) => rows_of(&model, line, width),
+        };
+        // Unwrapped, every line is one row: every block fits.
+        let at = if wraps { width } else { ALWAYS_READ };
+        let mut counted = Counted::default();
+        r.rows.total((width, usize::from(wraps)), at, &mut one, &mut counted);
+        let out = f(&model, lines, &mut r.rows, &mut one);
+        self.measure.note(|w| w.diff_lines_counted += counted.lines);
+        Some(out)
     }
 
     /// The rows of the selected hunk's diff `width` columns wide (a conflict's three views
@@ -539,7 +606,12 @@ impl App {
             let side_by_side = self.view == ViewMode::SideBySide;
             return Some(crate::app::conflict::rows(&view, side_by_side, self.overflow(), width));
         }
-        self.with_diff_rows(width, |_, _, prefix| *prefix.last().unwrap_or(&0))
+        let wraps = self.overflow() == Overflow::Wrap;
+        let at = if wraps { width } else { ALWAYS_READ };
+        let key = (width, usize::from(wraps));
+        self.with_diff_rows(width, |_, _, rows, one| {
+            rows.total(key, at, &mut |k| one(k), &mut Counted::default())
+        })
     }
 
     /// What the diff pane shows of the selected hunk's diff, `width` by `height` from row
@@ -552,40 +624,21 @@ impl App {
     ) -> Option<(Arc<DiffModel>, Window<DiffLine>)> {
         let h = self.selected_hunk()?;
         let model = self.model_of(h).1;
-        let window = self.with_diff_rows(width, |_, lines, prefix| {
-            let (first, skip, last) = window_of(prefix, top, height);
-            let total = *prefix.last().unwrap_or(&0);
+        let wraps = self.overflow() == Overflow::Wrap;
+        let at = if wraps { width } else { ALWAYS_READ };
+        let key = (width, usize::from(wraps));
+        let work = &self.measure;
+        let window = self.with_diff_rows(width, |_, lines, rows, one| {
+            let mut counted = Counted::default();
+            let total = rows.total(key, at, &mut |k| one(k), &mut counted);
+            let (first, skip, last) = rows.window(at, top, height, &mut |k| one(k), &mut counted);
+            work.note(|w| w.diff_lines_counted += counted.lines);
             let take = (top.min(total) + height).min(total) - top.min(total);
             Window { lines: lines[first..last.max(first)].to_vec(), skip, take }
         })?;
         self.measure.note(|w| w.lines_drawn += window.lines.len());
         Some((model, window))
     }
-}
-
-/// [`window_of`] over the finished lines' `prefix` and one more line (the tail) ending at
-/// `total`.
-fn window_of_with_tail(
-    prefix: &[usize],
-    total: usize,
-    top: usize,
-    height: usize,
-) -> (usize, usize, usize) {
-    let mut p = Vec::with_capacity(2);
-    // Only the last two entries matter past the finished lines: search those first.
-    let finished_total = *prefix.last().unwrap_or(&0);
-    if top >= finished_total {
-        p.push(finished_total);
-        p.push(total);
-        let (f, s, l) = window_of(&p, top, height);
-        let base = prefix.len() - 1;
-        return (base + f, s, base + l);
-    }
-    let (f, s, l) = window_of(prefix, top, height);
-    // The window runs into the tail.
-    let end = (top + height).min(total);
-    let l = if end > finished_total { prefix.len() } else { l };
-    (f, s, l)
 }
 
 /// Rows of the reply's last line, marked while unfinished.

@@ -119,6 +119,7 @@ impl Review {
     /// stale version.
     pub(super) fn store_file(&mut self, path: &str, source: Source) -> Option<Source> {
         self.prepared.remove(path);
+        self.files_stored += 1;
         self.files.insert(path.to_string(), source)
     }
 

@@ -34,6 +34,9 @@ pub(super) struct Hunks {
     open: Option<usize>,
     /// Changes whenever a hunk is added or the list is spliced.
     version: u64,
+    /// Changes whenever a hunk is handed out to change, added or spliced: the same number,
+    /// no hunk changed (caches of what a hunk shows check it in O(1)).
+    touched: u64,
 }
 
 /// Count `h` in `c` (`add`), or take it out.
@@ -101,6 +104,7 @@ impl Hunks {
     /// The hunk at `idx`, to change: it is marked changed.
     pub(super) fn get_mut(&mut self, idx: usize) -> &mut ReviewHunk {
         self.changed.insert(self.list[idx].id);
+        self.touched += 1;
         if self.open != Some(idx) {
             self.close();
             count(&mut self.counts, &self.list[idx], false);
@@ -130,6 +134,11 @@ impl Hunks {
         self.version
     }
 
+    /// Changes whenever any hunk may have changed.
+    pub(super) fn touched(&self) -> u64 {
+        self.touched
+    }
+
     /// The hunk with this id, to change (marked changed).
     pub(super) fn find_mut(&mut self, id: HunkId) -> Option<&mut ReviewHunk> {
         let idx = self.position(id)?;
@@ -142,6 +151,7 @@ impl Hunks {
         self.changed.insert(hunk.id);
         count(&mut self.counts, &hunk, true);
         self.version += 1;
+        self.touched += 1;
         self.list.push(hunk);
     }
 
@@ -155,6 +165,7 @@ impl Hunks {
         self.counts = Counts::default();
         self.open = None;
         self.version += 1;
+        self.touched += 1;
         for (i, h) in self.list.iter().enumerate() {
             self.index.add(i, h);
             count(&mut self.counts, h, true);
