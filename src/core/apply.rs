@@ -5,8 +5,9 @@
 //! stay where they are; added lines go right after the line they follow in the hunk, in the
 //! file's indentation. What this module does not do: decide where a hunk goes (`core::locate`).
 
-use crate::core::edit::Hunk;
+use crate::core::edit::{Hunk, HunkLine};
 use crate::core::indent::{FileStyle, IndentMap, file_style, is_closer};
+use crate::core::strings;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use crate::core::locate::lines::Likeness;
@@ -28,8 +29,15 @@ pub fn apply_hunk_styled(
     style: FileStyle,
 ) -> isize {
     let indent = learn_indent(&file.lines, hunk, &loc.slots, style);
-    let mut b =
-        Rebuilt { file, hunk, indent: &indent, out: Vec::new(), pos: loc.start, end: loc.end };
+    let mut b = Rebuilt {
+        file,
+        hunk,
+        indent: &indent,
+        out: Vec::new(),
+        origin: Vec::new(),
+        pos: loc.start,
+        end: loc.end,
+    };
     let slots = &loc.slots;
     let mut k = 0;
     while k < slots.len() {
@@ -63,10 +71,53 @@ pub fn apply_hunk_styled(
         k += 1;
     }
     b.keep(b.pos, b.end);
-    let Rebuilt { end, out, .. } = b;
+    let Rebuilt { end, mut out, origin, .. } = b;
+    if indent != IndentMap::Identity && origin.iter().flatten().any(|l| strings::may_open(l)) {
+        keep_string_content(&file.lines[..loc.start], &mut out, &origin);
+    }
     let grew = out.len() as isize - (end - loc.start) as isize;
     file.splice(loc.start, end, out);
     grew
+}
+
+/// New lines inside a string spanning lines that the hunk's own new lines open, written less
+/// deep than the line that opens it (`"""\` then text at the margin): their leading whitespace
+/// is the string's content, kept as the model wrote it; re-indenting it with the code would
+/// change what the program holds. Lines as deep as their opener or deeper (a docstring's) move
+/// with the code. `before` is the file above the hunk's place, `origin` each new line's model
+/// text (`None` for the file's own lines).
+fn keep_string_content(before: &[String], out: &mut [NewLine], origin: &[Option<&str>]) {
+    let lines: Vec<(&str, Option<&str>)> =
+        out.iter().zip(origin).map(|(l, o)| (l.text.as_str(), *o)).collect();
+    let kept = string_content(before, &lines);
+    for (k, keep) in kept.into_iter().enumerate() {
+        if keep && let Some(model) = origin[k] {
+            out[k].text = model.to_string();
+        }
+    }
+}
+
+/// Which of `lines` (`(text, the model's text of a new line)`, in order, below `before`)
+/// are new lines inside a string a new line opens, less deep than that line (see
+/// [`keep_string_content`]). `before` is scanned too: the hunk may start inside the file's
+/// own docstring, whose closing quotes then close it and open nothing.
+fn string_content(before: &[String], lines: &[(&str, Option<&str>)]) -> Vec<bool> {
+    let mut s = strings::Strings::new();
+    for l in before {
+        s.line(l);
+    }
+    let depth = crate::core::indent::depth;
+    lines
+        .iter()
+        .map(|(text, model)| {
+            let Some(opened) = s.line(text) else { return false };
+            let opener = opened.checked_sub(before.len()).and_then(|j| lines.get(j));
+            match (model, opener.and_then(|o| o.1)) {
+                (Some(model), Some(opener)) => depth(model) < depth(opener),
+                _ => false,
+            }
+        })
+        .collect()
 }
 
 /// Push the file's lines `from..to` unchanged.
@@ -83,17 +134,26 @@ struct Rebuilt<'a> {
     hunk: &'a Hunk,
     indent: &'a IndentMap,
     out: Vec<NewLine>,
+    /// Each line of `out`: the model's text of a new line, `None` for the file's own.
+    origin: Vec<Option<&'a str>>,
     pos: usize,
     end: usize,
 }
 
-impl Rebuilt<'_> {
+impl<'a> Rebuilt<'a> {
     fn keep(&mut self, from: usize, to: usize) {
         keep_lines(&mut self.out, self.file, from, to);
+        self.origin.resize(self.out.len(), None);
+    }
+
+    /// Push a new line: the model's `text` as written in the file.
+    fn add(&mut self, model: &'a str, written: String) {
+        self.out.push(NewLine::added(written));
+        self.origin.push(Some(model));
     }
 
     /// New lines (starting at hunk line `k`) that follow a line the hunk shares with the file.
-    fn insert(&mut self, slots: &[HunkSlot], k: usize, added: &[&str]) {
+    fn insert(&mut self, slots: &[HunkSlot], k: usize, added: &[&'a str]) {
         let (file, pos) = (self.file, self.pos);
         let run_end = k + added.len();
         // Lines the model left out between the line these follow and the next one (a
@@ -120,7 +180,7 @@ impl Rebuilt<'_> {
         };
         self.keep(pos, split);
         for l in added {
-            self.out.push(NewLine::added(self.indent.apply(l)));
+            self.add(l, self.indent.apply(l));
         }
         self.keep(split, next);
         self.pos = next;
@@ -129,7 +189,7 @@ impl Rebuilt<'_> {
     /// New lines (starting at hunk line `k`) that replace the removed lines right before them.
     /// Where a removed line was found only roughly (a copy error, a fragment of the line), the
     /// model's change is carried onto the file's own line instead of overwriting it.
-    fn replace_removed(&mut self, slots: &[HunkSlot], k: usize, added: &[&str]) {
+    fn replace_removed(&mut self, slots: &[HunkSlot], k: usize, added: &[&'a str]) {
         let removed: Vec<usize> = (0..k)
             .rev()
             .take_while(|&j| matches!(slots[j], HunkSlot::Removed(..)))
@@ -145,7 +205,7 @@ impl Rebuilt<'_> {
                 }
                 _ => None,
             };
-            self.out.push(NewLine::added(merged.unwrap_or_else(|| self.indent.apply(l))));
+            self.add(l, merged.unwrap_or_else(|| self.indent.apply(l)));
         }
     }
 }
@@ -268,11 +328,32 @@ pub(crate) fn lost_tail_context<'h>(
 /// How the model's indentation maps onto the file's, learned from the lines the hunk shares
 /// with the file.
 fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileStyle) -> IndentMap {
-    let own = crate::core::indent::step_of(hunk.lines.iter().map(|l| l.text.as_str()));
-    let added: Vec<&str> = (hunk.lines.iter())
-        .filter(|l| l.kind == crate::core::edit::LineKind::Add)
-        .map(|l| l.text.as_str())
+    use crate::core::edit::LineKind;
+    // The hunk's new side: each line's text, and the model's text of a new line.
+    let new: Vec<(&str, Option<&str>)> = (hunk.lines.iter())
+        .filter(|l| l.kind != LineKind::Remove)
+        .map(|l| (l.text.as_str(), (l.kind == LineKind::Add).then_some(l.text.as_str())))
         .collect();
+    // A string's content written at the margin is no line of code (it is kept as written): it
+    // says nothing of the model's step or the file's.
+    let first = slots.iter().find_map(|s| match s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
+        _ => None,
+    });
+    let content = match first {
+        Some(first) if new.iter().any(|(_, m)| m.is_some_and(strings::may_open)) => {
+            string_content(&lines[..first], &new)
+        }
+        _ => vec![false; new.len()],
+    };
+    // The hunk's lines in order, but for that content.
+    let mut inside = content.into_iter();
+    let code: Vec<&HunkLine> = (hunk.lines.iter())
+        .filter(|l| l.kind == LineKind::Remove || !inside.next().unwrap_or(false))
+        .collect();
+    let own = crate::core::indent::step_of(code.iter().map(|l| l.text.as_str()));
+    let added: Vec<&str> =
+        code.iter().filter(|l| l.kind == LineKind::Add).map(|l| l.text.as_str()).collect();
     IndentMap::learn_with(matched_pairs(lines, hunk, slots), style, own, &added)
 }
 

@@ -267,7 +267,7 @@ fn modify(
         rough
             .then(|| {
                 already_applied(hunk, &text.lines)
-                    .filter(|r| !removals_still_there(&parts, *r))
+                    .filter(|r| !removals_still_there(&parts, &text.lines, *r))
                     .or_else(|| removed_before(hunk, &text.lines).filter(|r| within(&parts, *r)))
             })
             .flatten()
@@ -297,16 +297,21 @@ fn modify(
 /// Whether every file line the located parts matched lies in `start..end`: the place found is
 /// the one the context stands at, with no removed line matched elsewhere.
 /// Whether the place found for the hunk's old text overlaps lines `start..end`, where its new
-/// text stands, and holds lines the hunk removes beyond them: the new text is there, but what
-/// the edit deletes next to it is too (a function the edit removes, after the line it also
-/// rewrites), so the edit was not made.
-fn removals_still_there(parts: &[(Hunk, Located)], (start, end): (usize, usize)) -> bool {
-    parts.iter().any(|(_, l)| {
-        let removed = l.slots.iter().filter_map(|s| match *s {
-            HunkSlot::Removed(f, _) => Some(f),
+/// text stands, and holds lines the hunk removes beyond them, as the hunk writes them: the new
+/// text is there, but what the edit deletes next to it is too (a function the edit removes,
+/// after the line it also rewrites), so the edit was not made. A look-alike of a removed line
+/// (`handler_6` for the `handler_3` the edit removed before) is not the line.
+fn removals_still_there(
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+    (start, end): (usize, usize),
+) -> bool {
+    parts.iter().any(|(h, l)| {
+        let mut removed = h.lines.iter().zip(&l.slots).filter_map(|(line, s)| match *s {
+            HunkSlot::Removed(f, _) if line.text.trim() == lines[f].trim() => Some(f),
             _ => None,
         });
-        l.start < end && start < l.end && removed.into_iter().any(|f| f < start || f >= end)
+        l.start < end && start < l.end && removed.any(|f| f < start || f >= end)
     })
 }
 

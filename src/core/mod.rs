@@ -20,6 +20,7 @@ pub mod resolve;
 pub mod scope;
 pub mod session;
 pub mod stream;
+pub mod strings;
 pub mod text;
 pub mod trigger;
 pub mod verify;

@@ -20,6 +20,7 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
     let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
     parts.iter().find_map(|(h, loc)| {
         insertion_gap(h, loc, lines)
+            .or_else(|| context_taken_for_new(h, loc, lines))
             .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
             .or_else(|| uneven_indentation(h, loc, lines))
@@ -30,6 +31,28 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             ))
         })
     })
+}
+
+/// A context line taken for a new line whose `+` the model forgot, while the place found holds
+/// that very line among the lines the hunk keeps or removes there: the context stands in the
+/// file where the hunk's old lines were matched (to look-alikes: `value_5` for the `value_2`
+/// the edit removes), so the place is not where the hunk's lines are.
+fn context_taken_for_new(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    let matched: Vec<&str> = (loc.slots.iter())
+        .filter_map(|s| match *s {
+            HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(lines[f].trim()),
+            _ => None,
+        })
+        .collect();
+    let (line, _) = h.lines.iter().zip(&loc.slots).find(|(l, s)| {
+        // Only a telling line: a closer or a blank line stands everywhere.
+        let telling = l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+        **s == HunkSlot::ForgottenAdd && telling && matched.contains(&l.text.trim())
+    })?;
+    Some(format!(
+        "the hunk's context line {:?} is in the file among the lines matched for the hunk, not after them: the old lines were matched to look-alikes; include the lines the file has there as context so that the place is clear",
+        line.text.trim()
+    ))
 }
 
 /// New lines the hunk puts before context it shows, where that context was not found right

@@ -13,7 +13,7 @@ use super::doubt::placement_doubt;
 use super::reports::applied_report;
 use super::{After, Working, after_of, apply_edit, guarded, working};
 use crate::core::apply::apply_hunk_styled;
-use crate::core::edit::{Change, Edit};
+use crate::core::edit::{Change, Edit, LineKind};
 use crate::core::file::Source;
 use crate::core::indent::is_closer;
 use crate::core::indent::{FileStyle, file_style};
@@ -128,7 +128,12 @@ fn modify_lines(
     // (the new text may stand elsewhere already, re-indenting may change the nesting around
     // the window), and the review must place a hunk exactly as `apply` does.
     let rough = loc.strategy == crate::core::locate::MatchKind::Fuzzy;
+    // New lines that may open a string spanning lines: whether they do depends on the file
+    // above the window (`apply_hunk` reads it from the file's start).
+    let strings = (h.lines.iter())
+        .any(|l| l.kind == LineKind::Add && crate::core::strings::may_open(&l.text));
     if rough
+        || strings
         || placement_doubt(&parts, &text.lines).is_some()
         || in_place_already(&parts, &text.lines).is_some()
         || crate::core::apply::places_past_its_lines(loc)

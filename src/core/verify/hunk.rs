@@ -56,7 +56,8 @@ pub fn check_window(
             ))
         })?;
     let context = context_pairs(hunk, after, &added);
-    check_indentation(&added, &new, &asked.add_texts, &context)?;
+    let in_strings = || string_content(&file[..lo], after);
+    check_indentation(&added, &new, &asked.add_texts, &context, in_strings)?;
     check_deleted_exactly(hunk, &removed, &gone, &asked.removes)?;
     check_replaced_in_place(hunk, (&removed, &gone, &asked.removes), (&added, &new, &asked.adds))?;
     check_brackets(hunk, &asked, (&removed, &added), &new)?;
@@ -368,30 +369,67 @@ fn check_indentation(
     matched: &[usize],
     adds: &[&str],
     context: &[(usize, usize)],
+    in_strings: impl FnOnce() -> HashSet<usize>,
 ) -> Result<(), Unexplained> {
-    let mut map: Vec<(usize, usize, Option<&str>)> = Vec::new();
+    let mut map: Vec<Depths> = Vec::new();
+    // New lines as the model wrote them, byte for byte: inside a string spanning lines, their
+    // whitespace is the string's content, not nesting (`core::apply` keeps it so).
+    let mut verbatim: Vec<usize> = Vec::new();
     for (d, k) in added.iter().zip(matched) {
         let line = d.text;
         if plain(line) || !same_text(line, adds[*k]) {
             continue;
         }
-        map.push((cols(adds[*k]), cols(line), Some(line)));
+        if line == adds[*k] {
+            verbatim.push(d.at);
+        }
+        map.push((cols(adds[*k]), cols(line), Some((line, d.at))));
     }
     if map.is_empty() {
         return Ok(());
     }
     map.extend(context.iter().map(|&(m, f)| (m, f, None)));
+    let Some(line) = broken_nesting(&map) else { return Ok(()) };
+    // Only the lines the placement re-indented count: string content kept as written is out.
+    if !verbatim.is_empty() {
+        let strings = in_strings();
+        map.retain(|(_, _, l)| {
+            l.is_none_or(|(_, at)| !(strings.contains(&at) && verbatim.contains(&at)))
+        });
+        if broken_nesting(&map).is_none() {
+            return Ok(());
+        }
+    }
+    Err(Unexplained(format!(
+        "re-indenting the new lines would change their nesting (at {:?})",
+        line.trim()
+    )))
+}
+
+/// A line's depth in the model's columns and in the file's, and for a new line its text and
+/// where it is in the file.
+type Depths<'a> = (usize, usize, Option<(&'a str, usize)>);
+
+/// The first new line whose depth against another line is not the model's (see
+/// [`check_indentation`]): `(model columns, file columns, the new line and where it is)`.
+fn broken_nesting<'a>(map: &[Depths<'a>]) -> Option<&'a str> {
     for (i, &(m1, f1, l1)) in map.iter().enumerate() {
         for &(m2, f2, l2) in &map[i + 1..] {
-            let Some(line) = l1.or(l2) else { continue };
-            let broken = (m1 == m2 && f1 != f2) || (m1 < m2 && f1 >= f2) || (m1 > m2 && f1 <= f2);
-            if broken {
-                return Err(Unexplained(format!(
-                    "re-indenting the new lines would change their nesting (at {:?})",
-                    line.trim()
-                )));
+            let Some((line, _)) = l1.or(l2) else { continue };
+            if (m1 == m2 && f1 != f2) || (m1 < m2 && f1 >= f2) || (m1 > m2 && f1 <= f2) {
+                return Some(line);
             }
         }
     }
-    Ok(())
+    None
+}
+
+/// The lines of `after` (below `prefix`, the file above it) that begin inside a string
+/// spanning lines.
+fn string_content(prefix: &[String], after: &[String]) -> HashSet<usize> {
+    let mut s = crate::core::strings::Strings::new();
+    for l in prefix {
+        s.line(l);
+    }
+    (0..after.len()).filter(|&k| s.line(&after[k]).is_some()).collect()
 }

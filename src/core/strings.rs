@@ -1,0 +1,155 @@
+//! Where multi-line string literals are: which lines of a text begin inside one, and the line
+//! that opened it. Inside such a string a line's leading whitespace is its content (the program
+//! prints it), not the code's indentation, so re-indenting a hunk must leave it alone.
+//!
+//! One scanner for many languages, by their common forms: triple quotes (Python, Kotlin,
+//! Swift, Java text blocks) and backticks (JavaScript template literals, Go raw strings) open a
+//! string that may span lines; one-line strings (`'…'`, `"…"`) and comments (`#` before a
+//! space, `//`, `/* … */`) are skipped so that the quotes in them do not count. It errs towards
+//! missing a string (a line it does not understand is code to it), which leaves indentation as
+//! the rest of the engine handles it.
+//!
+//! Not for: tokenising a language, deciding indentation (`core::indent`, `core::apply`).
+
+/// What the scanner is inside at a line's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum State {
+    #[default]
+    Code,
+    /// A `/* … */` comment.
+    Comment,
+    /// A string closed by `close`, opened on line `opened`.
+    Str { close: &'static str, opened: usize },
+}
+
+/// Scans lines in order; [`Strings::line`] says, for each, where the string it begins inside
+/// was opened.
+#[derive(Debug, Clone, Default)]
+pub struct Strings {
+    state: State,
+    line: usize,
+}
+
+/// The tokens that open a string spanning lines.
+const OPENERS: [&str; 3] = ["\"\"\"", "'''", "`"];
+
+/// Whether a line holds a token that can open a string spanning lines (a cheap first look).
+pub fn may_open(line: &str) -> bool {
+    OPENERS.iter().any(|o| line.contains(o))
+}
+
+impl Strings {
+    pub fn new() -> Strings {
+        Strings::default()
+    }
+
+    /// Take the next line: `Some(k)` when it begins inside a string opened on line `k` (counted
+    /// from 0 over the lines taken), `None` when it begins in code or a comment.
+    pub fn line(&mut self, text: &str) -> Option<usize> {
+        let inside = match self.state {
+            State::Str { opened, .. } => Some(opened),
+            _ => None,
+        };
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match self.state {
+                State::Str { close, .. } => match find_close(b, i, close) {
+                    Some(end) => {
+                        self.state = State::Code;
+                        i = end;
+                    }
+                    None => break,
+                },
+                State::Comment => match text[i..].find("*/") {
+                    Some(at) => {
+                        self.state = State::Code;
+                        i += at + 2;
+                    }
+                    None => break,
+                },
+                State::Code => {
+                    let rest = &text[i..];
+                    if let Some(open) = OPENERS.iter().find(|o| rest.starts_with(**o)) {
+                        self.state = State::Str { close: open, opened: self.line };
+                        i += open.len();
+                    } else if rest.starts_with("/*") {
+                        self.state = State::Comment;
+                        i += 2;
+                    } else if rest.starts_with("//")
+                        || (b[i] == b'#' && b.get(i + 1).is_none_or(|c| *c == b' '))
+                    {
+                        break;
+                    } else if b[i] == b'"' || b[i] == b'\'' {
+                        // A one-line string: to its closing quote, or the line's end.
+                        i = find_close(b, i + 1, if b[i] == b'"' { "\"" } else { "'" })
+                            .unwrap_or(b.len());
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+        }
+        self.line += 1;
+        inside
+    }
+}
+
+/// The index after the first unescaped `close` at or after `from`.
+fn find_close(b: &[u8], from: usize, close: &str) -> Option<usize> {
+    let c = close.as_bytes();
+    let mut i = from;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i..].starts_with(c) {
+            return Some(i + c.len());
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(text: &str) -> Vec<Option<usize>> {
+        let mut s = Strings::new();
+        text.lines().map(|l| s.line(l)).collect()
+    }
+
+    #[test]
+    fn python_triple_quotes_span_lines() {
+        let text = "def f():\n    return \"\"\"\\\nStore at %s\n  keys\n\"\"\" % x\n    y = 1\n";
+        assert_eq!(scan(text), [None, None, Some(1), Some(1), Some(1), None]);
+    }
+
+    #[test]
+    fn a_docstring_opened_and_closed_on_one_line_opens_nothing() {
+        let text = "def f():\n    \"\"\"One line.\"\"\"\n    return '''x'''\n    y\n";
+        assert_eq!(scan(text), [None; 4]);
+    }
+
+    #[test]
+    fn template_literals_span_lines_and_quotes_in_comments_and_strings_do_not_count() {
+        let text = "// don't `start`\nconst a = \"`\";\nconsole.log(`config:\n  dir: ${d}`);\n/* ``` \n*/ x\n# it's\n";
+        assert_eq!(scan(text), [None, None, None, Some(2), None, None, None]);
+    }
+
+    #[test]
+    fn an_escaped_closer_does_not_close() {
+        let text = "s = '''a\\'''\nb'''\nc\n";
+        assert_eq!(scan(text), [None, Some(0), None]);
+    }
+
+    #[test]
+    fn a_rust_lifetime_or_a_hash_attribute_opens_nothing_that_spans() {
+        let mut s = Strings::new();
+        for l in ["#[derive(Debug)]", "fn f<'a>(x: &'a str) -> &'a str {", "    x", "}", "y"] {
+            assert_eq!(s.line(l), None, "{l}");
+        }
+    }
+}
