@@ -35,6 +35,8 @@ pub fn apply_hunk_styled(
         indent: &indent,
         out: Vec::new(),
         origin: Vec::new(),
+        recipes: style.recipes,
+        start: loc.start,
         pos: loc.start,
         end: loc.end,
     };
@@ -136,6 +138,10 @@ struct Rebuilt<'a> {
     out: Vec<NewLine>,
     /// Each line of `out`: the model's text of a new line, `None` for the file's own.
     origin: Vec<Option<&'a str>>,
+    /// A makefile's: new recipe lines start with a tab ([`FileStyle::recipes`]).
+    recipes: bool,
+    /// The file line `out` starts at.
+    start: usize,
     pos: usize,
     end: usize,
 }
@@ -148,8 +154,25 @@ impl<'a> Rebuilt<'a> {
 
     /// Push a new line: the model's `text` as written in the file.
     fn add(&mut self, model: &'a str, written: String) {
+        // A makefile's recipe line indented with spaces: make wants the tab.
+        let written = if self.recipes && written.starts_with(' ') && self.in_recipe() {
+            format!("\t{}", written.trim_start())
+        } else {
+            written
+        };
         self.out.push(NewLine::added(written));
         self.origin.push(Some(model));
+    }
+
+    /// Whether a line pushed now is in a rule's recipe: the last non-blank line before it is
+    /// the rule's line or a recipe line (tab-led).
+    fn in_recipe(&self) -> bool {
+        let before = self.out.iter().rev().map(|l| l.text.as_str());
+        let above = self.file.lines[..self.start].iter().rev().map(String::as_str);
+        before
+            .chain(above)
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.starts_with('\t') || crate::core::indent::is_rule(l))
     }
 
     /// New lines (starting at hunk line `k`) that follow a line the hunk shares with the file.

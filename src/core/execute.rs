@@ -278,7 +278,7 @@ fn modify(
     // A refusal below leaves the file as it was: `guarded` drops this copy of it.
     let before = text.clone();
     let moves = w.moves.len();
-    apply_parts(text, &parts, style, &mut w.moves);
+    apply_parts(text, path, &parts, style, &mut w.moves);
     // New lines that landed right beside a copy of themselves (placed past lines the hunk left
     // out, which `in_place_already` does not follow): the edit was made before.
     let only_adds = hunk.lines.iter().all(|l| l.kind != LineKind::Remove);
@@ -326,6 +326,7 @@ fn within(parts: &[(Hunk, Located)], (start, end): (usize, usize)) -> bool {
 /// `style`, when given, is the file's indentation read from the text as it is now.
 fn apply_parts(
     text: &mut TextFile,
+    path: &str,
     parts: &[(Hunk, Located)],
     mut style: Option<FileStyle>,
     moves: &mut Vec<(usize, isize)>,
@@ -336,7 +337,7 @@ fn apply_parts(
     for (h, loc) in ordered {
         // The style read before any part changed the text serves the first part only.
         let s = style.take().unwrap_or_else(|| file_style(text.lines.iter().map(|s| s.as_str())));
-        let grew = apply_hunk_styled(text, h, loc, s);
+        let grew = apply_hunk_styled(text, h, loc, s.for_path(path, &text.lines));
         moves.push((loc.start + 1, grew));
     }
 }

@@ -331,6 +331,33 @@ pub struct FileStyle {
     /// The file indents one way only (all tabs, or all spaces with this step), so lines written
     /// the other way can be converted; `None` when mixed or unknown.
     pub unit: Option<usize>,
+    /// A makefile: a rule's recipe lines start with a tab, whatever the model wrote
+    /// ([`FileStyle::for_path`]; make rejects a recipe indented with spaces).
+    pub recipes: bool,
+}
+
+impl FileStyle {
+    /// This style for the file at `path`: a makefile's recipes take tabs, unless the file
+    /// names another recipe prefix.
+    pub fn for_path(self, path: &str, lines: &[String]) -> FileStyle {
+        let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+        let makefile = matches!(name, "Makefile" | "makefile" | "GNUmakefile")
+            || name.ends_with(".mk")
+            || name.ends_with(".make");
+        let prefix = || lines.iter().any(|l| l.contains(".RECIPEPREFIX"));
+        FileStyle { recipes: makefile && !prefix(), ..self }
+    }
+}
+
+/// Whether a makefile line is a rule's first line (`tool: $(OBJS)`, `%.o: %.c`): a target at
+/// the margin and a colon that is not an assignment's (`:=`, `::=`), no `=` before it.
+pub fn is_rule(line: &str) -> bool {
+    if line.starts_with([' ', '\t', '#']) || line.trim().is_empty() {
+        return false;
+    }
+    let Some(colon) = line.find(':') else { return false };
+    let after = &line[colon..];
+    !line[..colon].contains('=') && !after.starts_with(":=") && !after.starts_with("::=")
 }
 
 /// The step a run of lines (a hunk's) indents by: the most common rise in spaces from one
@@ -390,7 +417,7 @@ pub fn file_style<'a>(lines: impl Iterator<Item = &'a str>) -> FileStyle {
     } else {
         None
     };
-    FileStyle { tabs: is_tabs, unit }
+    FileStyle { tabs: is_tabs, unit, recipes: false }
 }
 
 /// A line that only closes a construct: `}`, `});`, `end`, `)`.

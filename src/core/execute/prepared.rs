@@ -132,8 +132,11 @@ fn modify_lines(
     // above the window (`apply_hunk` reads it from the file's start).
     let strings = (h.lines.iter())
         .any(|l| l.kind == LineKind::Add && crate::core::strings::may_open(&l.text));
+    // A makefile's new recipe lines look above the window for their rule.
+    let recipes = p.style.for_path(path, &[]).recipes;
     if rough
         || strings
+        || recipes
         || placement_doubt(&parts, &text.lines).is_some()
         || in_place_already(&parts, &text.lines).is_some()
         || crate::core::apply::places_past_its_lines(loc)

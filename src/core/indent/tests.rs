@@ -1,13 +1,19 @@
 use super::*;
 
-const SPACES4: FileStyle = FileStyle { tabs: false, unit: Some(4) };
+const SPACES4: FileStyle = FileStyle { tabs: false, unit: Some(4), recipes: false };
 
 #[test]
 fn same_depth_in_the_files_style() {
-    let m = IndentMap::learn([("x", "x")].into_iter(), FileStyle { tabs: false, unit: Some(2) });
+    let m = IndentMap::learn(
+        [("x", "x")].into_iter(),
+        FileStyle { tabs: false, unit: Some(2), recipes: false },
+    );
     assert_eq!(m.apply("\t\ty"), "    y");
     assert_eq!(m.apply("  z"), "  z");
-    let m = IndentMap::learn([("x", "x")].into_iter(), FileStyle { tabs: true, unit: Some(1) });
+    let m = IndentMap::learn(
+        [("x", "x")].into_iter(),
+        FileStyle { tabs: true, unit: Some(1), recipes: false },
+    );
     assert_eq!(m.apply("        y"), "\t\ty");
     assert_eq!(m.apply("\ty"), "\ty");
 }
@@ -15,9 +21,9 @@ fn same_depth_in_the_files_style() {
 #[test]
 fn reads_a_files_style() {
     let s = file_style("a\n  b\n    c\n  d\n".lines());
-    assert_eq!(s, FileStyle { tabs: false, unit: Some(2) });
+    assert_eq!(s, FileStyle { tabs: false, unit: Some(2), recipes: false });
     let s = file_style("a\n\tb\n\t\tc\n".lines());
-    assert_eq!(s, FileStyle { tabs: true, unit: Some(1) });
+    assert_eq!(s, FileStyle { tabs: true, unit: Some(1), recipes: false });
     assert_eq!(file_style("a\n\tb\n    c\n".lines()).unit, None);
 }
 
@@ -25,7 +31,7 @@ fn reads_a_files_style() {
 fn identity_when_nothing_differs() {
     let m = IndentMap::learn(
         [("  a", "  a"), ("b", "b")].into_iter(),
-        FileStyle { tabs: false, unit: None },
+        FileStyle { tabs: false, unit: None, recipes: false },
     );
     assert_eq!(m, IndentMap::Identity);
     assert_eq!(m.apply("\t weird  "), "\t weird  ");
@@ -45,7 +51,7 @@ fn shifts_a_dedented_hunk() {
 fn spaces_to_tabs() {
     let m = IndentMap::learn(
         [("    a", "\ta"), ("        b", "\t\tb")].into_iter(),
-        FileStyle { tabs: true, unit: Some(1) },
+        FileStyle { tabs: true, unit: Some(1), recipes: false },
     );
     assert_eq!(m.apply("            c"), "\t\t\tc");
     assert_eq!(m.apply("    d"), "\td");
@@ -57,7 +63,7 @@ fn tabs_with_alignment_spaces_keep_the_spaces() {
     let m = IndentMap::learn(
         [("\tname() {", "  name() {"), ("\t\treturn x;", "    return x;"), ("\t */", "   */")]
             .into_iter(),
-        FileStyle { tabs: false, unit: Some(2) },
+        FileStyle { tabs: false, unit: Some(2), recipes: false },
     );
     assert_eq!(m.apply("\t\tlog();"), "    log();");
     assert_eq!(m.apply("\t * doc"), "   * doc");
@@ -68,7 +74,7 @@ fn tabs_with_alignment_spaces_keep_the_spaces() {
 fn a_tab_is_the_files_step_when_one_line_says_so() {
     // One tabbed line found two spaces deep (the other matched line is at the margin): a tab
     // is two spaces, for every depth, and ` * ` alignment keeps its space.
-    let two = FileStyle { tabs: false, unit: Some(2) };
+    let two = FileStyle { tabs: false, unit: Some(2), recipes: false };
     for pairs in
         [&[("\treturn x;", "  return x;"), ("}", "}")][..], &[("\treturn x;", "  return x;")]]
     {
@@ -112,7 +118,7 @@ fn one_shared_line_scales_the_models_step_to_the_files() {
     // The model by 4, the file by 2.
     let m = IndentMap::learn_with(
         [("    if (ok) {", "  if (ok) {")].into_iter(),
-        FileStyle { tabs: false, unit: Some(2) },
+        FileStyle { tabs: false, unit: Some(2), recipes: false },
         Some(4),
         &[],
     );
@@ -121,7 +127,7 @@ fn one_shared_line_scales_the_models_step_to_the_files() {
     // The model by 4, the file by 3.
     let m = IndentMap::learn_with(
         [("    a", "   a"), ("        b", "      b")].into_iter(),
-        FileStyle { tabs: false, unit: Some(3) },
+        FileStyle { tabs: false, unit: Some(3), recipes: false },
         Some(4),
         &[],
     );
@@ -190,4 +196,33 @@ fn indentation_is_consistent_when_one_plausible_mapping_explains_every_line() {
     // `},` kept its depth and `}` moved by four: not the lines the model meant.
     assert!(!ok(&[("        },", "        },"), ("}", "    }")]));
     assert!(!ok(&[("a", "a"), ("    b", "    b"), ("c", "  c")]));
+}
+
+#[test]
+fn a_rule_line_is_a_target_and_a_colon_not_an_assignment() {
+    for rule in ["tool: $(OBJS)", "%.o: %.c", "clean:", ".PHONY: all", "a b: c"] {
+        assert!(is_rule(rule), "{rule}");
+    }
+    for not in
+        ["CC := cc", "X ::= y", "CFLAGS = -O2 -DX=a:b", "\techo a: b", "  x: y", "# a: b", ""]
+    {
+        assert!(!is_rule(not), "{not}");
+    }
+}
+
+#[test]
+fn only_a_makefile_takes_tabs_for_its_recipes() {
+    let style = FileStyle { tabs: false, unit: Some(4), recipes: false };
+    for (path, want) in [
+        ("Makefile", true),
+        ("src/makefile", true),
+        ("build/rules.mk", true),
+        ("GNUmakefile", true),
+        ("Makefile.py", false),
+        ("tests/test_make.py", false),
+    ] {
+        assert_eq!(style.for_path(path, &[]).recipes, want, "{path}");
+    }
+    let prefix = vec![".RECIPEPREFIX = >".to_string()];
+    assert!(!style.for_path("Makefile", &prefix).recipes, "another recipe prefix");
 }
