@@ -359,3 +359,24 @@ fn a_placeholder_hiding_what_the_reply_talks_about_is_refused() {
     assert!(r.text("cart.py").contains("def legacy_total(self):"));
     assert!(r.text("cart.py").ends_with("    def clear(self):\n        self.items.clear()\n"));
 }
+
+/// Prose that names a method by its class (`Shelf.take`) talks about the method: the class's
+/// line and its other methods, left behind a placeholder, stay as they are. A method named
+/// that the listing hides still refuses it.
+#[test]
+fn a_qualified_name_talks_about_its_last_part_not_its_qualifier() {
+    let file = "class Cart:\n    def add(self, item):\n        self.items.append(item)\n\n    def clear(self):\n        self.items = []\n\n\nclass Shelf:\n    def put(self, item):\n        self.items.append(item)\n\n    def take(self):\n        return self.items.pop()\n";
+    let listing = "class Cart:\n    def add(self, item):\n        self.items.append(item)\n\n    # ... existing code ...\n\n    def take(self):\n        return self.items.pop(0)\n";
+    let reply =
+        format!("`Shelf.take` now takes the oldest item.\n\nshop.py\n```python\n{listing}```\n");
+    let r = run(&[("shop.py", file)], &reply);
+    assert_eq!(r.applied(), 1, "{:#?}", r.reports());
+    let want = file.replace("return self.items.pop()", "return self.items.pop(0)");
+    assert_eq!(r.text("shop.py"), want);
+    // `put` is behind the placeholder: naming it, even qualified, refuses.
+    let reply =
+        format!("I changed `Shelf.put` and `Shelf.take`.\n\nshop.py\n```python\n{listing}```\n");
+    let r = run(&[("shop.py", file)], &reply);
+    assert_eq!(r.applied(), 0, "{:#?}", r.reports());
+    assert!(r.refusal_reason().contains("`put`"), "{}", r.refusal_reason());
+}

@@ -87,8 +87,9 @@ fn contains_in_order(hay: &[&str], needle: &[&str]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
 
-/// The code names (identifiers, `a.b`, `A::b` and their parts) the reply's prose mentions in
-/// backticks, outside fenced blocks.
+/// The code names the reply's prose mentions in backticks, outside fenced blocks: identifiers,
+/// and of a qualified name (`A.b`, `A::b`) the last part, the one it names; its qualifiers only
+/// say where that is (`TokenStream.current` talks about `current`, not all of `TokenStream`).
 pub fn prose_names(reply: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut fenced = false;
@@ -109,12 +110,11 @@ pub fn prose_names(reply: &str) -> Vec<String> {
             if word.is_empty() || word.contains(['/', ' ']) {
                 continue;
             }
-            for part in word.split(['.', ':']).filter(|p| !p.is_empty()) {
-                if part.chars().all(|c| c.is_alphanumeric() || c == '_')
-                    && !names.iter().any(|n| n == part)
-                {
-                    names.push(part.to_string());
-                }
+            if let Some(part) = word.split(['.', ':']).rfind(|p| !p.is_empty())
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !names.iter().any(|n| n == part)
+            {
+                names.push(part.to_string());
             }
         }
     }
