@@ -6,7 +6,8 @@
 //! Not for: checking the text a placement gives (`core::verify` does that after applying).
 
 use crate::core::edit::Hunk;
-use crate::core::locate::{HunkSlot, Located};
+use crate::core::locate::lines::{Likeness, ratio};
+use crate::core::locate::{HunkSlot, Located, MatchKind};
 
 /// Doubts about a placement that no check of the result can settle: parts of a fused hunk out
 /// of the order the model wrote them in, or new lines whose place among lines the model left
@@ -20,6 +21,8 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
     let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
     parts.iter().find_map(|(h, loc)| {
         insertion_gap(h, loc, lines)
+            .or_else(|| decided_by_look_alikes(h, loc, lines))
+            .or_else(|| changed_where_it_changes(h, loc, lines))
             .or_else(|| context_taken_for_new(h, loc, lines))
             .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
@@ -31,6 +34,113 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             ))
         })
     })
+}
+
+/// A place found only roughly whose lines found exactly stand, in the same order and as close
+/// together, at another place too: only lines *like* the edit's (`loading groups` for the
+/// `loading users` the user has since deleted) choose this place over the other, a near-twin.
+/// Which one the model meant is a guess.
+fn decided_by_look_alikes(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    if loc.strategy != MatchKind::Fuzzy {
+        return None;
+    }
+    let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    let mut exact: Vec<&str> = Vec::new();
+    let mut rough = false;
+    for s in loc.slots.iter().take(h.lines.len()) {
+        if let HunkSlot::Kept(f, like) | HunkSlot::Removed(f, like) = *s {
+            let t = lines[f].trim();
+            match like {
+                Likeness::Fuzzy(_) | Likeness::Different => rough |= telling(t),
+                _ if !t.is_empty() => exact.push(t),
+                _ => {}
+            }
+        }
+    }
+    if !rough || !exact.iter().any(|t| telling(t)) {
+        return None;
+    }
+    // Within the place's length and two lines more (the line the user took out, one more).
+    let reach = loc.end - loc.start + 2;
+    let twin = (0..lines.len()).find(|&start| {
+        if lines[start].trim() != exact[0] {
+            return false;
+        }
+        let mut rest = exact[1..].iter().peekable();
+        let mut last = start;
+        for (f, l) in
+            lines.iter().enumerate().take((start + reach).min(lines.len())).skip(start + 1)
+        {
+            if rest.peek().is_some_and(|t| **t == l.trim()) {
+                rest.next();
+                last = f;
+            }
+        }
+        // Another place: not the lines of this one.
+        rest.peek().is_none() && (last < loc.start || start >= loc.end)
+    })?;
+    Some(format!(
+        "the lines found exactly stand at line {} too, and only lines like the edit's (not the same) choose line {}: which of the two the edit means is a guess; include a line that tells them apart",
+        twin + 1,
+        loc.start + 1
+    ))
+}
+
+/// A line the edit replaces that the file holds only roughly, changed where the edit changes it
+/// (the edit: `"no such user"` to `"unknown user"`; the file: `"user not found"`): the model's
+/// change cannot be carried onto the file's line, and writing the model's line would throw away
+/// words the file has and the model's hunk never writes: someone's since (a copy error in the
+/// model's old line is a word it writes right elsewhere, or a near-miss of the file's).
+fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    let slots = &loc.slots;
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut k = 0;
+    while k < slots.len() {
+        let removed: Vec<usize> =
+            (k..slots.len()).take_while(|&j| matches!(slots[j], HunkSlot::Removed(..))).collect();
+        let from = k + removed.len();
+        let added: Vec<usize> = (from..slots.len())
+            .take_while(|&j| matches!(slots[j], HunkSlot::Add | HunkSlot::ForgottenAdd))
+            .collect();
+        k = from + added.len().max(usize::from(removed.is_empty()));
+        if removed.is_empty() || removed.len() != added.len() {
+            continue;
+        }
+        for (&r, &a) in removed.iter().zip(&added) {
+            let HunkSlot::Removed(f, Likeness::Fuzzy(_)) = slots[r] else { continue };
+            let (old, new, file) = (&h.lines[r].text, &h.lines[a].text, &lines[f]);
+            if crate::core::apply::merge_line(old, new, file).is_some() {
+                continue;
+            }
+            let (old_words, new_words) = (words(old), words(new));
+            // A word of the file's the model miscopied (`ent` for `entry`) is the old line's
+            // word; one its new line has, in full or within a word, stays.
+            let miscopied = |w: &str| {
+                old_words.iter().any(|o| {
+                    o == w || w.starts_with(o.as_str()) || o.starts_with(w) || ratio(o, w) >= 0.6
+                })
+            };
+            // A word the model writes anywhere in the hunk (`key` in the next line, where the
+            // model's `for (var name` miscopied the file's `for (var key`) is one it knows.
+            let known = |w: &str| {
+                new_words.iter().any(|n| n.contains(w))
+                    || h.lines.iter().any(|l| words(&l.text).iter().any(|x| x == w))
+            };
+            if let Some(lost) = words(file).into_iter().find(|w| !miscopied(w) && !known(w)) {
+                return Some(format!(
+                    "the file's line {:?} is not the line the edit replaces ({:?}): it differs where the edit changes it (`{lost}`), so writing the edit's line would lose that; send the edit against the line as it is now",
+                    file.trim(),
+                    old.trim()
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// A context line taken for a new line whose `+` the model forgot, while the place found holds

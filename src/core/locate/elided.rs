@@ -21,6 +21,7 @@ pub(super) fn check_elision_ends(
         if e <= s || e == usize::MAX {
             continue;
         }
+        body_overrun(slots, k, (s, e), file)?;
         // The line the model wrote to end the `...` was not found after it (a `}` taken for an
         // inner block's and let go): where the `...` ends, and so where the changes after it
         // go, is a guess.
@@ -83,6 +84,52 @@ pub(super) fn check_elision_ends(
         });
     }
     Ok(())
+}
+
+/// A `...` right after a block's opener (`def load_users(self):`, `fn f() {`) and followed by a
+/// line deeper than it stands for the block's body: lines it would cover at the opener's depth
+/// or shallower (`def load_groups(self):`) are another block's, and the line after the `...`
+/// was found in that one (the model's `return len(self.groups)` under `def load_users`).
+fn body_overrun(
+    slots: &[HunkSlot],
+    k: usize,
+    (s, e): (usize, usize),
+    file: &[LineInfo],
+) -> Result<(), Refusal> {
+    let found = |slot: &HunkSlot| match slot {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
+        _ => None,
+    };
+    let (Some(before), Some(after)) =
+        (slots[..k].iter().rev().find_map(found), slots[k + 1..].iter().find_map(found))
+    else {
+        return Ok(());
+    };
+    let cols =
+        |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
+    let opener = &file[before];
+    let opens = opener.trimmed.ends_with(':') || opener.trimmed.ends_with('{');
+    if !opens || cols(&file[after]) <= cols(opener) {
+        return Ok(());
+    }
+    let outside: Vec<&LineInfo> =
+        file[s..e].iter().filter(|l| !l.is_blank() && cols(l) <= cols(opener)).collect();
+    // Name the other block by its first line, not by the closer that ends this one.
+    let closer = |l: &&LineInfo| crate::core::indent::is_closer(l.trimmed);
+    let Some(other) = outside.iter().find(|l| !closer(l)).or(outside.first()) else {
+        return Ok(());
+    };
+    Err(Refusal {
+        kind: RefusalKind::UnanchoredElision,
+        message: format!(
+            "the `...` at hunk line {} stands for the body of {:?}, but the line after it is found only past {:?}, another block: include the lines the file has there",
+            k + 1,
+            opener.trimmed.trim(),
+            other.trimmed.trim()
+        ),
+        closest: None,
+        candidates: Vec::new(),
+    })
 }
 
 /// A `...` that absorbed nothing: harmless unless new lines depend on where it ends.
