@@ -5,7 +5,7 @@
 //!
 //! Not for: checking the text a placement gives (`core::verify` does that after applying).
 
-use crate::core::edit::Hunk;
+use crate::core::edit::{Hunk, LineKind};
 use crate::core::locate::lines::{Likeness, ratio};
 use crate::core::locate::{HunkSlot, Located, MatchKind};
 
@@ -143,10 +143,11 @@ fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option
     None
 }
 
-/// A context line taken for a new line whose `+` the model forgot, while the place found holds
-/// that very line among the lines the hunk keeps or removes there: the context stands in the
-/// file where the hunk's old lines were matched (to look-alikes: `value_5` for the `value_2`
-/// the edit removes), so the place is not where the hunk's lines are.
+/// A context line taken for a new line whose `+` the model forgot (or passed over as made up),
+/// while the place found holds that very line among the lines the hunk keeps or removes there:
+/// the context stands in the file where the hunk's old lines were matched (to look-alikes:
+/// `value_5` for the `value_2` the edit removes), so the place is not where the hunk's lines
+/// are.
 fn context_taken_for_new(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
     let matched: Vec<&str> = (loc.slots.iter())
         .filter_map(|s| match *s {
@@ -157,7 +158,9 @@ fn context_taken_for_new(h: &Hunk, loc: &Located, lines: &[String]) -> Option<St
     let (line, _) = h.lines.iter().zip(&loc.slots).find(|(l, s)| {
         // Only a telling line: a closer or a blank line stands everywhere.
         let telling = l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
-        **s == HunkSlot::ForgottenAdd && telling && matched.contains(&l.text.trim())
+        // Taken for a new line, or passed over as one the model made up.
+        let unmatched = matches!(s, HunkSlot::ForgottenAdd | HunkSlot::Ignored);
+        unmatched && l.kind == LineKind::Context && telling && matched.contains(&l.text.trim())
     })?;
     Some(format!(
         "the hunk's context line {:?} is in the file among the lines matched for the hunk, not after them: the old lines were matched to look-alikes; include the lines the file has there as context so that the place is clear",

@@ -21,7 +21,7 @@ pub(super) fn check_elision_ends(
         if e <= s || e == usize::MAX {
             continue;
         }
-        body_overrun(slots, k, (s, e), file)?;
+        body_overrun(hunk, slots, k, (s, e), file)?;
         // The line the model wrote to end the `...` was not found after it (a `}` taken for an
         // inner block's and let go): where the `...` ends, and so where the changes after it
         // go, is a guess.
@@ -87,10 +87,13 @@ pub(super) fn check_elision_ends(
 }
 
 /// A `...` right after a block's opener (`def load_users(self):`, `fn f() {`) and followed by a
-/// line deeper than it stands for the block's body: lines it would cover at the opener's depth
-/// or shallower (`def load_groups(self):`) are another block's, and the line after the `...`
-/// was found in that one (the model's `return len(self.groups)` under `def load_users`).
+/// line deeper than it stands for the block's body. When the line after it is found only past
+/// that body, in another block, while the body has a line like it (`return len(self.users)` for
+/// the model's `return len(self.groups)`), the model meant its own block's line and miscopied
+/// it: the place found is the other block's, a near-twin. (Without such a line the `...` may
+/// well span blocks: a fused hunk's `# ... rest unchanged ...` between two functions.)
 fn body_overrun(
+    hunk: &Hunk,
     slots: &[HunkSlot],
     k: usize,
     (s, e): (usize, usize),
@@ -100,11 +103,11 @@ fn body_overrun(
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
         _ => None,
     };
-    let (Some(before), Some(after)) =
-        (slots[..k].iter().rev().find_map(found), slots[k + 1..].iter().find_map(found))
-    else {
+    let next = (k + 1..slots.len()).find(|&j| found(&slots[j]).is_some());
+    let (Some(before), Some(j)) = (slots[..k].iter().rev().find_map(found), next) else {
         return Ok(());
     };
+    let after = found(&slots[j]).expect("found above");
     let cols =
         |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
     let opener = &file[before];
@@ -119,10 +122,19 @@ fn body_overrun(
     let Some(other) = outside.iter().find(|l| !closer(l)).or(outside.first()) else {
         return Ok(());
     };
+    // The opener's own body: up to the first line at its depth or shallower.
+    let body_end = (before + 1..e).find(|&f| !file[f].is_blank() && cols(&file[f]) <= cols(opener));
+    let model = hunk.lines[j].text.trim();
+    let twin = file[before + 1..body_end.unwrap_or(e)].iter().any(|l| {
+        !l.is_blank() && crate::core::locate::lines::ratio(l.trimmed.trim(), model) >= 0.6
+    });
+    if !twin {
+        return Ok(());
+    }
     Err(Refusal {
         kind: RefusalKind::UnanchoredElision,
         message: format!(
-            "the `...` at hunk line {} stands for the body of {:?}, but the line after it is found only past {:?}, another block: include the lines the file has there",
+            "the `...` at hunk line {} stands for the body of {:?}, but the line after it is found only past {:?}, in another block, while that body has a line like it: include the lines the file has there",
             k + 1,
             opener.trimmed.trim(),
             other.trimmed.trim()
