@@ -179,3 +179,46 @@ fn a_change_at_column_180_shows_at_160_columns() {
     tmux.keys("y");
     tmux.wait_for("redline to exit", "EXIT=0");
 }
+
+/// A terminal resized while the review runs (tmux's `resize-window`, larger then smaller):
+/// leaving the alternate screen, tmux shows the review's last frame on the main screen, and the
+/// summary printed after it ran into that frame's text (`5 left undecided(s) still
+/// undecided.`). Below the cursor is cleared on the way out.
+#[test]
+fn a_terminal_resized_during_the_review_is_left_without_its_frame() {
+    if !have_tmux("the end-to-end review screen test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("project");
+    let tmux = Tmux::start("e2e-resize", 80, 24);
+    let command = format!(
+        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        scratch.path().join("config").display(),
+        scratch.path().join("sessions").display(),
+        env!("CARGO_BIN_EXE_redline"),
+        dir.display()
+    );
+    tmux.run(&command);
+    tmux.wait_for("the stream to finish", "4 pending 0 applied 0 rejected 1 failed");
+    for (w, h) in [("160", "45"), ("100", "30")] {
+        tmux.cmd(&["resize-window", "-t", "e2e", "-x", w, "-y", h]);
+        std::thread::sleep(Duration::from_millis(400));
+        tmux.wait_for("the frame at the new size", "4 pending 0 applied 0 rejected 1 failed");
+    }
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    let screen = tmux.wait_for("redline to exit", "EXIT=0");
+    assert!(screen.contains("0 applied, 0 rejected, 5 left undecided"), "{screen}");
+    // What tmux leaves above the cursor is the main screen's (the shell's lines, not ours to
+    // clear); from the cursor down it is cleared, so the summary's lines are whole.
+    let summary: Vec<&str> = screen.lines().filter(|l| l.starts_with("redline:")).collect();
+    assert_eq!(summary.len(), 4, "{screen}");
+    for line in summary {
+        assert!(
+            !line.contains(['┌', '│', '└', '─']),
+            "a summary line runs into a frame:\n{screen}"
+        );
+    }
+}

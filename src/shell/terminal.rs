@@ -20,15 +20,24 @@ use std::io;
 use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use crossterm::execute;
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 
 /// Leave the alternate screen, show the cursor, end raw mode. Safe to call twice, and when the
 /// terminal is gone (SIGHUP): each step's failure is ignored so the next one still runs.
+///
+/// Below the cursor, back on the main screen, is cleared: a terminal resized while the review
+/// ran (tmux does this) may show the review's last frame there, and the summary printed after
+/// it would run into that frame's text ("170 left undecided(s) still undecided.").
 pub fn restore() {
     let _ = disable_raw_mode();
-    let _ =
-        execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, crossterm::cursor::Show);
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        Clear(ClearType::FromCursorDown),
+        crossterm::cursor::Show
+    );
 }
 
 /// Raw mode, the alternate screen and mouse reports.
