@@ -97,6 +97,9 @@ struct SrBlock {
     search: Vec<String>,
     replace: Vec<String>,
     in_replace: bool,
+    /// The divider line as written (it may be a title's underline: see
+    /// [`split_at_the_middle_divider`]).
+    divider: String,
 }
 
 #[derive(Debug)]
@@ -317,6 +320,7 @@ impl Parser {
                 search: Vec::new(),
                 replace: Vec::new(),
                 in_replace: false,
+                divider: String::new(),
             });
             return true;
         }
@@ -467,7 +471,10 @@ impl Parser {
     fn sr_line(&mut self, line: &str) {
         let Mode::Sr(block) = &mut self.mode else { return };
         match sr_marker(line) {
-            Some(SrMarker::Divider) if !block.in_replace => block.in_replace = true,
+            Some(SrMarker::Divider) if !block.in_replace => {
+                block.in_replace = true;
+                block.divider = line.to_string();
+            }
             Some(SrMarker::Tail) => {
                 let Mode::Sr(block) = std::mem::replace(&mut self.mode, Mode::Text) else { return };
                 self.finish_sr(block);
@@ -492,7 +499,9 @@ impl Parser {
             self.problem(None, Format::SearchReplace, "SEARCH/REPLACE block without a file path: put the path alone on the line before the block", block.start);
             return;
         };
-        let (search, replace) = strip_quoted_wrapping(block.search, block.replace, &path);
+        let (search, replace) =
+            split_at_the_middle_divider(block.search, block.replace, block.divider);
+        let (search, replace) = strip_quoted_wrapping(search, replace, &path);
         let replace = strip_doubled_divider(&path, strip_bom(replace));
         let search = strip_bom(search);
         if search.iter().all(|l| l.trim().is_empty()) {
@@ -526,6 +535,34 @@ impl Parser {
             self.line_no,
         );
     }
+}
+
+/// The old and new text of a block whose text holds more `=======` lines than its divider (a
+/// title's underline in both halves): the divider is the middle one, the old and new text each
+/// holding as many as the other. The parser split at the first; `search` has none. A last line
+/// of the new text that is one is the doubled divider (`strip_doubled_divider`) and not
+/// counted. With an even number there is no middle one: the first stays the divider (an edit
+/// that adds an underline: `Title` becomes `Title` / `=======`).
+fn split_at_the_middle_divider(
+    search: Vec<String>,
+    replace: Vec<String>,
+    divider: String,
+) -> (Vec<String>, Vec<String>) {
+    let body = replace.len() - usize::from(replace.last().is_some_and(|l| is_divider(l)));
+    let more: Vec<usize> = (0..body).filter(|&i| is_divider(&replace[i])).collect();
+    if more.is_empty() || more.len() % 2 == 1 {
+        return (search, replace);
+    }
+    // Dividers in all: the first (`divider`) and `more`; the middle is `more[len / 2 - 1]`.
+    let middle = more[more.len() / 2 - 1];
+    let mut old = search;
+    old.push(divider);
+    old.extend(replace[..middle].iter().cloned());
+    (old, replace[middle + 1..].to_vec())
+}
+
+fn is_divider(line: &str) -> bool {
+    sr_marker(line) == Some(SrMarker::Divider)
 }
 
 /// A BOM at the start of a block's text is the file's, which the file keeps on its own:

@@ -265,3 +265,20 @@ fn a_doubled_divider_and_a_bom_are_not_written() {
     let r = "```diff\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-\u{feff}x = 1\n+\u{feff}x = 2\n```\n";
     assert_eq!(hunk(&edits(r)[0]).new_text(), "x = 2\n");
 }
+
+#[test]
+fn a_block_whose_text_holds_underlines_divides_at_its_middle_divider() {
+    let block =
+        |inner: &str| format!("doc.py\n```python\n<<<<<<< SEARCH\n{inner}>>>>>>> REPLACE\n```\n");
+    // Three `=======` lines: the old and new text each hold one underline.
+    let e = edits(&block("Title\n=======\nold\n=======\nTitle\n=======\nnew\n"));
+    assert_eq!(e.len(), 1);
+    let h = hunk(&e[0]);
+    let old: Vec<&str> = h.old_lines().collect();
+    let new: Vec<&str> = h.new_lines().collect();
+    assert_eq!(old, ["Title", "=======", "old"]);
+    assert_eq!(new, ["Title", "=======", "new"]);
+    // A doubled divider at the end is not counted.
+    let doubled = edits(&block("old\n=======\nnew\n=======\n"));
+    assert_eq!(hunk(&doubled[0]).new_lines().collect::<Vec<_>>(), ["new"]);
+}
