@@ -36,6 +36,12 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
     })
 }
 
+/// Whether a line says something: three letters or digits (a closer or a blank line stands
+/// everywhere).
+fn telling(t: &str) -> bool {
+    t.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+}
+
 /// A place found only roughly whose lines found exactly stand, in the same order and as close
 /// together, at another place too: only lines *like* the edit's (`loading groups` for the
 /// `loading users` the user has since deleted) choose this place over the other, a near-twin.
@@ -44,7 +50,6 @@ fn decided_by_look_alikes(h: &Hunk, loc: &Located, lines: &[String]) -> Option<S
     if loc.strategy != MatchKind::Fuzzy {
         return None;
     }
-    let telling = |t: &str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
     let mut exact: Vec<&str> = Vec::new();
     let mut rough = false;
     for s in loc.slots.iter().take(h.lines.len()) {
@@ -99,6 +104,9 @@ fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option
             .map(str::to_string)
             .collect()
     };
+    // Every word the hunk writes, taken once.
+    let written: std::collections::HashSet<String> =
+        h.lines.iter().flat_map(|l| words(&l.text)).collect();
     let mut k = 0;
     while k < slots.len() {
         let removed: Vec<usize> =
@@ -127,10 +135,7 @@ fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option
             };
             // A word the model writes anywhere in the hunk (`key` in the next line, where the
             // model's `for (var name` miscopied the file's `for (var key`) is one it knows.
-            let known = |w: &str| {
-                new_words.iter().any(|n| n.contains(w))
-                    || h.lines.iter().any(|l| words(&l.text).iter().any(|x| x == w))
-            };
+            let known = |w: &str| new_words.iter().any(|n| n.contains(w)) || written.contains(w);
             if let Some(lost) = words(file).into_iter().find(|w| !miscopied(w) && !known(w)) {
                 return Some(format!(
                     "the file's line {:?} is not the line the edit replaces ({:?}): it differs where the edit changes it (`{lost}`), so writing the edit's line would lose that; send the edit against the line as it is now",
