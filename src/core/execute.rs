@@ -27,6 +27,7 @@ use crate::core::verify;
 
 mod already;
 mod doubt;
+mod elsewhere;
 mod listing;
 mod prepared;
 mod reports;

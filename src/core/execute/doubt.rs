@@ -7,7 +7,7 @@
 
 use crate::core::edit::{Hunk, LineKind};
 use crate::core::locate::lines::{Likeness, ratio};
-use crate::core::locate::{HunkSlot, Located, MatchKind};
+use crate::core::locate::{HunkSlot, Located};
 
 /// Doubts about a placement that no check of the result can settle: parts of a fused hunk out
 /// of the order the model wrote them in, or new lines whose place among lines the model left
@@ -21,9 +21,10 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
     let style = || crate::core::indent::file_style(lines.iter().map(|l| l.as_str()));
     parts.iter().find_map(|(h, loc)| {
         insertion_gap(h, loc, lines)
-            .or_else(|| decided_by_look_alikes(h, loc, lines))
+            .or_else(|| super::elsewhere::pointing_elsewhere(h, loc, lines))
             .or_else(|| changed_where_it_changes(h, loc, lines))
             .or_else(|| context_taken_for_new(h, loc, lines))
+            .or_else(|| context_standing_for_nothing(h, loc))
             .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
             .or_else(|| uneven_indentation(h, loc, lines))
@@ -38,57 +39,13 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
 
 /// Whether a line says something: three letters or digits (a closer or a blank line stands
 /// everywhere).
-fn telling(t: &str) -> bool {
+pub(super) fn telling(t: &str) -> bool {
     t.chars().filter(|c| c.is_alphanumeric()).count() >= 3
 }
 
-/// A place found only roughly whose lines found exactly stand, in the same order and as close
-/// together, at another place too: only lines *like* the edit's (`loading groups` for the
-/// `loading users` the user has since deleted) choose this place over the other, a near-twin.
-/// Which one the model meant is a guess.
-fn decided_by_look_alikes(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
-    if loc.strategy != MatchKind::Fuzzy {
-        return None;
-    }
-    let mut exact: Vec<&str> = Vec::new();
-    let mut rough = false;
-    for s in loc.slots.iter().take(h.lines.len()) {
-        if let HunkSlot::Kept(f, like) | HunkSlot::Removed(f, like) = *s {
-            let t = lines[f].trim();
-            match like {
-                Likeness::Fuzzy(_) | Likeness::Different => rough |= telling(t),
-                _ if !t.is_empty() => exact.push(t),
-                _ => {}
-            }
-        }
-    }
-    if !rough || !exact.iter().any(|t| telling(t)) {
-        return None;
-    }
-    // Within the place's length and two lines more (the line the user took out, one more).
-    let reach = loc.end - loc.start + 2;
-    let twin = (0..lines.len()).find(|&start| {
-        if lines[start].trim() != exact[0] {
-            return false;
-        }
-        let mut rest = exact[1..].iter().peekable();
-        let mut last = start;
-        for (f, l) in
-            lines.iter().enumerate().take((start + reach).min(lines.len())).skip(start + 1)
-        {
-            if rest.peek().is_some_and(|t| **t == l.trim()) {
-                rest.next();
-                last = f;
-            }
-        }
-        // Another place: not the lines of this one.
-        rest.peek().is_none() && (last < loc.start || start >= loc.end)
-    })?;
-    Some(format!(
-        "the lines found exactly stand at line {} too, and only lines like the edit's (not the same) choose line {}: which of the two the edit means is a guess; include a line that tells them apart",
-        twin + 1,
-        loc.start + 1
-    ))
+/// A line's words: runs of letters, digits and `_`.
+pub(super) fn words(t: &str) -> impl Iterator<Item = &str> {
+    t.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|w| !w.is_empty())
 }
 
 /// A line the edit replaces that the file holds only roughly, changed where the edit changes it
@@ -98,12 +55,7 @@ fn decided_by_look_alikes(h: &Hunk, loc: &Located, lines: &[String]) -> Option<S
 /// model's old line is a word it writes right elsewhere, or a near-miss of the file's).
 fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
     let slots = &loc.slots;
-    let words = |t: &str| -> Vec<String> {
-        t.split(|c: char| !c.is_alphanumeric() && c != '_')
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
+    let words = |t: &str| -> Vec<String> { words(t).map(str::to_string).collect() };
     // Every word the hunk writes, taken once.
     let written: std::collections::HashSet<String> =
         h.lines.iter().flat_map(|l| words(&l.text)).collect();
@@ -161,16 +113,51 @@ fn context_taken_for_new(h: &Hunk, loc: &Located, lines: &[String]) -> Option<St
         })
         .collect();
     let (line, _) = h.lines.iter().zip(&loc.slots).find(|(l, s)| {
-        // Only a telling line: a closer or a blank line stands everywhere.
-        let telling = l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
         // Taken for a new line, or passed over as one the model made up.
         let unmatched = matches!(s, HunkSlot::ForgottenAdd | HunkSlot::Ignored);
-        unmatched && l.kind == LineKind::Context && telling && matched.contains(&l.text.trim())
+        unmatched
+            && l.kind == LineKind::Context
+            && telling(&l.text)
+            && matched.contains(&l.text.trim())
     })?;
     Some(format!(
         "the hunk's context line {:?} is in the file among the lines matched for the hunk, not after them: the old lines were matched to look-alikes; include the lines the file has there as context so that the place is clear",
         line.text.trim()
     ))
+}
+
+/// A context line the file does not hold, passed over as made up, between two lines found
+/// next to each other in the file: no file line stands where it is, so it is not a line the
+/// model miscopied (that would leave the file's line between them) but a new line whose `+`
+/// the model forgot, or one it made up; passing over it would lose the one, and adding it
+/// would write the other. (A placeholder such as `// ...` stands for nothing there.)
+fn context_standing_for_nothing(h: &Hunk, loc: &Located) -> Option<String> {
+    let slots = &loc.slots;
+    let found = |k: usize| match slots[k] {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(Some(f)),
+        HunkSlot::Elided(..) => Some(None),
+        _ => None,
+    };
+    if !h.marked {
+        // A SEARCH/REPLACE block's context is in both halves: nothing new was left unmarked.
+        return None;
+    }
+    h.lines.iter().enumerate().find_map(|(i, l)| {
+        let passed_over = slots[i] == HunkSlot::Ignored && l.kind == LineKind::Context;
+        if !passed_over || !telling(&l.text) || crate::core::elision::is_placeholder(&l.text) {
+            return None;
+        }
+        let before = (0..i).rev().find_map(found)??;
+        let after = (i + 1..slots.len()).find_map(found)??;
+        (after == before + 1).then(|| {
+            format!(
+                "the hunk's context line {:?} is not in the file, where lines {} and {} stand next to each other: mark it `+` if it is new, or leave it out",
+                l.text.trim(),
+                before + 1,
+                after + 1
+            )
+        })
+    })
 }
 
 /// New lines the hunk puts before context it shows, where that context was not found right
