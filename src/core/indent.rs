@@ -190,8 +190,11 @@ impl IndentMap {
             || (uses_tabs_model && pairs.iter().any(|(_, f)| leading(f).contains('\t')));
         // A model that indents with tabs: a tab is one of the file's steps when that explains
         // as many lines as a scale of columns (a tab counted as 4 columns is only a guess).
+        // In a file indented with tabs, a tab is a tab: its width is the one `columns` counts,
+        // or the model's `\t\t` one tab deeper than the file's would be written a column deep.
+        let file_unit = if file_uses_tabs { Some(TAB) } else { style.unit };
         if uses_tabs_model
-            && let Some((n, unit, shift)) = tab_unit(&pairs, style.unit)
+            && let Some((n, unit, shift)) = tab_unit(&pairs, file_unit)
             && n >= explained
         {
             return IndentMap::TabUnit { unit, shift, tabs, spell: Spelling::of(&pairs) };

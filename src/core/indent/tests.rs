@@ -87,6 +87,19 @@ fn a_tab_is_the_files_step_when_one_line_says_so() {
 }
 
 #[test]
+fn a_tabbed_hunk_one_tab_too_deep_in_a_tabbed_file_stays_in_tabs() {
+    // The one shared line is one tab deeper than the file's: the new lines lose one tab each,
+    // whatever the file's unit reads as (all tabs, or tabs with a few space-indented lines).
+    for unit in [Some(1), None] {
+        let tabs = FileStyle { tabs: true, unit, recipes: false };
+        let m = IndentMap::learn([("\tfunction f(a) {", "function f(a) {")].into_iter(), tabs);
+        assert_eq!(m.apply("\t\tlog(a);"), "\tlog(a);", "{unit:?}");
+        assert_eq!(m.apply("\t\t\tdeep();"), "\t\tdeep();");
+        assert_eq!(m.apply("\t}"), "}");
+    }
+}
+
+#[test]
 fn a_shift_keeps_the_files_own_whitespace() {
     // The body of a UMD wrapper: two spaces and a tab before every line.
     let pairs = [("function f1(a) {", "  \tfunction f1(a) {"), ("  var x;", "  \t  var x;")];
