@@ -263,6 +263,9 @@ fn check_deleted_exactly(
         if plain(d.text) || replaced(removes[i]) || loose(d.text) == loose(edit) {
             continue;
         }
+        if miswritten(&loose(edit), &loose(d.text)) {
+            continue;
+        }
         return Err(Unexplained(format!(
             "the placement would delete {:?}, which is only like the line the edit deletes ({:?})",
             d.text.trim(),
@@ -270,6 +273,57 @@ fn check_deleted_exactly(
         )));
     }
     Ok(())
+}
+
+/// Whether the model's line is the file's with one word misspelt: two letters swapped
+/// (`chraset`), or one dropped or doubled inside the word (`backslsh`), in a word of six or
+/// more letters. Not a letter changed (`user1` for `user2`, `count > 2685` for `> 1738` name
+/// other things) nor one taken off or put on the end (`item` for `items`).
+fn miswritten(model: &str, file: &str) -> bool {
+    let split = |t: &str| -> Vec<(bool, String)> {
+        let mut out: Vec<(bool, String)> = Vec::new();
+        for c in t.chars() {
+            let word = c.is_alphanumeric() || c == '_';
+            match out.last_mut() {
+                Some((w, s)) if *w == word => s.push(c),
+                _ => out.push((word, c.to_string())),
+            }
+        }
+        out
+    };
+    let (m, f) = (split(model), split(file));
+    if m.len() != f.len() || m.iter().zip(&f).any(|(a, b)| a.0 != b.0) {
+        return false;
+    }
+    let mut differ = m.iter().zip(&f).filter(|(a, b)| a.1 != b.1);
+    let (Some((a, b)), None) = (differ.next(), differ.next()) else { return false };
+    let (a, b): (Vec<char>, Vec<char>) = (a.1.chars().collect(), b.1.chars().collect());
+    if !a[0].is_alphabetic() || a.len().min(b.len()) < 6 || a[0] != b[0] {
+        return false;
+    }
+    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = |x: &[char], y: &[char]| {
+        x.iter().rev().zip(y.iter().rev()).take_while(|(p, q)| p == q).count()
+    };
+    match a.len() as isize - b.len() as isize {
+        // Two neighbours swapped, the rest the same.
+        0 => {
+            head + 2 <= a.len()
+                && a[head] == b[head + 1]
+                && a[head + 1] == b[head]
+                && a[head + 2..] == b[head + 2..]
+        }
+        // One letter more or fewer, inside the word.
+        1 | -1 => {
+            let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
+            let k = head;
+            k + 1 < long.len()
+                && long[..k] == short[..k]
+                && long[k + 1..] == short[k..]
+                && tail(long, short) >= 1
+        }
+        _ => false,
+    }
 }
 
 /// A line the edit replaces (`-old` then `+new` in one block, line for line) must be replaced

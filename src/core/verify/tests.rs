@@ -52,6 +52,25 @@ fn removing_a_line_the_edit_does_not_name_is_refused() {
 }
 
 #[test]
+fn deleting_a_line_the_model_misspelt_passes_and_one_naming_another_thing_is_refused() {
+    let before = lines("fn f() {\n    let charset = detect(buf);\n    let limit = items + 1;\n}\n");
+    let after_one = |gone: &str| lines(&before.join("\n").replace(&format!("{gone}\n"), ""));
+    // Two letters swapped, a letter dropped inside the word: the file's line is the one meant.
+    for model in ["let chraset = detect(buf);", "let charst = detect(buf);"] {
+        let h = hunk(&[(" ", "fn f() {"), ("-", model)]);
+        assert_eq!(check_hunk(&before, &after_one("    let charset = detect(buf);"), &h), Ok(()));
+    }
+    // A letter changed, or one taken off the end, or a second word changed: another thing.
+    for model in ["let limit = item + 1;", "let limit = itemz + 1;", "let limut = item + 1;"] {
+        let h = hunk(&[(" ", "    let charset = detect(buf);"), ("-", model)]);
+        let err = check_hunk(&before, &after_one("    let limit = items + 1;"), &h);
+        assert!(err.is_err(), "{model}");
+    }
+    let h = hunk(&[(" ", "fn f() {"), ("-", "let charsets = detect(buf);")]);
+    assert!(check_hunk(&before, &after_one("    let charset = detect(buf);"), &h).is_err());
+}
+
+#[test]
 fn a_quoted_context_line_is_not_a_forgotten_plus() {
     // `return (name, version)` is in the file elsewhere: a placement that adds it again took
     // the model's context for new code.
