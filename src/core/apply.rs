@@ -196,8 +196,17 @@ impl<'a> Rebuilt<'a> {
                 tail.at
             }
         };
+        // Left-out lines that belong to the next line (its comment, its attribute, the `if`
+        // it is the body of) stay after the new lines.
+        let heads_next = !found_after
+            && next < file.lines.len()
+            && added.first().is_some_and(|a| {
+                crate::core::gap::belongs_to_next(&file.lines[pos..next], a, &file.lines[next])
+            });
         let split = if found_after {
             next
+        } else if heads_next {
+            pos
         } else {
             (pos..next).rev().find(|&f| !file.lines[f].trim().is_empty()).map_or(pos, |f| f + 1)
         };

@@ -6,6 +6,7 @@ pub mod edit;
 pub mod elision;
 pub mod execute;
 pub mod file;
+pub mod gap;
 pub mod review;
 
 pub mod indent;

@@ -160,8 +160,9 @@ fn context_standing_for_nothing(h: &Hunk, loc: &Located) -> Option<String> {
     })
 }
 
-/// New lines the hunk puts before context it shows, where that context was not found right
-/// before the first line found for the hunk although the file holds it (a function's first
+/// New lines the hunk puts before context it shows (or after context it shows first), where
+/// that context was not found right before (after) the lines found for the hunk although the
+/// file holds it (a function's first
 /// line, its body left out without a `...`): the new lines would go before the wrong line, into
 /// the body. Blank context and lines the file does not hold (context the model made up) aside.
 fn lost_head_context(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
@@ -170,8 +171,19 @@ fn lost_head_context(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String
         matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..))
             || matches!(s, HunkSlot::Elided(a, _) if *a != usize::MAX)
     })?;
-    let last_add =
-        (0..first).rev().find(|&k| matches!(slots[k], HunkSlot::Add | HunkSlot::ForgottenAdd))?;
+    let is_add = |k: &usize| matches!(slots[*k], HunkSlot::Add | HunkSlot::ForgottenAdd);
+    let first_add = (0..first).find(is_add)?;
+    // Context the new lines follow, passed over although the file holds it (above the place:
+    // the function's first line, its body up to the next line shown left out): the new lines
+    // belong after it, not right before the lines found.
+    let held = |t: &&str| telling(t) && lines.iter().any(|l| l.trim() == *t);
+    let passed = (0..first_add).filter(|&k| slots[k] == HunkSlot::Ignored);
+    if let Some(lost) = passed.map(|k| h.lines[k].text.trim()).find(held) {
+        return Some(format!(
+            "the new lines follow {lost:?} in the hunk, which is in the file but not right before the lines found for the hunk: include the lines the file has between them as context so that the place is clear"
+        ));
+    }
+    let last_add = (0..first).rev().find(is_add)?;
     let lost = (last_add + 1..first)
         .map(|k| h.lines[k].text.trim())
         .find(|text| !text.is_empty() && lines.iter().any(|l| l.trim() == *text))?;
@@ -296,7 +308,8 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
                 &lines[to],
             )
         });
-        if forced {
+        let first_new = &hunk.lines[run].text;
+        if forced || crate::core::gap::belongs_to_next(&lines[from..to], first_new, &lines[to]) {
             continue;
         }
         if let Some(left_out) =
