@@ -355,7 +355,7 @@ fn a_deletion_sent_again_is_already_applied() {
     assert!(!r.text("repo.py").contains("def drop"));
     // Moved below `size`: the lines are still in the file, so the deletion is not taken for made.
     let moved = "class Repo:\n    def get(self, key):\n        if key not in self.rows:\n            return None\n        return self.rows[key]\n\n    def size(self):\n        return len(self.rows)\n\n    def drop(self, key):\n        if key not in self.rows:\n            return None\n        del self.rows[key]\n";
-    let r = run(&[("repo.py", moved)], &diff);
+    let r = run(&[("repo.py", moved)], diff);
     assert_ne!(r.reports()[0].strategy, Some(redline::core::placement::Strategy::AlreadyApplied));
 }
 
