@@ -340,25 +340,6 @@ fn an_edit_sent_again_is_already_applied() {
     );
 }
 
-/// A diff that deletes a method, sent again: the context stands together where the method was
-/// and the method is nowhere, so the deletion was made; it is reported applied, nothing
-/// written. The same diff against a file that still holds the method elsewhere (moved) is not.
-#[test]
-fn a_deletion_sent_again_is_already_applied() {
-    let file = "class Repo:\n    def get(self, key):\n        if key not in self.rows:\n            return None\n        return self.rows[key]\n\n    def drop(self, key):\n        if key not in self.rows:\n            return None\n        del self.rows[key]\n\n    def size(self):\n        return len(self.rows)\n";
-    let diff = "```diff\n--- a/repo.py\n+++ b/repo.py\n@@ -5,9 +5,4 @@\n         return self.rows[key]\n \n-    def drop(self, key):\n-        if key not in self.rows:\n-            return None\n-        del self.rows[key]\n-\n     def size(self):\n         return len(self.rows)\n```\n";
-    let reply = format!("{diff}\nAgain:\n\n{diff}");
-    let r = run(&[("repo.py", file)], &reply);
-    let statuses: Vec<Status> = r.reports().iter().map(|x| x.status).collect();
-    assert_eq!(statuses, vec![Status::Placed, Status::Placed], "{:#?}", r.reports());
-    assert_eq!(r.reports()[1].strategy, Some(redline::core::placement::Strategy::AlreadyApplied));
-    assert!(!r.text("repo.py").contains("def drop"));
-    // Moved below `size`: the lines are still in the file, so the deletion is not taken for made.
-    let moved = "class Repo:\n    def get(self, key):\n        if key not in self.rows:\n            return None\n        return self.rows[key]\n\n    def size(self):\n        return len(self.rows)\n\n    def drop(self, key):\n        if key not in self.rows:\n            return None\n        del self.rows[key]\n";
-    let r = run(&[("repo.py", moved)], diff);
-    assert_ne!(r.reports()[0].strategy, Some(redline::core::placement::Strategy::AlreadyApplied));
-}
-
 /// A lazy listing that hides a definition the reply's prose talks about: restoring it unchanged
 /// could undo what the model meant (it said it removed it), so the listing is refused.
 #[test]

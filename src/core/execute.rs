@@ -31,9 +31,7 @@ mod elsewhere;
 mod listing;
 mod prepared;
 mod reports;
-use already::{
-    already_applied, already_report, in_place_already, inserted_twice, removal_gone, removed_before,
-};
+use already::{already_applied, already_report, in_place_already, inserted_twice, removed_before};
 use doubt::placement_doubt;
 use listing::replace;
 use prepared::Prepared;
@@ -257,10 +255,7 @@ fn modify(
     // The new text stands, whole and as written, where the hunk was found: the edit was made
     // before. This comes before the doubts about a place: new lines among lines the hunk left
     // out are no guess when they are the very lines already there.
-    // A removal whose lines are gone, its context standing together: the lines found for it
-    // are look-alikes elsewhere.
-    let made = || in_place_already(&parts, &text.lines).or_else(|| removal_gone(hunk, &text.lines));
-    if let Some(place) = made() {
+    if let Some(place) = in_place_already(&parts, &text.lines) {
         return already_report(edit, path, place);
     }
     if let Some(why) = placement_doubt(&parts, &text.lines) {
@@ -360,9 +355,7 @@ fn not_located(
     w: &mut Working,
 ) -> EditReport {
     let Some(text) = w.text.as_mut() else { return refusal_report(edit, path, refusal) };
-    if let Some((start, end)) =
-        already_applied(hunk, &text.lines).or_else(|| removal_gone(hunk, &text.lines))
-    {
+    if let Some((start, end)) = already_applied(hunk, &text.lines) {
         // The same edit sent again (a retry round, a repeated block): nothing to do.
         let placement = Placement {
             strategy: Strategy::AlreadyApplied,

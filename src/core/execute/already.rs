@@ -166,7 +166,8 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
 /// the removed lines to copies inside that stretch (a line the file repeats), the removal was
 /// made before. Context on both sides of every removed run is what pins the place where the
 /// removed lines would be; a hunk that removes lines at its edge says nothing of what follows
-/// them. (When the locator finds no removed line at all, [`removal_gone`] decides.)
+/// them. (When the locator finds no removed line at all, the hunk is refused, not taken for
+/// applied: a removed line that is not there may never have been there.)
 pub(super) fn removed_before(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
     let kinds: Vec<LineKind> = hunk.lines.iter().map(|l| l.kind).collect();
     if kinds.contains(&LineKind::Add) || !kinds.contains(&LineKind::Remove) {
@@ -192,35 +193,4 @@ pub(super) fn removed_before(hunk: &Hunk, lines: &[String]) -> Option<(usize, us
         }
     }
     found
-}
-
-/// A hunk that only removes lines the file no longer holds (no run of them together, and at
-/// least half of each run's telling lines nowhere: a `return None` the file has elsewhere
-/// proves nothing, most of a run there is the run with a copy error), whose context stands exactly and together at one place ([`removed_before`]): the
-/// file reads there as the edit would leave it, so the removal was made before. A removed run
-/// still in the file (moved) leaves it open.
-pub(super) fn removal_gone(hunk: &Hunk, lines: &[String]) -> Option<(usize, usize)> {
-    let trimmed: Vec<&str> = lines.iter().map(|l| l.trim()).collect();
-    let mut k = 0;
-    while k < hunk.lines.len() {
-        let run: Vec<&str> = (hunk.lines[k..].iter())
-            .take_while(|l| l.kind == LineKind::Remove)
-            .map(|l| l.text.trim())
-            .collect();
-        k += run.len().max(1);
-        if run.is_empty() {
-            continue;
-        }
-        let telling: Vec<&&str> =
-            run.iter().filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3).collect();
-        // Most of a run's telling lines still in the file: the run is there, miscopied.
-        let held = telling.iter().filter(|t| trimmed.contains(t)).count();
-        if telling.is_empty()
-            || held * 2 > telling.len()
-            || trimmed.windows(run.len()).any(|w| w == run)
-        {
-            return None;
-        }
-    }
-    removed_before(hunk, lines)
 }

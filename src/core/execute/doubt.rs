@@ -300,14 +300,28 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         }
         let (Some(Some(from)), Some(to)) = (prev, next) else { continue };
         let next_line = (k..slots.len()).find(|&j| anchor_start(&slots[j]).is_some());
-        let forced = next_line.is_some_and(|j| {
-            settled_after(
-                lines.get(from..to).unwrap_or(&[]),
-                &hunk.lines[run].text,
-                &hunk.lines[j].text,
-                &lines[to],
-            )
-        });
+        // After a left-out opener only when the line before the gap is shallower than the new
+        // lines: one as deep (the last line of an `if` body, the gap an `else:`) could as well
+        // be what they follow.
+        let depth = crate::core::indent::depth;
+        let before_gap = (0..run)
+            .rev()
+            .find(|&j| matches!(slots[j], HunkSlot::Kept(..) | HunkSlot::Removed(..)));
+        let opener = lines
+            .get(from..to)
+            .is_some_and(|g| g.iter().any(|l| l.trim_end().ends_with([':', '{'])));
+        let sibling = opener
+            && before_gap
+                .is_some_and(|j| depth(&hunk.lines[j].text) >= depth(&hunk.lines[run].text));
+        let forced = !sibling
+            && next_line.is_some_and(|j| {
+                settled_after(
+                    lines.get(from..to).unwrap_or(&[]),
+                    &hunk.lines[run].text,
+                    &hunk.lines[j].text,
+                    &lines[to],
+                )
+            });
         let first_new = &hunk.lines[run].text;
         if forced || crate::core::gap::belongs_to_next(&lines[from..to], first_new, &lines[to]) {
             continue;

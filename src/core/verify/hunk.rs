@@ -58,7 +58,7 @@ pub fn check_window(
     let context = context_pairs(hunk, after, &added);
     let in_strings = || string_content(&file[..lo], after);
     check_indentation(&added, &new, &asked.add_texts, &context, in_strings)?;
-    check_deleted_exactly(hunk, &removed, &gone, &asked.removes)?;
+    check_deleted_exactly(hunk, &removed, &gone, &asked.removes, file)?;
     check_replaced_in_place(hunk, (&removed, &gone, &asked.removes), (&added, &new, &asked.adds))?;
     check_brackets(hunk, &asked, (&removed, &added), &new)?;
     let window = Window { file, lo, hi, held };
@@ -248,6 +248,7 @@ fn check_deleted_exactly(
     removed: &[Diffed],
     gone: &[usize],
     removes: &[usize],
+    file: &[String],
 ) -> Result<(), Unexplained> {
     let n = hunk.lines.len();
     let replaced = |k: usize| {
@@ -263,7 +264,9 @@ fn check_deleted_exactly(
         if plain(d.text) || replaced(removes[i]) || loose(d.text) == loose(edit) {
             continue;
         }
-        if miswritten(&loose(edit), &loose(d.text)) {
+        if let Some(word) = miswritten(&loose(edit), &loose(d.text))
+            && !file.iter().any(|l| names(l, word))
+        {
             continue;
         }
         return Err(Unexplained(format!(
@@ -275,55 +278,84 @@ fn check_deleted_exactly(
     Ok(())
 }
 
-/// Whether the model's line is the file's with one word misspelt: two letters swapped
-/// (`chraset`), or one dropped or doubled inside the word (`backslsh`), in a word of six or
-/// more letters. Not a letter changed (`user1` for `user2`, `count > 2685` for `> 1738` name
-/// other things) nor one taken off or put on the end (`item` for `items`).
-fn miswritten(model: &str, file: &str) -> bool {
-    let split = |t: &str| -> Vec<(bool, String)> {
-        let mut out: Vec<(bool, String)> = Vec::new();
-        for c in t.chars() {
+/// The word the model misspelt when its line is the file's with one word misspelt: two
+/// letters swapped (`chraset`), or one dropped inside a word (`backslsh`), in a part of a name
+/// of six or more letters (`unsent_total` is two parts). Not a letter changed (`user1` for
+/// `user2`), one taken off or put on the end of a part (`item_sorted` for `items_sorted`), or a
+/// doubled letter made single (`Canceled` for `Cancelled`): those name other things. The
+/// caller also wants the model's word to be no name the file has.
+fn miswritten<'m>(model: &'m str, file: &str) -> Option<&'m str> {
+    let split = |t: &str| -> Vec<(bool, std::ops::Range<usize>)> {
+        let mut out: Vec<(bool, std::ops::Range<usize>)> = Vec::new();
+        for (i, c) in t.char_indices() {
             let word = c.is_alphanumeric() || c == '_';
             match out.last_mut() {
-                Some((w, s)) if *w == word => s.push(c),
-                _ => out.push((word, c.to_string())),
+                Some((w, r)) if *w == word => r.end = i + c.len_utf8(),
+                _ => out.push((word, i..i + c.len_utf8())),
             }
         }
         out
     };
     let (m, f) = (split(model), split(file));
     if m.len() != f.len() || m.iter().zip(&f).any(|(a, b)| a.0 != b.0) {
+        return None;
+    }
+    let mut differ = m.iter().zip(&f).filter(|(a, b)| model[a.1.clone()] != file[b.1.clone()]);
+    let (Some((a, b)), None) = (differ.next(), differ.next()) else { return None };
+    let (word, theirs) = (&model[a.1.clone()], &file[b.1.clone()]);
+    let (mp, fp) = (parts(word), parts(theirs));
+    if mp.len() != fp.len() {
+        return None;
+    }
+    let mut differ = mp.iter().zip(&fp).filter(|(x, y)| x != y);
+    let (Some((x, y)), None) = (differ.next(), differ.next()) else { return None };
+    typo(x, y).then_some(word)
+}
+
+/// A name's parts: split at `_` and where a lower-case letter meets an upper-case one.
+fn parts(name: &str) -> Vec<Vec<char>> {
+    let mut out: Vec<Vec<char>> = vec![Vec::new()];
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' || (c.is_uppercase() && prev_lower) {
+            out.push(Vec::new());
+        }
+        if c != '_' {
+            out.last_mut().expect("one part at least").push(c);
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+/// Whether `a` is `b` with two neighbouring letters swapped, or one letter dropped or put in
+/// inside it (not at either end, not a doubled letter), both six letters or more.
+fn typo(a: &[char], b: &[char]) -> bool {
+    if a.len().min(b.len()) < 6 || a[0] != b[0] || !a[0].is_alphabetic() {
         return false;
     }
-    let mut differ = m.iter().zip(&f).filter(|(a, b)| a.1 != b.1);
-    let (Some((a, b)), None) = (differ.next(), differ.next()) else { return false };
-    let (a, b): (Vec<char>, Vec<char>) = (a.1.chars().collect(), b.1.chars().collect());
-    if !a[0].is_alphabetic() || a.len().min(b.len()) < 6 || a[0] != b[0] {
-        return false;
-    }
-    let head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let tail = |x: &[char], y: &[char]| {
-        x.iter().rev().zip(y.iter().rev()).take_while(|(p, q)| p == q).count()
-    };
+    let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     match a.len() as isize - b.len() as isize {
-        // Two neighbours swapped, the rest the same.
         0 => {
             head + 2 <= a.len()
                 && a[head] == b[head + 1]
                 && a[head + 1] == b[head]
                 && a[head + 2..] == b[head + 2..]
         }
-        // One letter more or fewer, inside the word.
         1 | -1 => {
-            let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
+            let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
             let k = head;
-            k + 1 < long.len()
-                && long[..k] == short[..k]
-                && long[k + 1..] == short[k..]
-                && tail(long, short) >= 1
+            let doubled = (k > 0 && long[k - 1] == long[k]) || long.get(k + 1) == Some(&long[k]);
+            k + 1 < long.len() && long[k + 1..] == short[k..] && !doubled
         }
         _ => false,
     }
+}
+
+/// Whether `line` has `word` as a whole word.
+fn names(line: &str, word: &str) -> bool {
+    line.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == word)
 }
 
 /// A line the edit replaces (`-old` then `+new` in one block, line for line) must be replaced

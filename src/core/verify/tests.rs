@@ -68,6 +68,21 @@ fn deleting_a_line_the_model_misspelt_passes_and_one_naming_another_thing_is_ref
     }
     let h = hunk(&[(" ", "fn f() {"), ("-", "let charsets = detect(buf);")]);
     assert!(check_hunk(&before, &after_one("    let charset = detect(buf);"), &h).is_err());
+    // Parts of a name: `item_sorted` is `items_sorted` with a part's end taken off, and
+    // `Canceled` is `Cancelled` with a doubled letter made single: other names, both refused.
+    // So is a misspelling that is a name the file has (`rows_sroted` beside `rows_sorted`).
+    let names =
+        lines("emit(items_sorted)\nstop(StatusCancelled)\nuse(rows_sroted)\nkeep(rows_sorted)\n");
+    for (model, gone) in [
+        ("emit(item_sorted)", "emit(items_sorted)"),
+        ("stop(StatusCanceled)", "stop(StatusCancelled)"),
+        ("keep(rows_sroted)", "keep(rows_sorted)"),
+    ] {
+        let after = lines(&(names.join("\n") + "\n").replace(&format!("{gone}\n"), ""));
+        assert_eq!(after.len() + 1, names.len());
+        let h = hunk(&[("-", model)]);
+        assert!(check_hunk(&names, &after, &h).is_err(), "{model}");
+    }
 }
 
 #[test]
