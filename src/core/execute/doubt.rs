@@ -162,9 +162,8 @@ fn context_standing_for_nothing(h: &Hunk, loc: &Located) -> Option<String> {
 
 /// New lines the hunk puts before context it shows (or after context it shows first), where
 /// that context was not found right before (after) the lines found for the hunk although the
-/// file holds it (a function's first
-/// line, its body left out without a `...`): the new lines would go before the wrong line, into
-/// the body. Blank context and lines the file does not hold (context the model made up) aside.
+/// file holds it (a function's first line, its body left out without a `...`): the new lines
+/// would go before the wrong line, into the body. Blank context and lines the file does not hold (context the model made up) aside.
 fn lost_head_context(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
     let slots = &loc.slots;
     let first = slots.iter().position(|s| {
@@ -304,25 +303,24 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         // lines: one as deep (the last line of an `if` body, the gap an `else:`) could as well
         // be what they follow.
         let depth = crate::core::indent::depth;
+        let first_new = &hunk.lines[run].text;
         let before_gap = (0..run)
             .rev()
             .find(|&j| matches!(slots[j], HunkSlot::Kept(..) | HunkSlot::Removed(..)));
         let opener = lines
             .get(from..to)
             .is_some_and(|g| g.iter().any(|l| l.trim_end().ends_with([':', '{'])));
-        let sibling = opener
-            && before_gap
-                .is_some_and(|j| depth(&hunk.lines[j].text) >= depth(&hunk.lines[run].text));
+        let sibling =
+            opener && before_gap.is_some_and(|j| depth(&hunk.lines[j].text) >= depth(first_new));
         let forced = !sibling
             && next_line.is_some_and(|j| {
                 settled_after(
                     lines.get(from..to).unwrap_or(&[]),
-                    &hunk.lines[run].text,
+                    first_new,
                     &hunk.lines[j].text,
                     &lines[to],
                 )
             });
-        let first_new = &hunk.lines[run].text;
         if forced || crate::core::gap::belongs_to_next(&lines[from..to], first_new, &lines[to]) {
             continue;
         }

@@ -94,15 +94,13 @@ fn named_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> 
     for (text, f) in rough {
         let file_words: Vec<&str> = words(&lines[f]).collect();
         let hunk_words: Vec<&str> = words(text).collect();
-        // A substitution: the file's line has a word the hunk's lacks, and the other way round,
-        // and the hunk has the file's word nowhere (a model that writes it in another line knows
-        // the name and miscopied it here).
-        // And the file's word is what the lines around its line are about (`port` in
-        // `parse_port`), not a word of this line alone (one the user has since changed).
+        // A substitution: the file's line has a word the hunk has nowhere (a model that writes
+        // it in another line knows the name and miscopied it here), and that word is what the
+        // lines around the file's line are about (`port` in `parse_port`), not a word of this
+        // line alone (one the user has since changed).
         let near = f.saturating_sub(8)..(f + 9).min(lines.len());
         let about = |w: &str| near.clone().any(|g| g != f && words(&lines[g]).any(|x| x == w));
-        let lacking = |w: &&&str| !hunk_words.contains(*w) && !written.contains(**w);
-        if !file_words.iter().filter(lacking).any(|w| about(w)) {
+        if !file_words.iter().any(|w| !written.contains(w) && about(w)) {
             continue;
         }
         let named = hunk_words.iter().filter(|w| {
@@ -127,10 +125,11 @@ fn named_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> 
 }
 
 /// A context line the file does not hold, taken for a new line whose `+` the model forgot (or
-/// passed over as made up), while a line like it (one word apart) stands elsewhere between the same two lines as in the
-/// hunk (`log.debug("loading groups")` in `load_groups`, for the `log.debug("loading users")`
-/// the user deleted from `load_users`): the line may be context deleted since, and adding it
-/// would write back what the user took out, or a new line, and passing over it would lose it.
+/// passed over as made up), while a line like it (one word apart) stands elsewhere between the
+/// same two lines as in the hunk (`log.debug("loading groups")` in `load_groups`, for the
+/// `log.debug("loading users")` the user deleted from `load_users`): the line may be context
+/// deleted since, and adding it would write back what the user took out, or a new line, and
+/// passing over it would lose it.
 fn deleted_at_twin(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
     if !h.marked {
         // A SEARCH/REPLACE block's context is in both halves: nothing new was left unmarked.
