@@ -248,6 +248,23 @@ fn large_file(c: &mut Criterion) {
     g.bench_function("stream_1000_hunks_journal_on", |b| {
         b.iter_custom(|iters| repeat(iters, &p, true).0)
     });
+    // `A` with every hunk placed: the update that accepts them all, journal on (the write
+    // itself is the shell's, not timed).
+    g.bench_function("accept_all_1000_hunks_journal_on", |b| {
+        b.iter_custom(|iters| {
+            let mut spent = Duration::ZERO;
+            for _ in 0..iters {
+                let (mut app, rec, _, _) = stream(&p, true);
+                let mut rec = rec.expect("a recorder");
+                let key = Msg::Key(KeyEvent::from(KeyCode::Char('A')));
+                let t0 = Instant::now();
+                let effects = rec.update(&mut app, key, Instant::now(), 1);
+                spent += t0.elapsed();
+                assert!(!effects.0.is_empty(), "accepting all writes the file");
+            }
+            spent
+        })
+    });
     g.finish();
 }
 

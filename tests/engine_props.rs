@@ -385,10 +385,11 @@ proptest! {
             match (placed, want_after) {
                 (None, None) => {}
                 (Some(Placed::File(got)), Some(want)) => prop_assert_eq!(got, want),
-                (Some(Placed::Lines { start, end, lines }), Some(After::Text(want))) => {
-                    let mut got = before.lines.clone();
-                    got.splice(start..end, lines);
-                    prop_assert_eq!(got, TextFile::parse(&want).lines);
+                (Some(Placed::Lines { start, end, lines, eols }), Some(After::Text(want))) => {
+                    let mut got = before.clone();
+                    got.lines.splice(start..end, lines);
+                    got.eols.splice(start..end, eols);
+                    prop_assert_eq!(got.render(), want);
                 }
                 (got, want) => prop_assert!(false, "{got:?} != {want:?}"),
             }

@@ -119,6 +119,10 @@ impl App {
             let tidy = |id: HunkId, text: &str| {
                 triggers.get(&id).and_then(|t| watch::without_triggers(text, t))
             };
+            // Only hunks that answer a watch trigger have text to tidy.
+            let tidies = triggers.values().any(|t| !t.is_empty());
+            let tidy: Option<&dyn Fn(HunkId, &str) -> Option<String>> =
+                if tidies { Some(&tidy) } else { None };
             match self.review.accept_together(&ids, tidy) {
                 Some(effect) => {
                     self.writes.start(&path);

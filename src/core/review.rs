@@ -13,7 +13,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use crate::core::edit::{Change, Edit, PathSource};
-use crate::core::execute::After;
 use crate::core::file::Source;
 use crate::core::parse::Event;
 use crate::core::report::{EditReport, Status};
@@ -146,7 +145,7 @@ struct Decision {
     hunk: HunkId,
     before_state: HunkState,
     /// For an applied hunk: the file before and after it.
-    written: Option<(Source, After)>,
+    written: Option<Wrote>,
 }
 
 /// Counts of hunks by state, for the status line.
@@ -476,13 +475,15 @@ mod pick_tests;
 mod placing;
 #[cfg(test)]
 mod placing_tests;
-use placing::{FileVersion, anchor_of, preview, preview_of, source_lines};
+use placing::{FileVersion, anchor_of, preview, source_lines};
 pub use placing::{PlaceJob, PlaceResult, Placement};
 mod track;
 mod writes;
+mod written;
 pub use conflict::{ConflictView, conflict_document};
 pub use edit::split_hunk;
 pub use numbers::hunk_id;
+use written::Wrote;
 
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,7 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             .or_else(|| changed_where_it_changes(h, loc, lines))
             .or_else(|| context_taken_for_new(h, loc, lines))
             .or_else(|| context_standing_for_nothing(h, loc))
+            .or_else(|| context_held_elsewhere(h, loc, lines))
             .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
             .or_else(|| uneven_indentation(h, loc, lines))
@@ -158,6 +159,34 @@ fn context_standing_for_nothing(h: &Hunk, loc: &Located) -> Option<String> {
             )
         })
     })
+}
+
+/// Context lines passed over as made up that the file holds, together, away from the place
+/// found: the hunk spans two places (hunks fused into one, a jump the model did not mark), and
+/// placing it at one of them drops what it says about the other (a forgotten `+` there).
+fn context_held_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    let passed: Vec<&str> = (h.lines.iter().zip(&loc.slots))
+        .filter(|(l, s)| **s == HunkSlot::Ignored && l.kind == LineKind::Context)
+        .map(|(l, _)| l.text.trim())
+        .filter(|t| telling(t))
+        .collect();
+    let outside = |g: usize| g < loc.start || g >= loc.end;
+    // Two of them on neighbouring lines of the file, in the hunk's order: a piece of the file,
+    // not a line made up that happens to stand somewhere.
+    let at = passed.windows(2).find_map(|w| {
+        (0..lines.len().saturating_sub(1)).find(|&g| {
+            outside(g) && outside(g + 1) && lines[g].trim() == w[0] && lines[g + 1].trim() == w[1]
+        })
+    })?;
+    Some(format!(
+        "the hunk's context lines {:?} and {:?} stand at lines {} and {}, away from the place found for the rest of it (lines {}-{}): the hunk spans two places; send each change as a hunk of its own",
+        lines[at].trim(),
+        lines[at + 1].trim(),
+        at + 1,
+        at + 2,
+        loc.start + 1,
+        loc.end
+    ))
 }
 
 /// New lines the hunk puts before context it shows (or after context it shows first), where

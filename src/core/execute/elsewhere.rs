@@ -20,6 +20,7 @@ pub(super) fn pointing_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> O
     }
     decided_by_look_alikes(h, loc, lines)
         .or_else(|| named_elsewhere(h, loc, lines))
+        .or_else(|| writes_its_own_word(h, loc, lines))
         .or_else(|| deleted_at_twin(h, loc, lines))
 }
 
@@ -119,6 +120,51 @@ fn named_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> 
                     g + 1
                 ));
             }
+        }
+    }
+    None
+}
+
+/// A line found only roughly where the hunk has a word the file's line lacks, and the hunk's
+/// new lines write that word and never the file's (the hunk's old line says `"retries must be
+/// positive"`, the file's `"timeout must be positive"`, and the new line `"retries must be
+/// between 1 and 10"`): the model means lines about its word, maybe of a function the user has
+/// since deleted; carried onto the file's line, the edit would write a name the file's code
+/// does not use there (`self.log(thing)` in a `save(self, item)`). A miscopied word in an old
+/// line is one the new lines do not repeat: they keep the file's. Numbers aside.
+fn writes_its_own_word(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    if loc.strategy != MatchKind::Fuzzy {
+        return None;
+    }
+    let added: std::collections::HashSet<&str> =
+        h.lines.iter().filter(|l| l.kind == LineKind::Add).flat_map(|l| words(&l.text)).collect();
+    if added.is_empty() {
+        return None;
+    }
+    for (l, s) in h.lines.iter().zip(&loc.slots) {
+        let (HunkSlot::Kept(f, Likeness::Fuzzy(_)) | HunkSlot::Removed(f, Likeness::Fuzzy(_))) = *s
+        else {
+            continue;
+        };
+        let file_words: Vec<&str> = words(&lines[f]).collect();
+        let hunk_words: Vec<&str> = words(&l.text).collect();
+        let replaced = file_words.iter().any(|w| !hunk_words.contains(w) && !added.contains(w));
+        if !replaced {
+            continue;
+        }
+        let own = hunk_words.iter().find(|w| {
+            w.chars().count() >= 3
+                && !w.chars().all(|c| c.is_ascii_digit())
+                && !file_words.contains(w)
+                && added.contains(*w)
+        });
+        if let Some(w) = own {
+            return Some(format!(
+                "the file's line {} {:?} is only like the hunk's {:?}, and the hunk's new lines write its `{w}`, which the file's line does not have: the edit may be meant for other lines (ones the file no longer has); send it against the lines as they are now",
+                f + 1,
+                lines[f].trim(),
+                l.text.trim()
+            ));
         }
     }
     None

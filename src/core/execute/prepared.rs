@@ -20,16 +20,16 @@ use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::{HunkSlot, Located, locate_parts_indexed};
 use crate::core::report::EditReport;
-use crate::core::text::TextFile;
+use crate::core::text::{Eol, TextFile};
 use crate::core::verify;
 
 /// A file's state after one edit, as [`apply_each`] gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Placed {
-    /// The file's lines `start..end` become `lines`; every other line, and every line ending,
-    /// is unchanged. Only given for a file without a BOM, whose lines are then exactly
+    /// The file's lines `start..end` become `lines`, ending `eols`; every other line, and its
+    /// ending, is unchanged. Only given for a file without a BOM, whose lines are then exactly
     /// `str::lines` of its text.
-    Lines { start: usize, end: usize, lines: Vec<String> },
+    Lines { start: usize, end: usize, lines: Vec<String>, eols: Vec<Eol> },
     /// The whole file.
     File(After),
 }
@@ -157,7 +157,8 @@ fn modify_lines(
         return None;
     }
     let report = applied_report(edit, path, &parts);
-    Some((report, Some(Placed::Lines { start: lo, end: hi, lines: window.lines })))
+    let (lines, eols) = (window.lines, window.eols);
+    Some((report, Some(Placed::Lines { start: lo, end: hi, lines, eols })))
 }
 
 /// Whether a pure insertion placed in the window `lo..hi` (now `window`) lands right beside a

@@ -8,7 +8,7 @@
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use super::{Decision, Effect, HunkId, HunkState, Review, ReviewHunk};
+use super::{Decision, Effect, HunkId, HunkState, Review, ReviewHunk, Wrote};
 use crate::core::edit::Change;
 use crate::core::execute::After;
 use crate::core::file::Source;
@@ -213,7 +213,7 @@ impl Review {
         self.decisions.push(Decision {
             hunk: id,
             before_state,
-            written: Some((Source::Text(before.clone()), After::Text(after.clone()))),
+            written: Some(Wrote::Whole(Source::Text(before.clone()), After::Text(after.clone()))),
         });
         Ok(Effect::Write { hunk: id, path, expected: Some(before), text: after })
     }

@@ -50,7 +50,7 @@ impl FileVersion {
         FileVersion { number, file: std::sync::OnceLock::new(), source: source.clone() }
     }
 
-    fn file(&self) -> &PreparedFile {
+    pub(super) fn file(&self) -> &PreparedFile {
         self.file.get_or_init(|| PreparedFile::new(&self.source))
     }
 
@@ -124,7 +124,7 @@ impl Review {
     }
 
     /// The file's current version, prepared (once per version).
-    fn prepared(&mut self, path: &str) -> Arc<FileVersion> {
+    pub(super) fn prepared(&mut self, path: &str) -> Arc<FileVersion> {
         if let Some(p) = self.prepared.get(path) {
             return p.clone();
         }
@@ -255,7 +255,7 @@ impl Review {
 /// lines around it first, so the region is the same.
 fn preview_placed(file: &PreparedFile, source: &Source, placed: Option<Placed>) -> Preview {
     match placed {
-        Some(Placed::Lines { start, end, lines }) => {
+        Some(Placed::Lines { start, end, lines, .. }) => {
             let old = file.lines().expect("a window is only given for a file without a BOM");
             let old: Vec<&str> = old[start..end].iter().map(String::as_str).collect();
             let new: Vec<&str> = lines.iter().map(String::as_str).collect();

@@ -2,6 +2,7 @@
 //! for the file version they were placed in, and ends where placing at once ends.
 
 use super::*;
+use crate::core::execute::After;
 use crate::core::parse::{ParseOptions, parse_reply};
 
 const APP: &str = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";

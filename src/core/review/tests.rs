@@ -1,4 +1,5 @@
 use super::*;
+use crate::core::execute::After;
 use crate::core::locate::MatchKind;
 use crate::core::parse::{ParseOptions, parse_reply};
 use crate::core::placement::Strategy;
@@ -301,13 +302,15 @@ fn hunks_accepted_together_write_what_accepting_them_one_by_one_writes_and_undo_
         last = text;
     }
     let mut together = fresh();
-    let (_, path, text) = write_of(together.accept_together(&ids, |_, _| None).unwrap());
+    let (_, path, text) = write_of(together.accept_together(&ids, None).unwrap());
     assert_eq!(text, last, "the same file");
     assert_eq!(together.counts().accepted, 12);
+    assert_eq!(together.decided_in_windows(), 12, "put in at once, each in its window");
     together.write_done(&path, After::Text(text.clone()));
     assert_eq!(together.counts().applied, 12);
     for (a, b) in one_by_one.hunks().iter().zip(together.hunks()) {
         assert_eq!(a.preview, b.preview, "each hunk shows where its lines are now");
+        assert_eq!(a.report.lines, b.report.lines, "and the lines it was placed at");
     }
     // Undo takes them back one at a time, last first, each restoring the file before it.
     let mut now = text;
@@ -325,7 +328,7 @@ fn hunks_accepted_together_write_what_accepting_them_one_by_one_writes_and_undo_
 fn a_failed_write_of_hunks_accepted_together_puts_them_all_back() {
     let mut r = review_with(TWO);
     let ids: Vec<HunkId> = r.hunks().iter().map(|h| h.id).collect();
-    let (carrier, _, _) = write_of(r.accept_together(&ids, |_, _| None).unwrap());
+    let (carrier, _, _) = write_of(r.accept_together(&ids, None).unwrap());
     assert_eq!(r.write_failed(carrier, "disk full"), ids);
     assert_eq!(r.counts().pending, 2);
     assert_eq!(r.undo(), Ok(None), "no decision is left to undo");
@@ -343,10 +346,11 @@ fn undoing_hunks_written_together_takes_them_back_in_one_write_unless_the_file_c
     let (a, b) = ids.split_at(4);
     // Two writes: the first four hunks, then the other five.
     for part in [a, b] {
-        let (_, path, text) = write_of(r.accept_together(part, |_, _| None).unwrap());
+        let (_, path, text) = write_of(r.accept_together(part, None).unwrap());
         r.write_done(&path, After::Text(text));
     }
     assert_eq!(r.counts().applied, 9);
+    assert_eq!(r.decided_in_windows(), 9);
     let all = |_: HunkId| true;
     let (_, path, text) = write_of(r.undo_together(all).unwrap().unwrap());
     assert_eq!(text, file, "one write takes all nine back");
@@ -379,6 +383,6 @@ fn a_file_the_reply_creates_then_edits_is_written_once_with_both() {
     }
     let ids: Vec<HunkId> = r.hunks().iter().map(|h| h.id).collect();
     assert_eq!(ids.len(), 2);
-    let (_, path, text) = write_of(r.accept_together(&ids, |_, _| None).unwrap());
+    let (_, path, text) = write_of(r.accept_together(&ids, None).unwrap());
     assert_eq!((path.as_str(), text.as_str()), ("new.py", "def f():\n    return 2\n"));
 }

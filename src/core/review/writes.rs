@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use super::conflict::{self, LineMap};
-use super::{DiskNote, Effect, HunkId, HunkState, Preview, Review, preview_of, source_lines};
+use super::{DiskNote, Effect, HunkId, HunkState, Preview, Review};
 use crate::core::execute::After;
 use crate::core::file::Source;
 
@@ -30,8 +30,7 @@ impl Review {
             .iter()
             .filter_map(|&i| {
                 let d = &self.decisions[i];
-                let (b, a) = d.written.as_ref()?;
-                Some((d.hunk, preview_of(b, &source_lines(b), Some(a.clone()))))
+                Some((d.hunk, d.written.as_ref()?.preview()))
             })
             .collect();
         let lines: Vec<&str> = match self.files.get(path) {
@@ -111,7 +110,7 @@ impl Review {
     ) -> Result<Option<Effect>, String> {
         let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
         let idx = self.hunks.position(d.hunk).ok_or("the hunk is gone")?;
-        let Some((before, after)) = d.written.clone() else {
+        let Some(written) = d.written.as_ref() else {
             self.decisions.pop();
             self.hunks.get_mut(idx).state = d.before_state;
             return Ok(None);
@@ -121,6 +120,7 @@ impl Review {
         }
         let path = self.hunks[idx].path.clone();
         let now = self.files.get(&path).cloned().unwrap_or(Source::Missing);
+        let after = written.after();
         let unchanged = after.is(&now);
         let mut first = self.decisions.len() - 1;
         if unchanged {
@@ -128,9 +128,9 @@ impl Review {
                 first -= 1;
             }
         }
-        let before = match first == self.decisions.len() - 1 {
-            true => before,
-            false => self.decisions[first].written.as_ref().map_or(before, |(b, _)| b.clone()),
+        let before = match self.decisions[first].written.as_ref() {
+            Some(w) if first < self.decisions.len() - 1 => w.before(),
+            _ => written.before(),
         };
         let restore = if unchanged {
             match before {
@@ -189,12 +189,12 @@ impl Review {
     /// and the file went straight from what it wrote to what the decision at `at` found.
     fn written_just_before(&self, at: usize, path: &str, with: &impl Fn(HunkId) -> bool) -> bool {
         let (prev, cur) = (&self.decisions[at - 1], &self.decisions[at]);
-        let (Some((_, wrote)), Some((found, _))) = (&prev.written, &cur.written) else {
+        let (Some(wrote), Some(found)) = (&prev.written, &cur.written) else {
             return false;
         };
         let applied =
             self.hunk(prev.hunk).is_some_and(|h| h.path == path && h.state == HunkState::Applied);
-        let straight = wrote.is(found);
+        let straight = wrote.followed_by(found);
         with(prev.hunk) && applied && straight
     }
 
