@@ -256,7 +256,10 @@ fn modify(
     // before. This comes before the doubts about a place: new lines among lines the hunk left
     // out are no guess when they are the very lines already there.
     if let Some(place) = in_place_already(&parts, &text.lines) {
-        return already_report(edit, path, place);
+        return made_before(edit, path, hunk, place, &mut w.moves);
+    }
+    if let Some(place) = made_where_the_header_says(hunk, &parts, &text.lines, shift) {
+        return made_before(edit, path, hunk, place, &mut w.moves);
     }
     if let Some(why) = placement_doubt(&parts, &text.lines) {
         return refused(edit, path.into(), format!("{path}: {why}"));
@@ -274,7 +277,7 @@ fn modify(
             .flatten()
     });
     if let Some(place) = already {
-        return already_report(edit, path, place);
+        return made_before(edit, path, hunk, place, &mut w.moves);
     }
     // A refusal below leaves the file as it was: `guarded` drops this copy of it.
     let before = text.clone();
@@ -282,17 +285,90 @@ fn modify(
     apply_parts(text, path, &parts, style, &mut w.moves);
     // New lines that landed right beside a copy of themselves (placed past lines the hunk left
     // out, which `in_place_already` does not follow): the edit was made before.
-    let only_adds = hunk.lines.iter().all(|l| l.kind != LineKind::Remove);
+    // (A hunk whose new text repeats its own lines, `tick()` made `tick()` twice, means the
+    // copy.)
+    let only_adds = hunk.lines.iter().all(|l| l.kind != LineKind::Remove) && !repeats_itself(hunk);
     if let Some(place) = only_adds.then(|| inserted_twice(&before.lines, &text.lines)).flatten() {
         *text = before;
         w.moves.truncate(moves);
-        return already_report(edit, path, place);
+        return made_before(edit, path, hunk, place, &mut w.moves);
     }
     if let Err(why) = verify::check_hunk(&before.lines, &text.lines, hunk) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
     w.dirty = true;
     applied_report(edit, path, &parts)
+}
+
+/// The report of an edit made before, its new text at `place`: the lines it added are in the
+/// file, so later hunks' line numbers (counted in the file before it) are shifted as if it had
+/// been applied now.
+fn made_before(
+    edit: &Edit,
+    path: &str,
+    hunk: &Hunk,
+    place: (usize, usize),
+    moves: &mut Vec<(usize, isize)>,
+) -> EditReport {
+    let count = |kind: LineKind| hunk.lines.iter().filter(|l| l.kind == kind).count() as isize;
+    moves.push((place.0 + 1, count(LineKind::Add) - count(LineKind::Remove)));
+    already_report(edit, path, place)
+}
+
+/// The place the header's line number points at, where the hunk's new text stands whole, when
+/// its old text was found at a twin clearly further from that number: the number chose between
+/// the twins when the edit was made, and the old text left is the other twin's (a reply
+/// applied twice). The same margins as the locator's choice by line number.
+fn made_where_the_header_says(
+    hunk: &Hunk,
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+    shift: isize,
+) -> Option<(usize, usize)> {
+    let hint = hunk.old_start_hint? as isize + shift - 1;
+    let new: Vec<&str> = hunk.new_lines().map(str::trim_end).collect();
+    let adds = hunk.lines.iter().any(|l| l.kind == LineKind::Add && doubt::telling(&l.text));
+    if !adds || new.is_empty() {
+        return None;
+    }
+    let holds = |at: isize| {
+        at >= 0
+            && (lines.get(at as usize..at as usize + new.len()))
+                .is_some_and(|ls| ls.iter().map(|l| l.trim_end()).eq(new.iter().copied()))
+    };
+    let at = [0, -1, 1, -2, 2, -3, 3].into_iter().map(|d| hint + d).find(|&at| holds(at))?;
+    let place = (at as usize, at as usize + new.len());
+    let found = parts.iter().map(|(_, l)| l.start).min()?;
+    let overlaps = parts.iter().any(|(_, l)| l.start < place.1 && place.0 < l.end);
+    let (near, far) = ((at - hint).abs(), (found as isize - hint).abs());
+    (!overlaps && far >= near + 3).then_some(place)
+}
+
+/// Whether the hunk's new text holds a run of added lines right beside the same lines: the
+/// edit writes the copy on purpose.
+fn repeats_itself(hunk: &Hunk) -> bool {
+    let new: Vec<(&str, bool)> = (hunk.lines.iter())
+        .filter(|l| l.kind != LineKind::Remove)
+        .map(|l| (l.text.trim_end(), l.kind == LineKind::Add))
+        .collect();
+    let mut i = 0;
+    while i < new.len() {
+        if !new[i].1 {
+            i += 1;
+            continue;
+        }
+        let run = (i..new.len()).take_while(|&k| new[k].1).count();
+        let block: Vec<&str> = new[i..i + run].iter().map(|x| x.0).collect();
+        let same = |from: usize| {
+            new.get(from..from + run)
+                .is_some_and(|b| b.iter().map(|x| x.0).eq(block.iter().copied()))
+        };
+        if (i >= run && same(i - run)) || same(i + run) {
+            return true;
+        }
+        i += run;
+    }
+    false
 }
 
 /// Whether every file line the located parts matched lies in `start..end`: the place found is
@@ -355,20 +431,24 @@ fn not_located(
     w: &mut Working,
 ) -> EditReport {
     let Some(text) = w.text.as_mut() else { return refusal_report(edit, path, refusal) };
-    if let Some((start, end)) = already_applied(hunk, &text.lines) {
+    if let Some(place) = already_applied(hunk, &text.lines) {
         // The same edit sent again (a retry round, a repeated block): nothing to do.
-        let placement = Placement {
-            strategy: Strategy::AlreadyApplied,
-            lines: Some((start + 1, end)),
-            similarity: Some(1.0),
-        };
-        let note = "the file already holds this hunk's new text; nothing changed";
-        return placed(edit, path, placement, Some(note));
+        return made_before(edit, path, hunk, place, &mut w.moves);
     }
     if matches!(refusal.kind, RefusalKind::NotFound | RefusalKind::TooWeak)
         && let Some(p) = within_line(hunk, &text.lines)
     {
         let similarity = (p.end - p.start) as f64 / text.lines[p.line].len().max(1) as f64;
+        // The new fragment holds the old one and stands around it already (`cache:!0` made
+        // `cache:!0,bail:!0` before): made before, not to be extended again.
+        let line = &text.lines[p.line];
+        let old = &line[p.start..p.end];
+        let made = p.with.match_indices(old).any(|(k, _)| {
+            p.start >= k && line.get(p.start - k..p.start - k + p.with.len()) == Some(&p.with)
+        });
+        if made {
+            return made_before(edit, path, hunk, (p.line, p.line + 1), &mut w.moves);
+        }
         let mut after = text.lines.clone();
         after[p.line].replace_range(p.start..p.end, &p.with);
         if let Err(why) = verify::check_hunk(&text.lines, &after, hunk) {

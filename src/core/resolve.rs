@@ -38,12 +38,18 @@ pub enum PathMatch {
     BaseName,
     /// By a close spelling of an existing path.
     Spelling,
+    /// As written but for letter case (`docs/readme.md` for `docs/README.md`): on a disk that
+    /// ignores case, the same file.
+    Case,
 }
 
 impl PathMatch {
     /// Whether the path was guessed: the edit's own text must then confirm the file.
     pub fn is_fallback(self) -> bool {
-        matches!(self, PathMatch::Tail | PathMatch::BaseName | PathMatch::Spelling)
+        matches!(
+            self,
+            PathMatch::Tail | PathMatch::BaseName | PathMatch::Spelling | PathMatch::Case
+        )
     }
 }
 
@@ -222,6 +228,18 @@ impl Project {
         {
             return Ok(Resolved::new(rest, PathMatch::DiffPrefix));
         }
+        if let Some(same) = self.other_case(&written) {
+            return match edit.change {
+                Change::Replace { .. } | Change::Modify { .. } => {
+                    Ok(Resolved::new(same, PathMatch::Case))
+                }
+                // Creating it would clash with the file a disk that ignores case holds; a
+                // delete names its file exactly.
+                Change::Create { .. } | Change::Delete { .. } => Err(format!(
+                    "{written}: the project has {same}, the same name but for letter case (one file on a disk that ignores case); write the path as it is"
+                )),
+            };
+        }
         match edit.change {
             // A new file is created where it is named.
             Change::Create { .. } => Ok(Resolved::new(written, PathMatch::Exact)),
@@ -237,6 +255,8 @@ impl Project {
     /// A whole-file listing: an existing file named by its tail, or else a new file where it is
     /// named. Never by file name alone or by spelling: that would overwrite another file.
     fn listing(&self, edit: &Edit, written: String) -> Result<Resolved, String> {
+        // (A listing taken for a file it shares next to nothing with is refused when it is
+        // carried out: a root `conftest.py` is not `tests/conftest.py`.)
         let tails = self.tails(&written);
         if tails.len() == 1 {
             return Ok(Resolved::new(tails[0], PathMatch::Tail));
@@ -262,9 +282,11 @@ impl Project {
             return Err(several(written, &tails));
         }
         let parent_exists = written.rfind('/').is_none_or(|i| self.dirs.contains(&written[..i]));
+        // With the same numbers: `api/v1/x.py` is not `api/v2/x.py` misplaced.
         if !parent_exists
             && let Some(found) = self.by_name.get(base(written))
             && found.len() == 1
+            && digits(&found[0]) == digits(written)
         {
             return Ok(Resolved::new(found[0].as_str(), PathMatch::BaseName));
         }
@@ -280,11 +302,23 @@ impl Project {
         self.files.iter().filter(|f| f.ends_with(&suffix)).map(String::as_str).collect()
     }
 
-    /// The one project path spelled closely like `written` (at least 80% alike, clearly best).
+    /// The one project file whose path is `written` but for letter case.
+    fn other_case(&self, written: &str) -> Option<&str> {
+        let lower = written.to_lowercase();
+        let mut same =
+            self.files.iter().filter(|f| f.len() == written.len() && f.to_lowercase() == lower);
+        let one = same.next()?;
+        same.next().is_none().then_some(one.as_str())
+    }
+
+    /// The one project path spelled closely like `written` (at least 80% alike, clearly best),
+    /// with the same numbers: `api/v1/` is not a misspelt `api/v2/`, and `2023/` not `2024/`.
     fn close_spelling(&self, written: &str) -> Option<String> {
+        let numbers = digits(written);
         let mut scored: Vec<(f64, &str)> = self
             .files
             .iter()
+            .filter(|f| digits(f) == numbers)
             .map(|f| {
                 let full = ratio(f, written);
                 let name = if written.contains('/') { 0.0 } else { ratio(base(f), written) };
@@ -306,6 +340,11 @@ fn several(written: &str, tails: &[&str]) -> String {
         "{written}: several project files end with this path ({}); write the full path",
         tails.iter().take(5).copied().collect::<Vec<_>>().join(", ")
     )
+}
+
+/// A path's digits, in order: the numbers that tell versions and years apart.
+fn digits(path: &str) -> String {
+    path.chars().filter(char::is_ascii_digit).collect()
 }
 
 fn base(path: &str) -> &str {

@@ -35,18 +35,25 @@ pub(super) fn in_place_already(
             .collect();
         let new: Vec<&str> = kept.iter().map(|(t, _)| t.trim()).collect();
         let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
-        // New lines before the first line found stand right above the place found.
-        let lead = kept.iter().position(|(_, anchored)| *anchored).unwrap_or(0);
-        let start = loc.start.checked_sub(lead)?;
-        let end = start + new.len();
+        if old_is_new || new.is_empty() {
+            return None;
+        }
+        // New lines before the first line found stand right above the place found. With no
+        // context found, the new text may stand anywhere over the place (the old lines found
+        // inside the block the edit wrapped them in).
+        let (from, to) = match kept.iter().position(|(_, anchored)| *anchored) {
+            Some(lead) => (loc.start.checked_sub(lead)?, loc.start.checked_sub(lead)?),
+            None => (loc.end.saturating_sub(new.len()), loc.start),
+        };
         // The new text must cover the whole place the old text was found in: a file that still
         // holds lines the hunk removes (after its context) has not had the edit.
-        if old_is_new || new.is_empty() || end > lines.len() || end < loc.end {
-            return None;
-        }
-        if !lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied()) {
-            return None;
-        }
+        let start = (from..=to).find(|&start| {
+            let end = start + new.len();
+            end <= lines.len()
+                && end >= loc.end
+                && lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied())
+        })?;
+        let end = start + new.len();
         // An edit of whitespace alone (a recipe's spaces made a tab, a line's trailing spaces
         // taken out) is made only when the file holds its lines to the byte.
         if whitespace_only(h)

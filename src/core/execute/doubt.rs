@@ -26,6 +26,7 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             .or_else(|| context_taken_for_new(h, loc, lines))
             .or_else(|| context_standing_for_nothing(h, loc))
             .or_else(|| context_held_elsewhere(h, loc, lines))
+            .or_else(|| shifted_into_a_string(loc, lines))
             .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
             .or_else(|| uneven_indentation(h, loc, lines))
@@ -187,6 +188,41 @@ fn context_held_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<S
         loc.start + 1,
         loc.end
     ))
+}
+
+/// Old lines found only at another depth, every one of them inside a string literal that
+/// opens above them (a docstring's example of the code the user has since rewritten): the
+/// model's code is not text in a string, and the lines it matched there are an example.
+fn shifted_into_a_string(loc: &Located, lines: &[String]) -> Option<String> {
+    use crate::core::locate::MatchKind;
+    if matches!(loc.strategy, MatchKind::Exact | MatchKind::Whitespace) {
+        return None;
+    }
+    let matched: Vec<(usize, bool)> = (loc.slots.iter())
+        .filter_map(|s| match *s {
+            HunkSlot::Kept(f, l) | HunkSlot::Removed(f, l) => {
+                Some((f, matches!(l, Likeness::Indent | Likeness::Fuzzy(_))))
+            }
+            _ => None,
+        })
+        .collect();
+    if !matched.iter().any(|(_, shifted)| *shifted)
+        || !lines[..loc.start.min(lines.len())].iter().any(|l| crate::core::strings::may_open(l))
+    {
+        return None;
+    }
+    let mut strings = crate::core::strings::Strings::new();
+    let opened: Vec<Option<usize>> = lines[..loc.end].iter().map(|l| strings.line(l)).collect();
+    let first = opened.get(matched.first()?.0).copied().flatten()?;
+    let all_inside = matched.iter().all(|(f, _)| opened.get(*f).copied().flatten() == Some(first));
+    (all_inside && first < loc.start).then(|| {
+        format!(
+            "the old lines stand, at another depth, only inside the string that opens at line {} (lines {}-{}): an example in text, not the code the edit changes; send it against the code as it is now",
+            first + 1,
+            loc.start + 1,
+            loc.end
+        )
+    })
 }
 
 /// New lines the hunk puts before context it shows (or after context it shows first), where

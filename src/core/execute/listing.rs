@@ -7,7 +7,7 @@
 
 use super::Working;
 use super::reports::{placed, refused};
-use crate::core::edit::Edit;
+use crate::core::edit::{Edit, PathSource};
 use crate::core::placement::{Placement, Strategy};
 use crate::core::report::EditReport;
 use crate::core::text::TextFile;
@@ -16,6 +16,10 @@ use crate::core::{verify, whole};
 /// A listing that keeps less than this share of a file, without placeholders, and is much shorter
 /// than the file, is taken for an excerpt rather than the new whole file.
 const EXCERPT_SHARE: f64 = 0.5;
+
+/// A listing named only in prose that keeps less than this share of a file and is shorter than
+/// it is not taken for the file.
+const PROSE_KEPT_SHARE: f64 = 0.2;
 
 pub(super) fn replace(
     edit: &Edit,
@@ -44,12 +48,19 @@ pub(super) fn replace(
     // from their first line ("new function, then `# ... rest unchanged ...`", where the first
     // reading paired the new lines' blank line with one further down). Either reading must pass
     // every check.
-    let merged = match checked_merge(text, content, mentions, whole::merge) {
+    // A listing for a file named otherwise (`conftest.py` for `tests/conftest.py`, the one
+    // file that name ends) must be a version of it.
+    let guessed = edit.path.trim_start_matches("./") != path;
+    let prose = edit.path_source == PathSource::Prose;
+    let merged = match checked_merge(text, content, mentions, (prose, guessed), whole::merge) {
         Ok(m) => m,
-        Err(why) => match checked_merge(text, content, mentions, whole::merge_from_start) {
-            Ok(m) => m,
-            Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
-        },
+        Err(why) => {
+            match checked_merge(text, content, mentions, (prose, guessed), whole::merge_from_start)
+            {
+                Ok(m) => m,
+                Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
+            }
+        }
     };
     let n = text.lines.len();
     text.splice(0, n, merged.lines);
@@ -59,11 +70,15 @@ pub(super) fn replace(
 }
 
 /// One reading of a listing (`merge`), refused when it hides behind a placeholder something the
-/// reply says it changed, looks like an excerpt, or fails the check of the result.
+/// reply says it changed, looks like an excerpt, or fails the check of the result. A listing
+/// named only in prose (`prose`) that keeps next to none of the file and is shorter than it
+/// is what the sentence adds or shows ("Add this to `requirements.txt`:"), not the file; one
+/// whose path was `guessed` (written otherwise) that keeps next to none of it is another file.
 fn checked_merge(
     text: &TextFile,
     content: &str,
     mentions: &[String],
+    (prose, guessed): (bool, bool),
     merge: fn(&TextFile, &str) -> Result<whole::WholeMerge, String>,
 ) -> Result<whole::WholeMerge, String> {
     let merged = merge(text, content)?;
@@ -97,6 +112,26 @@ fn checked_merge(
     {
         return Err(format!(
             "the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
+            merged.kept_share * 100.0,
+            text.lines.len()
+        ));
+    }
+    if guessed && !merged.restored && orig_nonblank >= 2 && merged.kept_share < PROSE_KEPT_SHARE {
+        return Err(format!(
+            "the listing keeps {:.0}% of the file's {} lines: it is not a version of this file, which the reply names otherwise; a new file? write its full path",
+            merged.kept_share * 100.0,
+            text.lines.len()
+        ));
+    }
+    let listed_nonblank = content.lines().filter(|l| !l.trim().is_empty()).count();
+    if prose
+        && !merged.restored
+        && orig_nonblank >= 2
+        && merged.kept_share < PROSE_KEPT_SHARE
+        && listed_nonblank < orig_nonblank
+    {
+        return Err(format!(
+            "the block after the sentence naming the file keeps {:.0}% of its {} lines and is shorter: it reads as something to add or an example, not the whole file; send a diff or a SEARCH/REPLACE block, or the whole file under a line naming it",
             merged.kept_share * 100.0,
             text.lines.len()
         ));

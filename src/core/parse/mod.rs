@@ -548,6 +548,9 @@ fn split_at_the_middle_divider(
     replace: Vec<String>,
     divider: String,
 ) -> (Vec<String>, Vec<String>) {
+    if let Some(split) = split_after_a_conflict(&search, &replace, &divider) {
+        return split;
+    }
     let body = replace.len() - usize::from(replace.last().is_some_and(|l| is_divider(l)));
     let more: Vec<usize> = (0..body).filter(|&i| is_divider(&replace[i])).collect();
     if more.is_empty() || more.len() % 2 == 1 {
@@ -559,6 +562,29 @@ fn split_at_the_middle_divider(
     old.push(divider);
     old.extend(replace[..middle].iter().cloned());
     (old, replace[middle + 1..].to_vec())
+}
+
+/// A block whose old text quotes a git conflict (`<<<<<<< HEAD`, `=======`, `>>>>>>> branch`):
+/// the first `=======` is the conflict's own, and the block's divider is the first after the
+/// conflict's end. `None` when the old text opens no conflict that ends before a later divider.
+fn split_after_a_conflict(
+    search: &[String],
+    replace: &[String],
+    divider: &str,
+) -> Option<(Vec<String>, Vec<String>)> {
+    let conflict = |l: &String, c: &str| {
+        let t = l.trim_start();
+        t.starts_with(c) && t.chars().take_while(|x| x.to_string() == c[..1]).count() == 7
+    };
+    if !search.iter().any(|l| conflict(l, "<<<<<<<")) {
+        return None;
+    }
+    let end = replace.iter().position(|l| conflict(l, ">>>>>>>"))?;
+    let at = (end + 1..replace.len()).find(|&i| is_divider(&replace[i]))?;
+    let mut old = search.to_vec();
+    old.push(divider.to_string());
+    old.extend(replace[..at].iter().cloned());
+    Some((old, replace[at + 1..].to_vec()))
 }
 
 fn is_divider(line: &str) -> bool {

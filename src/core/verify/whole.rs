@@ -15,17 +15,33 @@ use crate::core::locate::lines::ratio;
 /// placeholder line standing for original lines, and nothing next to what a placeholder
 /// restored may vanish without the listing putting something in its place.
 pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result<(), Unexplained> {
+    let listed: Vec<&str> = listing.lines().collect();
+    let wild = crate::core::whole::placeholders(before, &listed);
+    let restoring = wild.contains(&true);
     // A file whose brackets balanced must still balance: a merge that took the new code's
-    // closing braces for the file's own leaves a block open.
-    let balanced = |lines: &[String]| brackets(lines.iter().map(|l| l.as_str())) == [0; 3];
-    if balanced(before) && !balanced(after) {
+    // closing braces for the file's own leaves a block open. Without placeholders the result
+    // is the listing, whose own closers without openers (a shell `case` pattern's `)`) say
+    // nothing; a block it leaves open says it was cut off.
+    let net = |lines: &[String]| brackets(lines.iter().map(|l| l.as_str()));
+    let (was, now) = (net(before), net(after));
+    let broken = match restoring {
+        true => now != [0; 3],
+        false => now.iter().any(|&n| n > 0),
+    };
+    if was == [0; 3] && broken {
         return Err(Unexplained(
             "the merged file's brackets would no longer balance: list the file in full".into(),
         ));
     }
-    let listed: Vec<&str> = listing.lines().collect();
-    let wild = crate::core::whole::placeholders(before, &listed);
-    if !wild.contains(&true) {
+    if let Some(last) = listed.iter().rev().find(|l| !l.trim().is_empty())
+        && opens_block(last)
+    {
+        return Err(Unexplained(format!(
+            "the listing ends with {:?}, which opens a block that nothing follows: it looks cut off; send the whole file",
+            last.trim()
+        )));
+    }
+    if !restoring {
         return Ok(());
     }
     let real: Vec<&str> =
@@ -40,6 +56,19 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
         )));
     }
     check_nothing_dropped_beside(before, after, &restored)
+}
+
+/// Whether a line opens a block with a colon, as Python's compound statements do (`with open(p)
+/// as f:`, `else:`): a listing that ends with one was cut off in the middle.
+fn opens_block(line: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "def", "class", "if", "elif", "else", "for", "while", "with", "try", "except", "finally",
+        "async", "match", "case",
+    ];
+    let t = line.trim();
+    let Some(head) = t.strip_suffix(':') else { return false };
+    let first = head.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    OPENERS.contains(&first) && (head == first || head[first.len()..].starts_with([' ', '(']))
 }
 
 /// Which result lines do not come from the listing (`real`: its lines but the placeholders),
