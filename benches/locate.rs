@@ -69,7 +69,8 @@ fn case(lines: usize) -> Case {
             _ => hunk_lines.push(HunkLine::new(LineKind::Context, dedented)),
         }
     }
-    let hunk = Hunk { lines: hunk_lines, old_start_hint: None, marked: true, pick: None };
+    let hunk =
+        Hunk { lines: hunk_lines, old_start_hint: None, marked: true, pick: None, section: None };
 
     let mut reply = String::from("```diff\n--- a/src/service.py\n+++ b/src/service.py\n@@\n");
     for l in &hunk.lines {

@@ -582,6 +582,7 @@ fn hunk(lines: &[(LineKind, &str)], marked: bool) -> Hunk {
         old_start_hint: None,
         marked,
         pick: None,
+        section: None,
     }
 }
 

@@ -69,6 +69,11 @@ pub struct Hunk {
     /// nothing else.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pick: Option<usize>,
+    /// The section heading an `@@ … @@` header ends with (`impl Display for Fahrenheit {`,
+    /// `def load(path):`): the line above the hunk that encloses it, as the model saw the file.
+    /// It decides between equally good places that only one of it encloses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
 }
 
 impl Hunk {
@@ -119,7 +124,7 @@ impl Hunk {
                 replaced(lines, o, n);
             }
         });
-        Hunk { lines, old_start_hint: None, marked: false, pick: None }
+        Hunk { lines, old_start_hint: None, marked: false, pick: None, section: None }
     }
 }
 

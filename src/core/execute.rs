@@ -17,7 +17,7 @@ use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::partial::within_line;
 use crate::core::locate::{
-    HunkSlot, Located, MatchKind, Refusal, RefusalKind, locate_parts_indexed,
+    HunkSlot, Located, MatchKind, Refusal, RefusalKind, enclosed_by, locate_parts_indexed,
 };
 use crate::core::placement::{Placement, Strategy};
 use crate::core::plan::{Plan, PlanItem};
@@ -315,17 +315,17 @@ fn made_before(
     already_report(edit, path, place)
 }
 
-/// The place the header's line number points at, where the hunk's new text stands whole, when
-/// its old text was found at a twin clearly further from that number: the number chose between
-/// the twins when the edit was made, and the old text left is the other twin's (a reply
-/// applied twice). The same margins as the locator's choice by line number.
+/// The place the `@@` header points at, where the hunk's new text stands whole, when its old
+/// text was found at a twin the header does not point at: the header chose between the twins
+/// when the edit was made, and the old text left is the other twin's (a reply applied twice).
+/// The heading points at a place it encloses and the found one it does not; the line number at
+/// one within three lines, the found one three lines further (the locator's margins).
 fn made_where_the_header_says(
     hunk: &Hunk,
     parts: &[(Hunk, Located)],
     lines: &[String],
     shift: isize,
 ) -> Option<(usize, usize)> {
-    let hint = hunk.old_start_hint? as isize + shift - 1;
     let new: Vec<&str> = hunk.new_lines().map(str::trim_end).collect();
     let adds = hunk.lines.iter().any(|l| l.kind == LineKind::Add && doubt::telling(&l.text));
     if !adds || new.is_empty() {
@@ -336,12 +336,23 @@ fn made_where_the_header_says(
             && (lines.get(at as usize..at as usize + new.len()))
                 .is_some_and(|ls| ls.iter().map(|l| l.trim_end()).eq(new.iter().copied()))
     };
-    let at = [0, -1, 1, -2, 2, -3, 3].into_iter().map(|d| hint + d).find(|&at| holds(at))?;
-    let place = (at as usize, at as usize + new.len());
     let found = parts.iter().map(|(_, l)| l.start).min()?;
-    let overlaps = parts.iter().any(|(_, l)| l.start < place.1 && place.0 < l.end);
+    let overlaps = |at: usize| parts.iter().any(|(_, l)| l.start < at + new.len() && at < l.end);
+    // The heading names the block the edit was made in: the new text stands in it, and the
+    // old text only outside it.
+    if let Some(heading) = hunk.section.as_deref() {
+        let encloses = |at: usize| enclosed_by(heading, |k| lines[k].as_str(), at);
+        if !encloses(found)
+            && let Some(at) =
+                (0..lines.len()).find(|&at| holds(at as isize) && encloses(at) && !overlaps(at))
+        {
+            return Some((at, at + new.len()));
+        }
+    }
+    let hint = hunk.old_start_hint? as isize + shift - 1;
+    let at = [0, -1, 1, -2, 2, -3, 3].into_iter().map(|d| hint + d).find(|&at| holds(at))?;
     let (near, far) = ((at - hint).abs(), (found as isize - hint).abs());
-    (!overlaps && far >= near + 3).then_some(place)
+    (!overlaps(at as usize) && far >= near + 3).then_some((at as usize, at as usize + new.len()))
 }
 
 /// Whether the hunk's new text holds a run of added lines right beside the same lines: the

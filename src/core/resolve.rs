@@ -368,7 +368,13 @@ mod tests {
 
     fn modify() -> Change {
         Change::Modify {
-            hunk: Hunk { lines: vec![], old_start_hint: None, marked: false, pick: None },
+            hunk: Hunk {
+                lines: vec![],
+                old_start_hint: None,
+                marked: false,
+                pick: None,
+                section: None,
+            },
         }
     }
 

@@ -72,7 +72,10 @@ pub(super) fn applied_report(edit: &Edit, path: &str, parts: &[(Hunk, Located)])
         ));
     }
     if by_hint {
-        notes.push("chosen among equal candidates by the header's line number".to_string());
+        notes.push(
+            "chosen among equal candidates by the `@@` header (its section heading or line number)"
+                .to_string(),
+        );
     }
     if !notes.is_empty() {
         r.reason = Some(notes.join("; "));

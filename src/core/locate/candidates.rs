@@ -252,6 +252,22 @@ pub(super) fn implied_start(a: &Alignment) -> isize {
 
 /// A header's line number chooses between equal places only when it points at one of them and
 /// clearly not at another.
+/// The one place among `cands` that the line `section` (an `@@` header's heading) encloses: it
+/// stands above the place, and every line between them is deeper than it or blank (its block
+/// has not closed). `None` when it encloses none or several.
+pub(super) fn section_pick<'a>(
+    section: Option<&str>,
+    file: &[LineInfo],
+    cands: &[&'a Alignment],
+) -> Option<&'a Alignment> {
+    let heading = section?;
+    let encloses = |c: &Alignment| super::enclosed_by(heading, |k| file[k].trimmed, c.span.0);
+    // (Two readings of one place are one place.)
+    let mut inside = cands.iter().copied().filter(|c| encloses(c));
+    let one = inside.next()?;
+    inside.all(|c| c.span == one.span).then_some(one)
+}
+
 pub(super) fn hint_pick<'a>(
     hint: Option<usize>,
     shift: isize,

@@ -28,7 +28,7 @@ use crate::core::elision::is_placeholder;
 use align::{Alignment, PatLine, Slot};
 use candidates::{
     candidate_windows, collect_candidates, consistent_indent, exact_lines, hint_pick, same_place,
-    same_reading,
+    same_reading, section_pick,
 };
 use elided::{check_elision_ends, resolve_empty_elisions};
 use forgotten::{forced_adds, mark_forgotten_adds};
@@ -220,7 +220,12 @@ pub fn locate_indexed(
         all.extend(rivals.iter().copied());
         // A place the user chose among the candidates wins over the header's line number.
         let picked = hunk.pick.and_then(|p| all.iter().copied().find(|c| c.span.0 + 1 == p));
-        match picked.or_else(|| hint_pick(hunk.old_start_hint, hint_shift, &all)) {
+        // The header's section heading names the line that encloses the place, as the model
+        // saw the file: where it encloses only one of the places, it beats a line number that
+        // may be stale (lines added above since).
+        let by_section = || section_pick(hunk.section.as_deref(), file, &all);
+        let by_number = || hint_pick(hunk.old_start_hint, hint_shift, &all);
+        match picked.or_else(by_section).or_else(by_number) {
             Some(pick) => {
                 chosen = pick.clone();
                 by_hint = picked.is_none();
@@ -231,6 +236,25 @@ pub fn locate_indexed(
     let mut chosen = settle_twin(hunk, &pat, file, index, chosen)?;
     drop_stray_closers(&pat, file, &mut chosen);
     finish(hunk, &pat, &origin, file, chosen, by_hint)
+}
+
+/// Whether the line `heading` (an `@@` header's section heading) encloses line `at` of a file
+/// whose line `k` is `line(k)`: it stands above, and every line between them is deeper than it
+/// or blank (its block has not closed). Git cuts long headings: the file's line may go on
+/// past it.
+pub fn enclosed_by<'a>(heading: &str, line: impl Fn(usize) -> &'a str, at: usize) -> bool {
+    let heading = heading.trim();
+    let depth = |t: &str| t.len() - t.trim_start().len();
+    let is_heading = |t: &str| {
+        let t = t.trim();
+        !t.is_empty() && t.starts_with(heading)
+    };
+    let Some(k) = (0..at).rev().find(|&k| is_heading(line(k))) else { return false };
+    let d = depth(line(k));
+    (k + 1..at).all(|j| {
+        let t = line(j);
+        t.trim().is_empty() || depth(t) > d
+    })
 }
 
 /// A closing line (`}`, `end`) paired with a file line at another indentation than every other

@@ -67,6 +67,7 @@ mod tests {
             old_start_hint: None,
             marked: true,
             pick: None,
+            section: None,
         }
     }
 

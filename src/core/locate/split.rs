@@ -86,12 +86,14 @@ fn cut(
                 old_start_hint: hunk.old_start_hint,
                 marked: hunk.marked,
                 pick: hunk.pick,
+                section: hunk.section.clone(),
             };
             let tail = Hunk {
                 lines: lines[at..].to_vec(),
                 old_start_hint: None,
                 marked: hunk.marked,
                 pick: None,
+                section: None,
             };
             if *budget == 0 {
                 return best;

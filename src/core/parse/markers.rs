@@ -149,6 +149,14 @@ pub fn hunk_header_hint(line: &str) -> Option<usize> {
     digits.parse().ok()
 }
 
+/// The section heading an `@@ -a,b +c,d @@ heading` header ends with, if any.
+pub fn hunk_header_section(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("@@")?;
+    let (_, heading) = rest.split_once("@@")?;
+    let heading = heading.trim();
+    (heading.chars().filter(|c| c.is_alphanumeric()).count() >= 3).then(|| heading.to_string())
+}
+
 /// The old and new line counts of an `@@ -a,b +c,d @@` header (a count left out is 1), when
 /// the header has both ranges.
 pub fn hunk_header_counts(line: &str) -> Option<(usize, usize)> {

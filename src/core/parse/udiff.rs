@@ -10,7 +10,8 @@
 //! header, are miscounts, and the locator places the hunk by its content.
 
 use super::markers::{
-    fence_line, header_path, hunk_header_counts, hunk_header_hint, is_hunk_header,
+    fence_line, header_path, hunk_header_counts, hunk_header_hint, hunk_header_section,
+    is_hunk_header,
 };
 use super::{Mode, Parser};
 use crate::core::edit::{Change, Format, Hunk, HunkLine, LineKind, PathSource};
@@ -66,6 +67,8 @@ pub(super) enum HunkEnd {
 pub(super) struct HunkAcc {
     pub(super) lines: Vec<HunkLine>,
     pub(super) hint: Option<usize>,
+    /// The section heading after the header's second `@@`.
+    pub(super) section: Option<String>,
     /// The old and new line counts its `@@` header gives, when it gives both.
     pub(super) counts: Option<(usize, usize)>,
     pub(super) start: usize,
@@ -164,6 +167,7 @@ impl Parser {
             b.hunk = Some(HunkAcc {
                 lines: Vec::new(),
                 hint: hunk_header_hint(line),
+                section: hunk_header_section(line),
                 counts: hunk_header_counts(line),
                 start: self.line_no,
                 trailing_empty: 0,
@@ -212,6 +216,7 @@ impl Parser {
             b.hunk = Some(HunkAcc {
                 lines: Vec::new(),
                 hint: None,
+                section: None,
                 counts: None,
                 start: self.line_no,
                 trailing_empty: 0,
@@ -338,7 +343,13 @@ impl Parser {
         };
         let end = self.line_no.saturating_sub(1).max(h.start);
         strip_first_boms(&mut h.lines);
-        let hunk = Hunk { lines: h.lines, old_start_hint: h.hint, marked: true, pick: None };
+        let hunk = Hunk {
+            lines: h.lines,
+            old_start_hint: h.hint,
+            marked: true,
+            pick: None,
+            section: h.section,
+        };
         self.emit(path, source, Format::Udiff, Change::Modify { hunk }, h.start, end);
     }
 

@@ -101,6 +101,7 @@ pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
             old_start_hint: None,
             marked: hunk.marked,
             pick: None,
+            section: None,
         });
     }
     parts
