@@ -95,6 +95,13 @@ pub fn looks_like_path(candidate: &str) -> bool {
         return false;
     }
     let has_letter = candidate.chars().any(|c| c.is_alphanumeric());
+    // A name without a folder needs an extension with a letter: `v2.3.0` and `3.14` are a
+    // version and a number.
+    if !candidate.contains('/')
+        && candidate.rsplit_once('.').is_some_and(|(_, ext)| !ext.chars().any(char::is_alphabetic))
+    {
+        return false;
+    }
     has_letter && (candidate.contains('.') || candidate.contains('/'))
 }
 

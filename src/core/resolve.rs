@@ -230,14 +230,16 @@ impl Project {
         }
         if let Some(same) = self.other_case(&written) {
             return match edit.change {
-                Change::Replace { .. } | Change::Modify { .. } => {
-                    Ok(Resolved::new(same, PathMatch::Case))
+                // An edit's old text, found there, confirms the file.
+                Change::Modify { .. } => Ok(Resolved::new(same, PathMatch::Case)),
+                // Creating it would clash with the file a disk that ignores case holds (a
+                // listing may be a new file: `Logger.ts` beside `logger.ts`); a delete names its
+                // file exactly.
+                Change::Create { .. } | Change::Replace { .. } | Change::Delete { .. } => {
+                    Err(format!(
+                        "{written}: the project has {same}, the same name but for letter case (one file on a disk that ignores case); write the path as it is"
+                    ))
                 }
-                // Creating it would clash with the file a disk that ignores case holds; a
-                // delete names its file exactly.
-                Change::Create { .. } | Change::Delete { .. } => Err(format!(
-                    "{written}: the project has {same}, the same name but for letter case (one file on a disk that ignores case); write the path as it is"
-                )),
             };
         }
         match edit.change {
@@ -255,9 +257,16 @@ impl Project {
     /// A whole-file listing: an existing file named by its tail, or else a new file where it is
     /// named. Never by file name alone or by spelling: that would overwrite another file.
     fn listing(&self, edit: &Edit, written: String) -> Result<Resolved, String> {
-        // (A listing taken for a file it shares next to nothing with is refused when it is
-        // carried out: a root `conftest.py` is not `tests/conftest.py`.)
         let tails = self.tails(&written);
+        // A bare file name names a file at the root; the one file in a folder that it is the
+        // tail of may be meant, or a new root file (`conftest.py` beside `tests/conftest.py`):
+        // which one is a guess.
+        if !written.contains('/') && !tails.is_empty() {
+            return Err(format!(
+                "{written}: no such file at the project's root, and {} has this name: write the full path (of a new file too)",
+                tails.iter().take(3).copied().collect::<Vec<_>>().join(", ")
+            ));
+        }
         if tails.len() == 1 {
             return Ok(Resolved::new(tails[0], PathMatch::Tail));
         }
@@ -342,9 +351,10 @@ fn several(written: &str, tails: &[&str]) -> String {
     )
 }
 
-/// A path's digits, in order: the numbers that tell versions and years apart.
-fn digits(path: &str) -> String {
-    path.chars().filter(char::is_ascii_digit).collect()
+/// A path's numbers, in order: what tells versions and dates apart (`2024-1-12` is not
+/// `2024-11-2`).
+fn digits(path: &str) -> Vec<&str> {
+    path.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).collect()
 }
 
 fn base(path: &str) -> &str {

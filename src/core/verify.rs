@@ -25,6 +25,7 @@ mod hunk;
 mod whole;
 pub use hunk::{check_hunk, check_window};
 pub use whole::check_whole;
+pub(crate) use whole::modified;
 
 /// Why a change is not explained by its edit: the refusal's reason.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -137,8 +137,74 @@ fn checked_merge(
         ));
     }
     let merged_lines: Vec<String> = merged.lines.iter().map(|l| l.text.clone()).collect();
+    if !merged.restored
+        && let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, mentions)
+    {
+        return Err(why);
+    }
     verify::check_whole(&text.lines, &merged_lines, content).map_err(|why| why.to_string())?;
     Ok(merged)
+}
+
+/// A stretch of the file (two lines or more that say something) that the listing leaves out
+/// with nothing in its place: a listing that stops early, or an excerpt, drops it as surely as
+/// a deletion would, and nothing in the listing tells the two apart. Taken as a deletion only
+/// when its first lines name what the reply's prose talks about (`remove \`old_helper\``).
+fn dropped_with_nothing_in_its_place(
+    before: &[String],
+    after: &[String],
+    mentions: &[String],
+) -> Option<String> {
+    // Trimmed: lines the listing moved into a new block (wrapped in a `try`) are kept.
+    let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
+    let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
+    let listed: std::collections::HashSet<&str> = new.iter().copied().collect();
+    for op in similar::capture_diff_slices(similar::Algorithm::Patience, &old, &new) {
+        // Lines deleted outright, or replaced by lines none of which is like them (a changed
+        // line next to a stretch left out is one replacement to the diff).
+        let (old_index, old_len, put) = match op {
+            similar::DiffOp::Delete { old_index, old_len, .. } => (old_index, old_len, &new[..0]),
+            similar::DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                (old_index, old_len, &new[new_index..new_index + new_len])
+            }
+            _ => continue,
+        };
+        let gone: Vec<&str> = old[old_index..old_index + old_len]
+            .iter()
+            .copied()
+            .filter(|l| !put.iter().any(|p| crate::core::verify::modified(l, p)))
+            .collect();
+        let telling: Vec<&str> = (gone.iter().copied())
+            .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+            .collect();
+        if telling.len() < 2 {
+            continue;
+        }
+        // Moved, not dropped: most of its lines stand elsewhere in the listing (a method made
+        // a top-level function).
+        if telling.iter().filter(|t| listed.contains(*t)).count() * 2 >= telling.len() {
+            continue;
+        }
+        // What the stretch is: the names on its first line of code (`def title_case(s):`,
+        // `exports.compileQueryParser = function …`, `clear() {`).
+        let comment = |t: &&str| {
+            ["//", "#", "/*", "*", "\"\"\"", "'''", "<!--"].iter().any(|c| t.starts_with(c))
+        };
+        // (Decorators and attributes, `@property`, `#[inline]`, come before what they adorn.)
+        let attribute = |t: &&str| t.starts_with('@') || t.starts_with("#[");
+        let head = telling.iter().find(|t| !comment(t) && !attribute(t)).unwrap_or(&telling[0]);
+        let mut named =
+            head.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 3);
+        if named.any(|n| mentions.iter().any(|m| m == n)) {
+            continue;
+        }
+        return Some(format!(
+            "the listing leaves out lines of the file around line {} ({:?} …) with nothing in their place: left out for brevity, or deleted? send a diff, or the file in full (a placeholder comment where lines are left out)",
+            old_index + 1,
+            telling[0]
+        ));
+    }
+    None
 }
 
 /// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`

@@ -95,11 +95,72 @@ pub(super) fn introduced_path(line: &str) -> Option<String> {
     let body = t.strip_suffix(':')?;
     let (path, after) = last_mention(body)?;
     let before = &body[..body.len() - after.len()];
+    if governed_by_a_preposition(before) {
+        return None;
+    }
     let after = after.trim_matches(|c: char| c.is_whitespace() || "*_)`'\"".contains(c));
     let words = after.split_whitespace().count();
     // A presenting sentence ("Here is a new version of `a.txt` for you to consider:") presents
     // the file however it goes on; any other sentence only when the file ends it.
     (words <= 1 || (presents(before) && words <= 5) || presents_new_version(line)).then_some(path)
+}
+
+/// Whether the mention that ends `before` (the line up to and with it) is the object of a
+/// preposition: "Add this **to** `x`", "the function **in** `x`", "a test **for** `x`", "the
+/// output **of** `x`". The block is then something for, in or about the file, not the file;
+/// "a new version **of** `x`" and "the contents **of** `x`" are the file.
+fn governed_by_a_preposition(before: &str) -> bool {
+    const PREPOSITIONS: &[&str] = &[
+        "to", "into", "in", "inside", "within", "for", "of", "from", "with", "at", "on", "onto",
+        "under", "after", "before", "near", "below", "above",
+    ];
+    const WHOLE: &[&str] = &["version", "copy", "contents", "content", "listing", "rewrite"];
+    const SKIPPED: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "your",
+        "my",
+        "our",
+        "this",
+        "that",
+        "its",
+        "updated",
+        "new",
+        "full",
+        "complete",
+        "entire",
+        "whole",
+        "modified",
+        "revised",
+        "final",
+        "current",
+        "fixed",
+        "corrected",
+        "resulting",
+        "changed",
+    ];
+    // The words before the mention: before its opening backtick or star, or, for a bare path,
+    // before its last whitespace-separated token.
+    let cut = match before.trim_end().rfind(['`', '*']) {
+        Some(i) => {
+            let open = before[..i].trim_end_matches(['`', '*']);
+            open.rfind(['`', '*']).map_or(open, |j| &before[..j])
+        }
+        None => before.trim_end().rsplit_once(char::is_whitespace).map_or("", |(head, _)| head),
+    };
+    let words: Vec<String> = cut
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut rest = words.iter().rev().skip_while(|w| SKIPPED.contains(&w.as_str()));
+    let Some(w) = rest.next() else { return false };
+    if !PREPOSITIONS.contains(&w.as_str()) {
+        return false;
+    }
+    let noun = rest.find(|w| !SKIPPED.contains(&w.as_str()));
+    !(w == "of" && noun.is_some_and(|n| WHOLE.contains(&n.as_str())))
 }
 
 /// Whether a line presents a new version of a file: "Here's the modified `app.py` file that
@@ -177,6 +238,13 @@ mod tests {
             ("Change `hello.py` like this:", None),
             ("In `app.py`, the function is fine.", None),
             ("I changed `app.py`:", Some("app.py")),
+            ("Add this to `requirements.txt`:", None),
+            ("The `mean` function in `stats.py` becomes:", None),
+            ("And here's a test for `src/slug.py`:", None),
+            ("Here's the full output of `app.py`:", None),
+            ("Insert the following into src/server.js:", None),
+            ("Here is the full new version of `a.txt`:", Some("a.txt")),
+            ("Here are the contents of **`conf/app.toml`**:", Some("conf/app.toml")),
             ("Run it:", None),
         ] {
             assert_eq!(introduced_path(line).as_deref(), want, "{line}");

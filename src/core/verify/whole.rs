@@ -146,7 +146,7 @@ const MODIFIED_LIKENESS: f64 = 0.6;
 
 /// Whether `new` can be `old` modified: alike as text, or one's words all in the other
 /// (`return total` → `return round(total, 2)`).
-fn modified(old: &str, new: &str) -> bool {
+pub(crate) fn modified(old: &str, new: &str) -> bool {
     let words = |s: &str| -> HashSet<String> {
         s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .filter(|w| !w.is_empty())
