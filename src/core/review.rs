@@ -355,7 +355,10 @@ impl Review {
             if let (Change::Modify { hunk }, Some((start, _))) = (&mut h.edit.change, mapped) {
                 hunk.old_start_hint = Some(start + 1);
             }
-            prior.push((h.anchor.clone(), mapped));
+            // The lines of an edit found made already are its new text, not what it changes:
+            // the file going back to what the model saw is no edit of them.
+            let anchor = if h.report.already_applied() { None } else { h.anchor.clone() };
+            prior.push((anchor, mapped));
         }
         let placed = self.place_all(path, &indices);
         let now_lines: Vec<&str> = source_lines(&source);
@@ -370,8 +373,13 @@ impl Review {
             indices.into_iter().zip(placed).zip(prior).zip(anchors)
         {
             let h = self.hunks.get_mut(idx);
+            // Found exactly as the model wrote its old lines: the file holds what the model saw.
+            let exact = report.strategy
+                == Some(crate::core::placement::Strategy::Located(
+                    crate::core::locate::MatchKind::Exact,
+                ));
             let fits = report.status == Status::Placed
-                && (anchor.is_none() || new_anchor == anchor || report.already_applied());
+                && (anchor.is_none() || new_anchor == anchor || report.already_applied() || exact);
             let was_conflict = h.state.is_conflict();
             h.report = report;
             h.placing = false;

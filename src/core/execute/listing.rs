@@ -159,21 +159,37 @@ fn dropped_with_nothing_in_its_place(
     let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
     let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
     let listed: std::collections::HashSet<&str> = new.iter().copied().collect();
+    // A listing that keeps nothing of the file is a rewrite, not part of the file.
+    let says = |t: &&str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    let depth = |l: &String| l.len() - l.trim_start().len();
+    let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
+    if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
+        return None;
+    }
     for op in similar::capture_diff_slices(similar::Algorithm::Patience, &old, &new) {
         // Lines deleted outright, or replaced by lines none of which is like them (a changed
         // line next to a stretch left out is one replacement to the diff).
         let (old_index, old_len, put) = match op {
             similar::DiffOp::Delete { old_index, old_len, .. } => (old_index, old_len, &new[..0]),
-            similar::DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+            // A rewrite replaces lines with about as many; a stretch left out shrinks them.
+            similar::DiffOp::Replace { old_index, old_len, new_index, new_len }
+                if old_len >= new_len + 2 =>
+            {
                 (old_index, old_len, &new[new_index..new_index + new_len])
             }
             _ => continue,
         };
-        let gone: Vec<&str> = old[old_index..old_index + old_len]
-            .iter()
-            .copied()
-            .filter(|l| !put.iter().any(|p| crate::core::verify::modified(l, p)))
+        let gone: Vec<usize> = (old_index..old_index + old_len)
+            .filter(|&i| !put.iter().any(|p| crate::core::verify::modified(old[i], p)))
             .collect();
+        // A whole construct of the file (a line at its outermost depth), or its end: what an
+        // excerpt or a listing that stops early leaves out. Lines inside a block whose first
+        // and last lines the listing keeps are the block rewritten.
+        let at_end = before[old_index + old_len..].iter().all(|l| l.trim().is_empty());
+        if !at_end && !gone.iter().any(|&i| says(&old[i]) && depth(&before[i]) == outermost) {
+            continue;
+        }
+        let gone: Vec<&str> = gone.into_iter().map(|i| old[i]).collect();
         let telling: Vec<&str> = (gone.iter().copied())
             .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
             .collect();

@@ -386,3 +386,27 @@ fn a_file_the_reply_creates_then_edits_is_written_once_with_both() {
     let (_, path, text) = write_of(r.accept_together(&ids, None).unwrap());
     assert_eq!((path.as_str(), text.as_str()), ("new.py", "def f():\n    return 2\n"));
 }
+
+/// A hunk the file came to hold (the user made the change, or `git stash pop` put an accepted
+/// one back) and then lost again (`git checkout`): the file is what the model saw, and the hunk
+/// is pending there, not a conflict; accepting it writes it.
+#[test]
+fn a_file_back_to_what_the_model_saw_is_no_conflict() {
+    let reply = "app.py\n```\n<<<<<<< SEARCH\ndef a():\n    return 1\n=======\ndef a():\n    return 10\n>>>>>>> REPLACE\n```\n";
+    let mut r = review_with(reply);
+    let id = r.hunks()[0].id;
+    let (_, path, text) = write_of(r.accept(id).unwrap());
+    r.write_done(&path, After::Text(text.clone()));
+    // `git stash`: the file as the model saw it; the hunk is pending again.
+    r.file_changed(&path, Source::Text(APP.into()));
+    assert_eq!(r.hunk(id).unwrap().state, HunkState::Pending);
+    // `git stash pop`: its new text is back, already applied.
+    r.file_changed(&path, Source::Text(text));
+    assert!(r.hunk(id).unwrap().report.already_applied());
+    // `git checkout`: what the model saw, once more.
+    r.file_changed(&path, Source::Text(APP.into()));
+    let h = r.hunk(id).unwrap();
+    assert_eq!(h.state, HunkState::Pending, "{:?}", h.report.reason);
+    let (_, _, text) = write_of(r.accept(id).unwrap());
+    assert_eq!(text, APP.replace("return 1\n", "return 10\n"));
+}
