@@ -121,7 +121,7 @@ impl App {
             };
             // Only hunks that answer a watch trigger have text to tidy.
             let tidies = triggers.values().any(|t| !t.is_empty());
-            let tidy: Option<&dyn Fn(HunkId, &str) -> Option<String>> =
+            let tidy: Option<&crate::core::review::Tidy<'_>> =
                 if tidies { Some(&tidy) } else { None };
             match self.review.accept_together(&ids, tidy) {
                 Some(effect) => {

@@ -474,6 +474,7 @@ impl Review {
 }
 
 mod accepting;
+pub use accepting::Tidy;
 mod conflict;
 mod edit;
 mod numbers;

@@ -22,6 +22,10 @@ use crate::core::file::Source;
 use crate::core::report::{EditReport, Status};
 use crate::core::text::TextFile;
 
+/// What watch mode writes instead of a hunk's result (the file without the comment that asked
+/// for the edit), given the hunk and that result; `None` keeps the result.
+pub type Tidy<'a> = dyn Fn(HunkId, &str) -> Option<String> + 'a;
+
 impl Review {
     /// Accept a hunk: the write to carry out, or `None` when it cannot be placed now (its state
     /// then says why).
@@ -34,11 +38,7 @@ impl Review {
     /// hunk's state says why). Hunks of another file than the first's, or not open, are left
     /// alone. `tidy` may return the text to write instead of a hunk's result (watch mode takes
     /// the comment that asked for the edit out); undo restores the file from before both.
-    pub fn accept_together(
-        &mut self,
-        ids: &[HunkId],
-        tidy: Option<&dyn Fn(HunkId, &str) -> Option<String>>,
-    ) -> Option<Effect> {
+    pub fn accept_together(&mut self, ids: &[HunkId], tidy: Option<&Tidy>) -> Option<Effect> {
         if tidy.is_none()
             && let Some(effect) = self.accept_apart(ids)
         {
