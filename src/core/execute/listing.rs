@@ -149,7 +149,8 @@ fn checked_merge(
 /// A stretch of the file (two lines or more that say something) that the listing leaves out
 /// with nothing in its place: a listing that stops early, or an excerpt, drops it as surely as
 /// a deletion would, and nothing in the listing tells the two apart. Taken as a deletion only
-/// when its first lines name what the reply's prose talks about (`remove \`old_helper\``).
+/// when its first line of code names what the reply's prose talks about (`remove
+/// \`old_helper\``).
 fn dropped_with_nothing_in_its_place(
     before: &[String],
     after: &[String],
@@ -190,9 +191,7 @@ fn dropped_with_nothing_in_its_place(
             continue;
         }
         let gone: Vec<&str> = gone.into_iter().map(|i| old[i]).collect();
-        let telling: Vec<&str> = (gone.iter().copied())
-            .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
-            .collect();
+        let telling: Vec<&str> = gone.iter().copied().filter(says).collect();
         if telling.len() < 2 {
             continue;
         }
