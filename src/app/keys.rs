@@ -11,7 +11,6 @@ impl App {
         let Some(action) = self.keymap.action(&key) else { return Vec::new() };
         self.last_action = Some(action);
         self.notice = None;
-        let page = (self.size.1 as isize / 2).max(1);
         // A single decision ends the batch `u` would take back whole.
         if matches!(action, Action::Accept | Action::Reject | Action::Edit | Action::Split) {
             self.last_batch = None;
@@ -80,8 +79,8 @@ impl App {
                     Focus::Stream => Focus::Hunks,
                 }
             }
-            Action::PageUp => self.scroll_page(-page),
-            Action::PageDown => self.scroll_page(page),
+            Action::PageUp => self.scroll_page(false),
+            Action::PageDown => self.scroll_page(true),
             Action::Search => self.modal = Some(Modal::Search(self.filter.clone())),
             Action::Retry => return self.retry(now),
             Action::FollowUp => self.open_follow_up(),

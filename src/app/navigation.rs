@@ -102,10 +102,19 @@ impl App {
         }
     }
 
-    pub(super) fn scroll_page(&mut self, delta: isize) {
+    /// A page of the pane with the focus (`down` or up): the rows it shows, less one kept in
+    /// sight. The hunk list pages the diff.
+    pub(super) fn scroll_page(&mut self, down: bool) {
+        let sign = if down { 1 } else { -1 };
         match self.focus {
-            Focus::Stream => self.scroll_stream(delta),
-            _ => self.scroll_diff(delta),
+            Focus::Stream => {
+                let (shown, _) = self.reply_extent(layout::current(self).stream);
+                self.scroll_stream(sign * (shown.saturating_sub(1).max(1) as isize))
+            }
+            _ => {
+                let shown = self.diff_position().map_or(1, |p| p.shown);
+                self.scroll_diff(sign * (shown.saturating_sub(1).max(1) as isize))
+            }
         }
     }
 

@@ -77,6 +77,24 @@ fn j_and_k_scroll_the_focused_pane_and_stop_at_the_end() {
     assert_eq!(app.stream_position(), end);
 }
 
+/// A page of the reply pane is the rows it shows less one kept in sight, not the diff pane's
+/// (PgDn skipped 12 rows of a 5-row reply pane at 80x24).
+#[test]
+fn a_page_is_the_focused_panes_own() {
+    let (mut app, now) = streamed();
+    for size in [(80, 24), (160, 45)] {
+        app.update_placed(Msg::Resize(size.0, size.1), now);
+        app.focus = Focus::Stream;
+        app.update_placed(key('g'), now);
+        let top = app.stream_position();
+        app.update_placed(special(KeyCode::PageDown), now);
+        let next = app.stream_position();
+        assert_eq!(next.top - top.top, top.shown - 1, "{size:?}: {top:?} then {next:?}");
+        app.update_placed(special(KeyCode::PageUp), now);
+        assert_eq!(app.stream_position().top, 0, "{size:?}");
+    }
+}
+
 #[test]
 fn the_diff_scrolls_no_further_than_its_last_line() {
     let (mut app, now) = streamed();

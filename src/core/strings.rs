@@ -61,7 +61,7 @@ impl Strings {
                     }
                     None => break,
                 },
-                State::Comment => match text[i..].find("*/") {
+                State::Comment => match b[i..].windows(2).position(|w| w == b"*/") {
                     Some(at) => {
                         self.state = State::Code;
                         i += at + 2;
@@ -69,14 +69,16 @@ impl Strings {
                     None => break,
                 },
                 State::Code => {
-                    let rest = &text[i..];
-                    if let Some(open) = OPENERS.iter().find(|o| rest.starts_with(**o)) {
+                    // Bytes, not `str` slices: `i` may stand inside a character (`ö` in a
+                    // name), and every token looked for is ASCII.
+                    let rest = &b[i..];
+                    if let Some(open) = OPENERS.iter().find(|o| rest.starts_with(o.as_bytes())) {
                         self.state = State::Str { close: open, opened: self.line };
                         i += open.len();
-                    } else if rest.starts_with("/*") {
+                    } else if rest.starts_with(b"/*") {
                         self.state = State::Comment;
                         i += 2;
-                    } else if rest.starts_with("//")
+                    } else if rest.starts_with(b"//")
                         || (b[i] == b'#' && b.get(i + 1).is_none_or(|c| *c == b' '))
                     {
                         break;
@@ -119,6 +121,12 @@ mod tests {
     fn scan(text: &str) -> Vec<Option<usize>> {
         let mut s = Strings::new();
         text.lines().map(|l| s.line(l)).collect()
+    }
+
+    #[test]
+    fn names_with_letters_beyond_ascii_are_code() {
+        let text = "def löse(x):\n    s = \"\"\"ö\\ü\n  ä\n\"\"\"\n    return x # ö\n";
+        assert_eq!(scan(text), [None, None, Some(1), Some(1), None]);
     }
 
     #[test]
