@@ -44,6 +44,10 @@ pub(super) fn replace(
         w.dirty = true;
         return placed(edit, path, Placement::of(Strategy::Create), None);
     };
+    // Blank lines before the closing fence are the reply's spacing, not the file's: it keeps
+    // as many at its end as it has.
+    let kept = text.lines.iter().rev().take_while(|l| l.trim().is_empty()).count();
+    let content = &*blank_end_as(content, kept);
     // A listing is read a second way only when the first reading is refused: its gaps aligned
     // from their first line ("new function, then `# ... rest unchanged ...`", where the first
     // reading paired the new lines' blank line with one further down). Either reading must pass
@@ -67,6 +71,16 @@ pub(super) fn replace(
     w.dirty = true;
     let strategy = if merged.restored { Strategy::WholeMerge } else { Strategy::WholeFile };
     placed(edit, path, Placement { strategy, lines: Some((1, n)), similarity: None }, None)
+}
+
+/// `content` with at most `keep` blank lines at its end (line endings as they are).
+fn blank_end_as(content: &str, keep: usize) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = content.split_inclusive('\n').collect();
+    let blank = lines.iter().rev().take_while(|l| l.trim().is_empty()).count();
+    if blank <= keep {
+        return content.into();
+    }
+    lines[..lines.len() - blank + keep].concat().into()
 }
 
 /// One reading of a listing (`merge`), refused when it hides behind a placeholder something the
