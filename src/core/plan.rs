@@ -116,6 +116,18 @@ fn plan_reply(
             Event::Edit(edit) => {
                 let weak = edit.path_source == PathSource::Prose;
                 if weak && edit.format == Format::Whole && has_hunks {
+                    // A block named only in prose among diffs or SEARCH/REPLACE blocks is a
+                    // quote or an example, not an edit; but one for a file the project lacks
+                    // would be a new file, dropped without a word: say so.
+                    if let Ok(r) = project.resolve(edit)
+                        && !project.contains(&r.path)
+                    {
+                        let reason = format!(
+                            "{}: a block named only in prose, in a reply with diffs or SEARCH/REPLACE blocks, is not taken for a new file: put the path alone on the line before it",
+                            r.path
+                        );
+                        items.push(PlanItem::Refused { edit: edit.clone(), reason });
+                    }
                     continue;
                 }
                 match project.resolve(edit) {
@@ -154,5 +166,25 @@ mod tests {
         let reply = reply.replace("    return 2\n```", "    return 5\n```");
         let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
         assert_eq!(plan.path_matches().len(), 2);
+    }
+
+    /// A new module named only in prose, in a reply whose other edit imports it: not taken
+    /// for a file among SEARCH/REPLACE blocks, and not dropped without a word either.
+    #[test]
+    fn a_new_file_named_only_in_prose_among_hunks_is_refused_not_dropped() {
+        let files = files(&["app/main.py"]);
+        let reply = "Create `app/limits.py`:\n\n```python\nMAX = 5\n```\n\napp/main.py\n```python\n<<<<<<< SEARCH\nimport os\n=======\nimport os\nfrom app.limits import MAX\n>>>>>>> REPLACE\n```\n";
+        let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
+        assert_eq!(plan.path_matches(), [("app/main.py", PathMatch::Exact)]);
+        let refused: Vec<&str> = (plan.items.iter())
+            .filter_map(|i| match i {
+                PlanItem::Refused { reason, .. } => Some(reason.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            matches!(refused.as_slice(), [r] if r.starts_with("app/limits.py: a block named only in prose")),
+            "{refused:?}"
+        );
     }
 }
