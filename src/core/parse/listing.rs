@@ -46,7 +46,7 @@ const LANGUAGES: &[(&[&str], &[&str])] = &[
     (&["js", "mjs", "cjs"], &["javascript", "js", "node", "jsx", "mjs", "cjs"]),
     (&["jsx"], &["jsx", "javascript", "js"]),
     (&["ts", "mts", "cts"], &["typescript", "ts"]),
-    (&["tsx"], &["tsx", "typescript", "ts"]),
+    (&["tsx"], &["tsx", "typescript", "ts", "jsx"]),
     (&["go"], &["go", "golang"]),
     (&["java"], &["java"]),
     (&["kt", "kts"], &["kotlin", "kt", "kts"]),
@@ -63,7 +63,7 @@ const LANGUAGES: &[(&[&str], &[&str])] = &[
     (&["ps1"], &["powershell", "ps1", "pwsh"]),
     (&["css"], &["css"]),
     (&["scss"], &["scss", "css"]),
-    (&["sql"], &["sql"]),
+    (&["sql"], &["sql", "postgresql", "postgres", "pgsql", "mysql", "sqlite", "plsql", "tsql"]),
     (&["vue"], &["vue", "html"]),
     (&["svelte"], &["svelte", "html"]),
     (&["json"], &["json", "jsonc", "json5"]),
@@ -267,5 +267,8 @@ mod tests {
         assert!(fits_language("", "README.md"));
         assert!(fits_language("bash", "run.sh"));
         assert!(!fits_language("output", "Makefile"));
+        assert!(fits_language("postgresql", "db/schema.sql"));
+        assert!(fits_language("jsx", "src/App.tsx"));
+        assert!(!fits_language("sql", "src/App.tsx"));
     }
 }
