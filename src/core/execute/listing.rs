@@ -175,7 +175,7 @@ fn dropped_with_nothing_in_its_place(
     let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
     let listed: std::collections::HashSet<&str> = new.iter().copied().collect();
     // A listing that keeps nothing of the file is a rewrite, not part of the file.
-    let says = |t: &&str| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    let says = |t: &&str| super::doubt::telling(t);
     let depth = |l: &String| l.len() - l.trim_start().len();
     let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
     if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
