@@ -20,7 +20,8 @@ const SETTINGS: usize = 40;
 const ROUNDS: usize = 300;
 
 /// The other process: each round reads the file, checks its first and last lines are what it
-/// wrote last, and writes them anew (odd rounds in place, even rounds by rename).
+/// wrote last, and writes them anew (odd rounds in place, even rounds by rename). Every sixth
+/// round it pauses a quarter second.
 const WRITER: &str = r##"
 import json, os, random, sys, time
 path, rounds, stop = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -43,7 +44,10 @@ while k < rounds or not os.path.exists(stop):
         os.replace(tmp, path)
     last = (lines[0], lines[-2])
     k += 1
-    time.sleep(random.uniform(0, 0.008))
+    # Mostly quick rounds, and now and then a quiet spell: a write that found the file changed
+    # is placed again and retried, and on a slow machine (a debug build under load) that takes
+    # longer than the quick rounds leave; without the spells it would never land.
+    time.sleep(0.25 if k % 6 == 0 else random.uniform(0, 0.008))
 with open(path) as f:
     lines = f.read().split("\n")
 if (lines[0], lines[-2]) != last:
@@ -107,6 +111,8 @@ fn not_one_byte_of_another_writer_is_lost() {
         .expect("python3 runs");
     let (mut writes, mut stale) = (0, 0);
     let mut seen_round = None;
+    // No hunk written through this many of the other process's rounds is a failure, not a hang.
+    let (mut applied, mut idle_rounds) = (0, 0);
     loop {
         // Each accept waits for a new write of the other process, so the two interleave.
         loop {
@@ -121,6 +127,15 @@ fn not_one_byte_of_another_writer_is_lost() {
         let Some(id) = app.review.hunks().iter().find(|h| h.state.is_open()).map(|h| h.id) else {
             break;
         };
+        let now_applied = app.review.counts().applied;
+        idle_rounds = if now_applied > applied { 0 } else { idle_rounds + 1 };
+        applied = now_applied;
+        assert!(
+            idle_rounds < 400,
+            "no hunk written through 400 rounds of the other process; hunk {id} is {:?}: {:?}",
+            app.review.hunk(id).map(|h| &h.state),
+            app.notice
+        );
         if app.review.hunk(id).is_some_and(|h| h.state != HunkState::Pending) {
             // What the watcher would report: the file as it is now.
             let source = ws.read_source("settings.py");
