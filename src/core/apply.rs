@@ -203,7 +203,13 @@ impl<'a> Rebuilt<'a> {
             && added.first().is_some_and(|a| {
                 crate::core::gap::belongs_to_next(&file.lines[pos..next], a, &file.lines[next])
             });
-        let split = if found_after {
+        // Doc comments, attributes or decorators the model wrote where it left out only blank
+        // lines go after those, right above the item they annotate.
+        let notes_next = !found_after
+            && !heads_next
+            && next < file.lines.len()
+            && crate::core::gap::notes_for_next(&file.lines[pos..next], added, &file.lines[next]);
+        let split = if found_after || notes_next {
             next
         } else if heads_next {
             pos

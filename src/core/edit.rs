@@ -248,6 +248,10 @@ pub enum PathSource {
     Previous,
     /// Mentioned in prose (`` `app.py` ``) since the previous block.
     Prose,
+    /// A comment on a listing's first line that holds only the path (`# app/util.py`), after a
+    /// line presenting a whole file without naming it ("Here's the complete file:"). The comment
+    /// is part of the content and is written only if the file already starts with it.
+    FirstLineComment,
 }
 
 /// One proposed edit to one file.

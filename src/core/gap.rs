@@ -31,9 +31,84 @@ pub fn belongs_to_next(gap: &[String], new: &str, next: &str) -> bool {
     heads(last) && depth(next) == depth(last) || depth(next) > depth(last)
 }
 
+/// Whether new lines written where the model left out only blank lines are notes on the line
+/// after the blanks: every one a doc comment (`///`, `/** … */`), an attribute (`#[…]`) or a
+/// decorator (`@name`) at that line's depth. They go right above it, after the blank lines (a
+/// doc comment parted from its item by a blank line documents nothing).
+pub fn notes_for_next(gap: &[String], added: &[&str], next: &str) -> bool {
+    let note = |l: &str| {
+        let t = l.trim();
+        t.starts_with("///")
+            || t.starts_with("/**")
+            || t.starts_with("*")
+            || t.starts_with("#[")
+            || t.strip_prefix('@').is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic()))
+    };
+    !gap.is_empty()
+        && gap.iter().all(|l| l.trim().is_empty())
+        && !next.trim().is_empty()
+        && !added.is_empty()
+        && added.iter().all(|l| note(l) && depth(l) == depth(next))
+}
+
+/// Whether new lines that begin with an import (`first`) continue the imports that the file line
+/// before a gap of blank lines ends (`lines[..end]`): an import statement, or the bracket
+/// closing one written over several lines. New imports join the block, the blank lines stay
+/// after it.
+pub fn joins_imports(lines: &[String], end: usize, first: &str) -> bool {
+    if !imports(first) || end == 0 {
+        return false;
+    }
+    let last = &lines[end - 1];
+    if imports(last) {
+        return true;
+    }
+    // `)` or `};` closing `from x import (` / `import {`: the statement opened at its depth.
+    let t = last.trim();
+    if !t.starts_with([')', '}', ']']) {
+        return false;
+    }
+    lines[..end - 1]
+        .iter()
+        .rev()
+        .take(200)
+        .find(|l| !l.trim().is_empty() && depth(l) <= depth(last))
+        .is_some_and(|l| imports(l))
+}
+
+/// A line that imports: `import x`, `from x import y`, `use a::b;`, `#include <x>`,
+/// `const x = require("x")`, `extern crate x;`.
+fn imports(line: &str) -> bool {
+    let t = line.trim_start();
+    ["import ", "from ", "use ", "pub use ", "#include", "extern crate ", "require "]
+        .iter()
+        .any(|p| t.starts_with(p))
+        || (t.contains("= require(") && t.ends_with([';', ')']))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::belongs_to_next;
+    use super::{belongs_to_next, joins_imports, notes_for_next};
+
+    #[test]
+    fn notes_after_blank_lines_go_with_the_next_item() {
+        let blank = gap(&[""]);
+        assert!(notes_for_next(&blank, &["/// Arbitrary with."], "fn arbitrary_with() {"));
+        assert!(notes_for_next(&blank, &["    @cached"], "    def load(self):"));
+        assert!(!notes_for_next(&blank, &["#[test]", "fn t() {}"], "fn next() {"));
+        assert!(!notes_for_next(&blank, &["// why"], "fn next() {"));
+        assert!(!notes_for_next(&gap(&["// x"]), &["/// doc"], "fn next() {"));
+    }
+
+    #[test]
+    fn new_imports_join_the_import_block() {
+        let file = gap(&["import os", "from x import (", "    a,", "    b,", ")", "", "", "@deco"]);
+        assert!(joins_imports(&file, 5, "import logging"));
+        assert!(joins_imports(&file, 1, "import logging"));
+        assert!(!joins_imports(&file, 5, "logger = make()"));
+        let code = gap(&["def f(", "    a,", ")", ""]);
+        assert!(!joins_imports(&code, 3, "import logging"));
+    }
 
     fn gap(lines: &[&str]) -> Vec<String> {
         lines.iter().map(|l| l.to_string()).collect()

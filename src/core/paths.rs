@@ -28,13 +28,44 @@ pub fn clean_path_line(line: &str) -> String {
                 break;
             }
         }
-        s = t;
+        s = without_annotation(t);
         if s == before {
             break;
         }
     }
     normalize_relative(s)
 }
+
+/// A path line's trailing note about the file cut off: "`tests/test_x.py` (new)",
+/// "**app.py** (new file)", "`a.rs` (updated)". Only a note of one to three words after a space;
+/// a route group in a path (`src/(auth)/x.ts`) has no space before it.
+fn without_annotation(s: &str) -> &str {
+    let Some(head) = s.strip_suffix(')') else { return s };
+    let Some((head, note)) = head.rsplit_once(" (") else { return s };
+    let words = note.split_whitespace().count();
+    let plain = note.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-');
+    if (1..=3).contains(&words) && plain { head.trim_end() } else { s }
+}
+
+/// Files that conventionally have no extension: a model names them bare ("the updated
+/// `Dockerfile`:"). Capitalised only: `makefile` and `dockerfile` are fence languages.
+const EXTENSIONLESS: &[&str] = &[
+    "Dockerfile",
+    "Containerfile",
+    "Makefile",
+    "GNUmakefile",
+    "Justfile",
+    "Procfile",
+    "Gemfile",
+    "Rakefile",
+    "Jenkinsfile",
+    "Vagrantfile",
+    "Brewfile",
+    "Podfile",
+    "Pipfile",
+    "Caddyfile",
+    "CODEOWNERS",
+];
 
 /// `./a/b` → `a/b`, `a//b` → `a/b`, backslashes kept (they may be part of a real name).
 pub fn normalize_relative(path: &str) -> String {
@@ -93,6 +124,10 @@ pub fn looks_like_path(candidate: &str) -> bool {
     }
     if candidate.starts_with('-') || candidate.ends_with('.') || candidate.ends_with('/') {
         return false;
+    }
+    let name = candidate.rsplit('/').next().unwrap_or(candidate);
+    if EXTENSIONLESS.contains(&name) {
+        return true;
     }
     let has_letter = candidate.chars().any(|c| c.is_alphanumeric());
     // A name without a folder needs an extension with a letter: `v2.3.0` and `3.14` are a
@@ -201,6 +236,9 @@ mod tests {
             ("File: src/kind.rs", "src/kind.rs"),
             ("src/kv/value.rs:", "src/kv/value.rs"),
             ("**File: `lib/x.js`**", "lib/x.js"),
+            ("### `tests/test_cache.py` (new)", "tests/test_cache.py"),
+            ("**app.py** (new file):", "app.py"),
+            ("`src/routes/(auth)/login.svelte`", "src/routes/(auth)/login.svelte"),
         ] {
             assert_eq!(clean_path_line(line), want, "{line}");
         }
@@ -214,6 +252,11 @@ mod tests {
         assert!(!looks_like_path("foo()"));
         assert!(!looks_like_path("..."));
         assert!(!looks_like_path("python"));
+        assert!(looks_like_path("Dockerfile"));
+        assert!(looks_like_path("deploy/Makefile"));
+        assert!(!looks_like_path("Dockerfiles"));
+        assert!(!looks_like_path("makefile"));
+        assert!(!looks_like_path(&clean_path_line("`a.py` (see https://x.y/z)")));
         for routed in [
             "app/[locale]/page.tsx",
             "src/routes/(auth)/login.svelte",

@@ -46,6 +46,11 @@ impl Strings {
     /// Take the next line: `Some(k)` when it begins inside a string opened on line `k` (counted
     /// from 0 over the lines taken), `None` when it begins in code or a comment.
     pub fn line(&mut self, text: &str) -> Option<usize> {
+        self.scan(text, |_| {})
+    }
+
+    /// [`Strings::line`], handing each byte of code (outside strings and comments) to `code`.
+    fn scan(&mut self, text: &str, mut code: impl FnMut(u8)) -> Option<usize> {
         let inside = match self.state {
             State::Str { opened, .. } => Some(opened),
             _ => None,
@@ -87,6 +92,7 @@ impl Strings {
                         i = find_close(b, i + 1, if b[i] == b'"' { "\"" } else { "'" })
                             .unwrap_or(b.len());
                     } else {
+                        code(b[i]);
                         i += 1;
                     }
                 }
@@ -95,6 +101,26 @@ impl Strings {
         self.line += 1;
         inside
     }
+}
+
+/// The net count of `{}`, `()` and `[]` in the code of `lines`, strings and comments left
+/// out: a docstring's "[0.0, 1.0)" says nothing about the code's blocks. It errs as the scanner
+/// does (a Rust lifetime reads as a quote), so it is a second opinion beside the raw count.
+pub fn code_brackets<'a>(lines: impl IntoIterator<Item = &'a str>) -> [i64; 3] {
+    let mut net = [0i64; 3];
+    let mut strings = Strings::new();
+    for line in lines {
+        strings.scan(line, |c| match c {
+            b'{' => net[0] += 1,
+            b'}' => net[0] -= 1,
+            b'(' => net[1] += 1,
+            b')' => net[1] -= 1,
+            b'[' => net[2] += 1,
+            b']' => net[2] -= 1,
+            _ => {}
+        });
+    }
+    net
 }
 
 /// The index after the first unescaped `close` at or after `from`.
@@ -159,5 +185,13 @@ mod tests {
         for l in ["#[derive(Debug)]", "fn f<'a>(x: &'a str) -> &'a str {", "    x", "}", "y"] {
             assert_eq!(s.line(l), None, "{l}");
         }
+    }
+
+    #[test]
+    fn brackets_in_code_only() {
+        let doc = ["def f():", "    \"\"\"In [0.0, 1.0).", "    \"\"\"", "    return g(x)  # (see"];
+        assert_eq!(code_brackets(doc), [0, 0, 0]);
+        assert_eq!(code_brackets(["if (a) {", "  s = \"}\";"]), [1, 0, 0]);
+        assert_eq!(code_brackets(["x = [1, 2", "/* ] */"]), [0, 0, 1]);
     }
 }

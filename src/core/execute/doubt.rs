@@ -362,8 +362,20 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         if !replacing && let Some(why) = inside_blank_run(hunk, slots, run, k, lines) {
             return Some(why);
         }
+        let mut next_line = (k..slots.len()).find(|&j| anchor_start(&slots[j]).is_some());
+        // No line found after the new ones, but a context line the model wrote after them
+        // stands a little further down (the locator passed over it): the model left out what
+        // lies between, as much as when it was found.
+        let next = match (prev, next) {
+            (Some(Some(from)), None) => {
+                further_down(hunk, slots, (run, k), lines, from).map(|(g, j)| {
+                    next_line = Some(j);
+                    g
+                })
+            }
+            _ => next,
+        };
         let (Some(Some(from)), Some(to)) = (prev, next) else { continue };
-        let next_line = (k..slots.len()).find(|&j| anchor_start(&slots[j]).is_some());
         // After a left-out opener only when the line before the gap is shallower than the new
         // lines: one as deep (the last line of an `if` body, the gap an `else:`) could as well
         // be what they follow.
@@ -375,8 +387,15 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         let opener = lines
             .get(from..to)
             .is_some_and(|g| g.iter().any(|l| l.trim_end().ends_with([':', '{'])));
-        let sibling =
-            opener && before_gap.is_some_and(|j| depth(&hunk.lines[j].text) >= depth(first_new));
+        // A left-out line that closes a bracket first (`) -> None:` ending a signature) closes
+        // the one the line before the gap stands in: nothing goes before it.
+        let closes_first = lines
+            .get(from..to)
+            .and_then(|g| g.iter().find(|l| !l.trim().is_empty()))
+            .is_some_and(|l| l.trim_start().starts_with([')', ']', '}']));
+        let sibling = opener
+            && !closes_first
+            && before_gap.is_some_and(|j| depth(&hunk.lines[j].text) >= depth(first_new));
         let forced = !sibling
             && next_line.is_some_and(|j| {
                 settled_after(
@@ -398,7 +417,13 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
                 left_out.trim()
             ));
         }
-        if to > from && spaced_before_gap(hunk, slots, run, k, &lines[from - 1]) {
+        let added: Vec<&str> = (run..k)
+            .filter(|&j| matches!(slots[j], HunkSlot::Add | HunkSlot::ForgottenAdd))
+            .map(|j| hunk.lines[j].text.as_str())
+            .collect();
+        let gap = crate::core::gap::notes_for_next(&lines[from..to], &added, &lines[to])
+            || crate::core::gap::joins_imports(lines, from, first_new);
+        if to > from && (gap || spaced_before_gap(hunk, slots, run, k, &lines[from - 1])) {
             // Only blank lines left out, and new lines that open with their own blank line and
             // end on code: right after the line before the gap, the file's blank lines then
             // part them from the line after it (after the gap there would be two blank lines
@@ -414,6 +439,28 @@ fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Option<String>
         }
     }
     None
+}
+
+/// The first context line after the new lines of the run `run..end` that the locator passed
+/// over (not blank), found within a few lines below file line `from`: its file line and hunk line.
+fn further_down(
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    (run, end): (usize, usize),
+    lines: &[String],
+    from: usize,
+) -> Option<(usize, usize)> {
+    const NEAR: usize = 64;
+    let first_add =
+        (run..end).find(|&j| matches!(slots[j], HunkSlot::Add | HunkSlot::ForgottenAdd))?;
+    let j = (first_add..end).find(|&j| {
+        slots[j] == HunkSlot::Ignored
+            && hunk.lines[j].kind == crate::core::edit::LineKind::Context
+            && !hunk.lines[j].text.trim().is_empty()
+    })?;
+    let want = hunk.lines[j].text.trim();
+    let window = lines.get(from..(from + NEAR).min(lines.len()))?;
+    window.iter().position(|l| l.trim() == want).map(|p| (from + p, j))
 }
 
 /// Whether new lines (hunk lines `run..end`) start with a blank line and end on a line that is
@@ -458,7 +505,11 @@ fn settled_after(gap: &[String], new: &str, next: &str, next_in_file: &str) -> b
     if opens {
         return depth(next_in_file) > depth(left_out);
     }
-    let closes_docstring = (t == "\"\"\"" || t == "'''") && depth(next_in_file) == depth(left_out);
+    // The closing quotes of a docstring, or a whole one-line docstring: before it the new code
+    // would make it no docstring.
+    let quotes = |q: &str| t == q || (t.len() >= 6 && t.starts_with(q) && t.ends_with(q));
+    let closes_docstring =
+        (quotes("\"\"\"") || quotes("'''")) && depth(next_in_file) == depth(left_out);
     closes_docstring && looks_like_code(new)
 }
 

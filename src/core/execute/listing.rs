@@ -28,6 +28,7 @@ pub(super) fn replace(
     w: &mut Working,
     mentions: &[String],
 ) -> EditReport {
+    let content = &*without_naming_comment(edit, content, w.text.as_ref());
     let Some(text) = w.text.as_mut() else {
         if content.lines().any(|l| {
             crate::core::elision::is_placeholder(l) && l.trim().trim_matches('.').trim() != ""
@@ -71,6 +72,30 @@ pub(super) fn replace(
     w.dirty = true;
     let strategy = if merged.restored { Strategy::WholeMerge } else { Strategy::WholeFile };
     placed(edit, path, Placement { strategy, lines: Some((1, n)), similarity: None }, None)
+}
+
+/// A listing that names its file in a comment on its first line (`# app/util.py`) without the
+/// comment, unless the file already starts with that line: it labels the listing.
+fn without_naming_comment<'a>(
+    edit: &Edit,
+    content: &'a str,
+    file: Option<&TextFile>,
+) -> std::borrow::Cow<'a, str> {
+    if edit.path_source != PathSource::FirstLineComment {
+        return content.into();
+    }
+    let lead = content.split_inclusive('\n').take_while(|l| l.trim().is_empty()).count();
+    let rest: Vec<&str> = content.split_inclusive('\n').skip(lead).collect();
+    let Some(first) = rest.first() else { return content.into() };
+    let held = file
+        .and_then(|f| f.lines.iter().find(|l| !l.trim().is_empty()))
+        .is_some_and(|l| l.trim() == first.trim());
+    if held {
+        return content.into();
+    }
+    let body = &rest[1..];
+    let blank = body.iter().take_while(|l| l.trim().is_empty()).count();
+    body[blank..].concat().into()
 }
 
 /// `content` with at most `keep` blank lines at its end (line endings as they are).

@@ -80,8 +80,15 @@ pub(super) fn fits_language(language: &str, path: &str) -> bool {
     match known {
         Some((_, tags)) => tags.contains(&language.as_str()),
         None if SHELL_LANGUAGES.contains(&language.as_str()) => {
-            matches!(ext.as_str(), "txt" | "log" | "text")
-                && matches!(language.as_str(), "text" | "txt" | "plaintext")
+            let name = path.rsplit('/').next().unwrap_or(path);
+            // Environment files (`.env`, `.env.example`, `prod.env`) and shell start-up files are
+            // shell assignments: models tag them `bash`.
+            let shell_file = name.starts_with(".env")
+                || name.ends_with(".env")
+                || matches!(name, ".bashrc" | ".zshrc" | ".profile" | ".bash_profile");
+            (matches!(ext.as_str(), "txt" | "log" | "text")
+                && matches!(language.as_str(), "text" | "txt" | "plaintext"))
+                || (shell_file && matches!(language.as_str(), "bash" | "sh" | "shell" | "zsh"))
         }
         None => true,
     }
@@ -100,9 +107,111 @@ pub(super) fn introduced_path(line: &str) -> Option<String> {
     }
     let after = after.trim_matches(|c: char| c.is_whitespace() || "*_)`'\"".contains(c));
     let words = after.split_whitespace().count();
-    // A presenting sentence ("Here is a new version of `a.txt` for you to consider:") presents
-    // the file however it goes on; any other sentence only when the file ends it.
-    (words <= 1 || (presents(before) && words <= 5) || presents_new_version(line)).then_some(path)
+    // A presenting sentence ("Here is a new version of `a.txt` for you to consider:"), one that
+    // creates or rewrites the file ("Create `a.py` with this content:", "I've rewritten `a.ts`
+    // as follows:") or names its whole new version ("The complete `app.py` after the
+    // change:") presents the file however it goes on; any other sentence only when the file
+    // ends it.
+    let sentence = last_sentence(before);
+    let whole = presents(sentence) || makes_whole(sentence) || names_whole(sentence);
+    (words <= 1 || (whole && words <= 5) || presents_new_version(line)).then_some(path)
+}
+
+/// The last sentence of `text`: what follows its last ". ", "! " or "? ".
+fn last_sentence(text: &str) -> &str {
+    ['.', '!', '?']
+        .iter()
+        .filter_map(|&p| text.rfind(&format!("{p} ")).map(|i| i + 2))
+        .max()
+        .map_or(text, |i| &text[i..])
+}
+
+/// The lowercased words of `before` (the sentence up to a mention) standing before the
+/// mention itself: before its opening backtick or star, or, for a bare path, before its last
+/// whitespace-separated token.
+fn words_before_mention(before: &str) -> Vec<String> {
+    let cut = match before.trim_end().rfind(['`', '*']) {
+        Some(i) => {
+            let open = before[..i].trim_end_matches(['`', '*']);
+            open.rfind(['`', '*']).map_or(open, |j| &before[..j])
+        }
+        None => before.trim_end().rsplit_once(char::is_whitespace).map_or("", |(head, _)| head),
+    };
+    cut.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Determiners and adjectives between a verb or preposition and the file it governs.
+const SKIPPED: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "your",
+    "my",
+    "our",
+    "this",
+    "that",
+    "its",
+    "updated",
+    "new",
+    "full",
+    "complete",
+    "entire",
+    "whole",
+    "modified",
+    "revised",
+    "final",
+    "current",
+    "fixed",
+    "corrected",
+    "resulting",
+    "changed",
+];
+
+/// Adjectives that say a version is all of the file.
+const WHOLE_ADJECTIVES: &[&str] =
+    &["updated", "new", "full", "complete", "entire", "whole", "revised", "final", "resulting"];
+
+/// Whether the sentence before a mention makes the file anew: its verb (past the determiners,
+/// adjectives and a "file" noun) creates or rewrites ("Create `a.py`", "I've rewritten the
+/// `a.ts`", "Add a new file `b.py`").
+fn makes_whole(sentence: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "create",
+        "created",
+        "creating",
+        "rewrite",
+        "rewrote",
+        "rewritten",
+        "rewriting",
+        "recreate",
+        "recreated",
+        "regenerated",
+    ];
+    let words = words_before_mention(sentence);
+    let mut rest = words.iter().rev().skip_while(|w| {
+        SKIPPED.contains(&w.as_str()) || matches!(w.as_str(), "file" | "module" | "script")
+    });
+    let skipped_new = words
+        .iter()
+        .rev()
+        .take_while(|w| SKIPPED.contains(&w.as_str()) || w.as_str() == "file")
+        .any(|w| w == "new");
+    rest.next().is_some_and(|verb| {
+        VERBS.contains(&verb.as_str())
+            || (skipped_new && matches!(verb.as_str(), "add" | "added" | "make" | "write"))
+    })
+}
+
+/// Whether the sentence before a mention is only a noun phrase naming a whole version of the
+/// file: "The complete `app.py`", "Updated `config.yaml`" (and whatever follows the mention).
+fn names_whole(sentence: &str) -> bool {
+    let words = words_before_mention(sentence);
+    !words.is_empty()
+        && words.iter().all(|w| SKIPPED.contains(&w.as_str()))
+        && words.iter().any(|w| WHOLE_ADJECTIVES.contains(&w.as_str()))
 }
 
 /// Whether the mention that ends `before` (the line up to and with it) is the object of a
@@ -115,45 +224,7 @@ fn governed_by_a_preposition(before: &str) -> bool {
         "under", "after", "before", "near", "below", "above",
     ];
     const WHOLE: &[&str] = &["version", "copy", "contents", "content", "listing", "rewrite"];
-    const SKIPPED: &[&str] = &[
-        "the",
-        "a",
-        "an",
-        "your",
-        "my",
-        "our",
-        "this",
-        "that",
-        "its",
-        "updated",
-        "new",
-        "full",
-        "complete",
-        "entire",
-        "whole",
-        "modified",
-        "revised",
-        "final",
-        "current",
-        "fixed",
-        "corrected",
-        "resulting",
-        "changed",
-    ];
-    // The words before the mention: before its opening backtick or star, or, for a bare path,
-    // before its last whitespace-separated token.
-    let cut = match before.trim_end().rfind(['`', '*']) {
-        Some(i) => {
-            let open = before[..i].trim_end_matches(['`', '*']);
-            open.rfind(['`', '*']).map_or(open, |j| &before[..j])
-        }
-        None => before.trim_end().rsplit_once(char::is_whitespace).map_or("", |(head, _)| head),
-    };
-    let words: Vec<String> = cut
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words = words_before_mention(before);
     let mut rest = words.iter().rev().skip_while(|w| SKIPPED.contains(&w.as_str()));
     let Some(w) = rest.next() else { return false };
     if !PREPOSITIONS.contains(&w.as_str()) {
@@ -169,17 +240,47 @@ pub(super) fn presents_new_version(line: &str) -> bool {
     let t = line.trim().trim_end_matches(['*', '_']).trim_end();
     let Some(body) = t.strip_suffix(':') else { return false };
     let Some((_, after)) = last_mention(body) else { return false };
-    let before = body[..body.len() - after.len()].to_ascii_lowercase();
-    const VERSION: &[&str] =
-        &["modified", "updated", "new version", "full", "complete", "entire", "whole", "revised"];
-    presents(&before) && VERSION.iter().any(|w| before.contains(w))
+    let sentence = last_sentence(&body[..body.len() - after.len()]);
+    let lower = sentence.to_ascii_lowercase();
+    (presents(sentence) && VERSION.iter().any(|w| lower.contains(w)))
+        || makes_whole(sentence)
+        || names_whole(sentence)
+}
+
+/// Words that make "Here is the … file" a new version of all of it.
+const VERSION: &[&str] =
+    &["modified", "updated", "new version", "full", "complete", "entire", "whole", "revised"];
+
+/// Whether a line presents a whole file without naming it ("Here's the complete file:",
+/// "Here is the updated code:"): the listing may name itself on its first line.
+pub(super) fn presents_unnamed_file(line: &str) -> bool {
+    let t = line.trim().trim_end_matches(['*', '_']).trim_end();
+    let Some(body) = t.strip_suffix(':') else { return false };
+    let sentence = last_sentence(body);
+    let lower = sentence.to_ascii_lowercase();
+    last_mention(body).is_none()
+        && presents(sentence)
+        && VERSION.iter().any(|w| lower.contains(w))
+        && ["file", "code", "version", "module"].iter().any(|w| lower.contains(w))
+}
+
+/// The path a listing's first line names in a comment and nothing else: `# app/util.py`,
+/// `// src/api.ts`, `-- db/schema.sql`, `/* lib/x.c */`, `<!-- docs/a.html -->`.
+pub(super) fn first_line_path(line: &str) -> Option<String> {
+    let t = line.trim();
+    let inner = [("<!--", "-->"), ("/*", "*/")]
+        .iter()
+        .find_map(|(open, close)| t.strip_prefix(open)?.strip_suffix(close))
+        .or_else(|| ["//", "#", "--", ";"].iter().find_map(|p| t.strip_prefix(p)))?;
+    let path = clean_path_line(inner.trim().trim_start_matches(['/', '#', '-', ';']));
+    (path.contains('/') || path.contains('.')).then_some(path).filter(|p| looks_like_path(p))
 }
 
 /// Whether a sentence opens by presenting what follows: "Here is …", "Here's …", "Below is …".
-fn presents(before: &str) -> bool {
-    let lower = before.trim_start().to_ascii_lowercase();
+fn presents(sentence: &str) -> bool {
+    let lower = sentence.trim_start().to_ascii_lowercase();
     let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
-    ["here is ", "here's ", "here are ", "below is ", "this is "]
+    ["here is ", "here's ", "here are ", "below is ", "this is ", "and here is ", "and here's "]
         .iter()
         .any(|p| lower.starts_with(p))
 }
@@ -246,6 +347,19 @@ mod tests {
             ("Here is the full new version of `a.txt`:", Some("a.txt")),
             ("Here are the contents of **`conf/app.toml`**:", Some("conf/app.toml")),
             ("Run it:", None),
+            ("Create `app/cache.py` with this content:", Some("app/cache.py")),
+            ("I've rewritten `src/api.ts` as follows:", Some("src/api.ts")),
+            ("The complete `app.py` after the change:", Some("app.py")),
+            (
+                "Give it room. This is what `config/app.yaml` should contain:",
+                Some("config/app.yaml"),
+            ),
+            ("Add a new file `lib/b.py` with:", Some("lib/b.py")),
+            ("Here's the updated `Dockerfile`:", Some("Dockerfile")),
+            ("Create a test in `tests/test_a.py` like this:", None),
+            ("Then change `a.py` so that it reads:", None),
+            ("Add `b.py` to the list like this:", None),
+            ("Change `hello.py` as follows:", None),
         ] {
             assert_eq!(introduced_path(line).as_deref(), want, "{line}");
         }
@@ -270,5 +384,25 @@ mod tests {
         assert!(fits_language("postgresql", "db/schema.sql"));
         assert!(fits_language("jsx", "src/App.tsx"));
         assert!(!fits_language("sql", "src/App.tsx"));
+        assert!(fits_language("bash", ".env.example"));
+        assert!(fits_language("sh", "deploy/prod.env"));
+        assert!(!fits_language("bash", "config.example"));
+        assert!(fits_language("dockerfile", "Dockerfile"));
+    }
+
+    #[test]
+    fn new_versions_and_unnamed_files() {
+        assert!(presents_new_version("Create `scripts/seed.py`:"));
+        assert!(presents_new_version("The complete `app.py` after the change:"));
+        assert!(!presents_new_version("Change `hello.py` like this:"));
+        assert!(presents_unnamed_file("Make it lazy. Here's the complete file:"));
+        assert!(presents_unnamed_file("Here is the updated code:"));
+        assert!(!presents_unnamed_file("Here is the output:"));
+        assert!(!presents_unnamed_file("Here is the updated `a.py`:"));
+        assert_eq!(first_line_path("# app/util.py").as_deref(), Some("app/util.py"));
+        assert_eq!(first_line_path("// src/api.ts").as_deref(), Some("src/api.ts"));
+        assert_eq!(first_line_path("<!-- docs/a.html -->").as_deref(), Some("docs/a.html"));
+        assert_eq!(first_line_path("# compute the total"), None);
+        assert_eq!(first_line_path("x = 1  # a.py"), None);
     }
 }

@@ -85,6 +85,9 @@ struct OpenFence {
     listing_path: Option<String>,
     /// The line before presents a new version of that file (`listing::presents_new_version`).
     presented: bool,
+    /// The line before presents a whole file without naming it (`listing::presents_unnamed_file`):
+    /// the listing's first line may name it in a comment.
+    unnamed: bool,
     body: Vec<String>,
     nested: Vec<FenceLine>,
     had_edits: bool,
@@ -275,6 +278,7 @@ impl Parser {
             self.prose_paths.clear();
             let listing_path = self.line_before_fence().and_then(listing::introduced_path);
             let presented = self.line_before_fence().is_some_and(listing::presents_new_version);
+            let unnamed = self.line_before_fence().is_some_and(listing::presents_unnamed_file);
             self.fence = Some(OpenFence {
                 open: f.clone(),
                 start: self.line_no,
@@ -282,6 +286,7 @@ impl Parser {
                 prose_path,
                 listing_path,
                 presented,
+                unnamed,
                 body: Vec::new(),
                 nested: Vec::new(),
                 had_edits: false,
@@ -387,7 +392,13 @@ impl Parser {
                 .filter(|p| {
                     listing::fits_language(language, p) || (language.is_empty() && fence.presented)
                 })
-                .map(|p| (p, PathSource::Prose)),
+                .map(|p| (p, PathSource::Prose))
+                .or_else(|| {
+                    let first = fence.body.iter().find(|l| !l.trim().is_empty())?;
+                    let p = listing::first_line_path(first).filter(|_| fence.unnamed)?;
+                    (language.is_empty() || listing::fits_language(language, &p))
+                        .then_some((p, PathSource::FirstLineComment))
+                }),
         };
         let Some((path, source)) = path else { return };
         let mut content = String::new();

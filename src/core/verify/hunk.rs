@@ -32,6 +32,9 @@ pub fn check_window(
     held: Option<&HashMap<&str, u32>>,
 ) -> Result<(), Unexplained> {
     let (before, after) = (&file[lo..hi], new);
+    if literally(hunk, before, after) {
+        return Ok(());
+    }
     let openers = run_openers(hunk);
     let starts = |line: &str, add: bool| openers.contains(&(line.trim(), add));
     let (removed, added, _, _) = changed(before, after, &starts);
@@ -63,6 +66,38 @@ pub fn check_window(
     check_brackets(hunk, &asked, (&removed, &added), &new)?;
     let window = Window { file, lo, hi, held };
     check_adds_kept(hunk, &asked, window, after, &added)
+}
+
+/// Whether `after` is `before` with the hunk's old side, found line for line somewhere in it
+/// (trailing whitespace aside), replaced by its new side: the change is the hunk's own and
+/// needs no explaining. (A diff of a long run of look-alike lines, or of a block moved past a
+/// line it shares, could pair lines otherwise and find it unexplained.) Where the old side was
+/// found is not this check's business; it only sees that nothing else changed.
+fn literally(hunk: &Hunk, before: &[String], after: &[String]) -> bool {
+    let same = |a: &str, b: &str| a.trim_end() == b.trim_end();
+    let old: Vec<&str> =
+        hunk.lines.iter().filter(|l| l.kind != LineKind::Add).map(|l| l.text.as_str()).collect();
+    let new: Vec<&str> =
+        hunk.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text.as_str()).collect();
+    if old.is_empty()
+        || before.len() < old.len()
+        || before.len() + new.len() != after.len() + old.len()
+    {
+        return false;
+    }
+    let shorter = before.len().min(after.len());
+    let prefix = (0..shorter).take_while(|&i| same(&before[i], &after[i])).count();
+    let suffix = (0..shorter - prefix)
+        .take_while(|&i| same(&before[before.len() - 1 - i], &after[after.len() - 1 - i]))
+        .count();
+    // The old side must cover what changed: it starts at or before the first differing line
+    // and ends at or after the last.
+    let first = (before.len() - suffix).saturating_sub(old.len());
+    let last = prefix.min(before.len() - old.len());
+    (first..=last).take(256).any(|lo| {
+        before[lo..lo + old.len()].iter().zip(&old).all(|(f, h)| same(f, h))
+            && after[lo..lo + new.len()].iter().zip(&new).all(|(f, h)| same(f, h))
+    })
 }
 
 /// The first line of each run of added (`true`) and of removed lines in the hunk: where a block

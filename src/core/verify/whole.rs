@@ -22,13 +22,19 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
     // closing braces for the file's own leaves a block open. Without placeholders the result
     // is the listing, whose own closers without openers (a shell `case` pattern's `)`) say
     // nothing; a block it leaves open says it was cut off.
-    let net = |lines: &[String]| brackets(lines.iter().map(|l| l.as_str()));
-    let (was, now) = (net(before), net(after));
-    let broken = match restoring {
-        true => now != [0; 3],
-        false => now.iter().any(|&n| n > 0),
+    // Counted twice, as text and as code (strings and comments left out): an imbalance only
+    // counts when both see it, so "[0.0, 1.0)" in a docstring is no open block. The code count
+    // is taken against the file's own (the scanner may misread a Rust lifetime for a quote in
+    // both), the text count needs a file that balanced.
+    let broken = |was: [i64; 3], now: [i64; 3]| match restoring {
+        true => now != was,
+        false => now.iter().zip(&was).any(|(n, w)| n > w),
     };
-    if was == [0; 3] && broken {
+    let text = |lines: &[String]| brackets(lines.iter().map(|l| l.as_str()));
+    let code =
+        |lines: &[String]| crate::core::strings::code_brackets(lines.iter().map(|l| l.as_str()));
+    let was = text(before);
+    if was == [0; 3] && broken(was, text(after)) && broken(code(before), code(after)) {
         return Err(Unexplained(
             "the merged file's brackets would no longer balance: list the file in full".into(),
         ));
