@@ -148,6 +148,7 @@ fn checked_merge(
         && orig_nonblank >= 20
         && merged.kept_share < EXCERPT_SHARE
         && new_len * 2 < text.lines.len()
+        && !only_named_deletions(&text.lines, content, mentions)
     {
         return Err(format!(
             "the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
@@ -239,17 +240,7 @@ fn dropped_with_nothing_in_its_place(
         if telling.iter().filter(|t| listed.contains(*t)).count() * 2 >= telling.len() {
             continue;
         }
-        // What the stretch is: the names on its first line of code (`def title_case(s):`,
-        // `exports.compileQueryParser = function …`, `clear() {`).
-        let comment = |t: &&str| {
-            ["//", "#", "/*", "*", "\"\"\"", "'''", "<!--"].iter().any(|c| t.starts_with(c))
-        };
-        // (Decorators and attributes, `@property`, `#[inline]`, come before what they adorn.)
-        let attribute = |t: &&str| t.starts_with('@') || t.starts_with("#[");
-        let head = telling.iter().find(|t| !comment(t) && !attribute(t)).unwrap_or(&telling[0]);
-        let mut named =
-            head.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 3);
-        if named.any(|n| mentions.iter().any(|m| m == n)) {
+        if names_a_mention(&telling, mentions) {
             continue;
         }
         return Some(format!(
@@ -263,6 +254,53 @@ fn dropped_with_nothing_in_its_place(
 
 /// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`
 /// (after modifiers such as `pub` or `async`; `return self.function(x)` defines nothing).
+/// Whether a stretch of lines (trimmed, those that say something) is what the reply's prose
+/// talks about: a name on its first line of code (`def title_case(s):`,
+/// `exports.compileQueryParser = function …`, `clear() {`) is one the prose mentions.
+fn names_a_mention(telling: &[&str], mentions: &[String]) -> bool {
+    let comment =
+        |t: &&str| ["//", "#", "/*", "*", "\"\"\"", "'''", "<!--"].iter().any(|c| t.starts_with(c));
+    // (Decorators and attributes, `@property`, `#[inline]`, come before what they adorn.)
+    let attribute = |t: &&str| t.starts_with('@') || t.starts_with("#[");
+    let Some(head) = telling.iter().find(|t| !comment(t) && !attribute(t)).or(telling.first())
+    else {
+        return false;
+    };
+    let mut named =
+        head.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 3);
+    named.any(|n| mentions.iter().any(|m| m == n))
+}
+
+/// Whether the listing is the file with stretches deleted and nothing else changed, each
+/// stretch one the reply's prose names ("remove `generate`"): a deletion, however much of the
+/// file it takes, not an excerpt.
+fn only_named_deletions(before: &[String], listing: &str, mentions: &[String]) -> bool {
+    let old: Vec<&str> = before.iter().map(|l| l.trim_end()).collect();
+    let new: Vec<&str> = listing.lines().map(|l| l.trim_end()).collect();
+    let mut deleted = 0;
+    for op in similar::capture_diff_slices(similar::Algorithm::Patience, &old, &new) {
+        match op {
+            similar::DiffOp::Equal { .. } => {}
+            similar::DiffOp::Delete { old_index, old_len, .. } => {
+                let telling: Vec<&str> = old[old_index..old_index + old_len]
+                    .iter()
+                    .map(|l| l.trim())
+                    .filter(|t| super::doubt::telling(t))
+                    .collect();
+                if !telling.is_empty() && !names_a_mention(&telling, mentions) {
+                    return false;
+                }
+                deleted += telling.len();
+            }
+            // Blank lines around a deletion may go too.
+            similar::DiffOp::Insert { new_index, new_len, .. }
+                if new[new_index..new_index + new_len].iter().all(|l| l.trim().is_empty()) => {}
+            _ => return false,
+        }
+    }
+    deleted > 0
+}
+
 fn defined_name(line: &str) -> Option<&str> {
     const MODIFIERS: &[&str] = &[
         "pub",

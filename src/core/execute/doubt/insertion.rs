@@ -127,7 +127,8 @@ pub(super) fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Opt
 }
 
 /// The first context line after the new lines of the run `run..end` that the locator passed
-/// over (not blank), found within a few lines below file line `from`: its file line and hunk line.
+/// over and that says something (a lone `}` stands everywhere), found within a few lines below
+/// file line `from`: its file line and hunk line.
 fn further_down(
     hunk: &Hunk,
     slots: &[HunkSlot],
@@ -141,7 +142,7 @@ fn further_down(
     let j = (first_add..end).find(|&j| {
         slots[j] == HunkSlot::Ignored
             && hunk.lines[j].kind == crate::core::edit::LineKind::Context
-            && !hunk.lines[j].text.trim().is_empty()
+            && super::telling(hunk.lines[j].text.trim())
     })?;
     let want = hunk.lines[j].text.trim();
     let window = lines.get(from..(from + NEAR).min(lines.len()))?;
