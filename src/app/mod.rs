@@ -77,6 +77,8 @@ pub struct StreamStats {
     pub ended: Option<Instant>,
     pub bytes: usize,
     pub output_tokens: Option<u64>,
+    /// How many repeated edits the review had left out when the stream began.
+    pub repeated_before: usize,
 }
 
 /// What the app starts from.

@@ -10,7 +10,11 @@ impl App {
         self.request_failed = None;
         self.round += 1;
         self.streaming = true;
-        self.stats = StreamStats { started: Some(now), ..StreamStats::default() };
+        self.stats = StreamStats {
+            started: Some(now),
+            repeated_before: self.review.repeated,
+            ..StreamStats::default()
+        };
         // The project as it is now: files created since the last round are paths too.
         let known_paths = self.review.project_files();
         self.parse = ParseOptions { only: None, known_paths };
@@ -48,7 +52,14 @@ impl App {
         self.streaming = false;
         self.stats.ended = Some(now);
         self.stats.output_tokens = done.output_tokens;
-        self.notice = done.note;
+        let repeated = self.review.repeated - self.stats.repeated_before;
+        self.notice = done.note.or_else(|| {
+            (repeated > 0).then(|| {
+                format!(
+                    "{repeated} edit(s) of this reply repeat hunks still pending, failed or written: not added again (a rejected one comes back as a new hunk)"
+                )
+            })
+        });
         effects.extend(self.next_trigger(now));
         effects
     }

@@ -279,3 +279,32 @@ fn a_batch_undo_that_could_not_write_goes_on_with_the_next_u() {
     assert_eq!(app.review.counts().applied, 0, "{:?}", app.notice);
     assert!(app.notice.as_deref().unwrap().contains("batch"), "{:?}", app.notice);
 }
+
+#[test]
+fn a_follow_up_that_sends_a_rejected_edit_again_brings_it_back_and_says_what_it_left_out() {
+    let (mut app, now) = streamed();
+    let first = app.review.hunks()[0].id;
+    app.selected = Some(first);
+    app.update_placed(key('n'), now);
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Rejected);
+    let before = app.review.hunks().len();
+    app.update_placed(key('m'), now);
+    for c in "again".chars() {
+        app.update_placed(key(c), now);
+    }
+    let effects = app.update_placed(special(KeyCode::Enter), now);
+    assert!(matches!(effects.as_slice(), [AppEffect::StartStream { .. }]), "{effects:?}");
+    // The model sends the same reply again: the rejected edit comes back, the others (pending
+    // or failed-but-open) are not doubled, and the message says so.
+    app.update_placed(Msg::Chunk(REPLY.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
+    let back: Vec<&ReviewHunk> = app.review.hunks()[before..]
+        .iter()
+        .filter(|h| h.path == app.review.hunks()[0].path)
+        .collect();
+    assert_eq!(back.len(), 1, "{:?}", app.review.problems);
+    assert_eq!(back[0].state, HunkState::Pending);
+    assert_eq!(back[0].edit.change, app.review.hunk(first).unwrap().edit.change);
+    let msg = app.message().unwrap_or_default().to_string();
+    assert!(msg.contains("not added again"), "{msg}");
+}

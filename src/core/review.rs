@@ -194,6 +194,8 @@ pub struct Review {
     waiting: Vec<(Edit, String)>,
     /// Parser problems (blocks that could not be read), for display.
     pub problems: Vec<String>,
+    /// How many edits were left out because a hunk for them was pending or written already.
+    pub repeated: usize,
 }
 
 impl Review {
@@ -294,10 +296,32 @@ impl Review {
         }
     }
 
+    /// Add a hunk for an edit. The same edit again (a retry or follow-up round re-sending it,
+    /// or a reply repeating itself) is not added twice while its hunk is pending, failed or
+    /// written; after it was rejected or turned a conflict it comes back as a new hunk (the user
+    /// asked again), under an id derived from the first one and how many came before, so a
+    /// replay of the same messages gives the same ids.
     fn push_hunk(&mut self, edit: Edit, path: String) {
-        let id = hunk_id(&path, &edit);
-        if self.hunks.contains(id) {
-            return;
+        let first = hunk_id(&path, &edit);
+        let (mut id, mut again) = (first, 0u64);
+        while let Some(idx) = self.hunks.position(id) {
+            let state = &self.hunks[idx].state;
+            // (A failed one would fail the same way again; a conflict's may fit the file now.)
+            if matches!(
+                state,
+                HunkState::Pending | HunkState::Accepted | HunkState::Applied | HunkState::Failed
+            ) {
+                self.problems.push(format!(
+                    "{path}: the reply repeats an edit the review holds already ({}, reply lines {}-{}): not added again",
+                    state.name(),
+                    edit.reply_lines.0,
+                    edit.reply_lines.1
+                ));
+                self.repeated += 1;
+                return;
+            }
+            again += 1;
+            id = numbers::again(first, again);
         }
         let hunk = self.new_hunk(id, path, edit);
         self.hunks.push(hunk);

@@ -56,6 +56,16 @@ pub fn hunk_id(path: &str, edit: &Edit) -> HunkId {
     h.finish()
 }
 
+/// The id of the `n`th hunk for an edit whose first hunk has id `first` (the same edit sent
+/// again after its hunk was rejected): the same in every build, like `first`.
+pub fn again(first: HunkId, n: u64) -> HunkId {
+    let mut h = Fnv::default();
+    h.write_u64(first);
+    h.write(b"again");
+    h.write_u64(n);
+    h.finish()
+}
+
 /// Hash lines as `str::hash` hashes them joined, each ended by `\n`.
 fn hash_joined<'a>(lines: impl Iterator<Item = &'a str>, h: &mut Fnv) {
     for l in lines {

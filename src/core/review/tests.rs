@@ -410,3 +410,35 @@ fn a_file_back_to_what_the_model_saw_is_no_conflict() {
     let (_, _, text) = write_of(r.accept(id).unwrap());
     assert_eq!(text, APP.replace("return 1\n", "return 10\n"));
 }
+
+#[test]
+fn an_edit_sent_again_after_its_rejection_comes_back_and_a_pending_one_is_not_doubled() {
+    let mut r = review_with(TWO);
+    let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
+    assert!(r.reject(a));
+    // A retry round re-sends both edits: the rejected one comes back as a new pending hunk,
+    // the pending one stays single, and the review says it left the repeat out.
+    for e in parse_reply(TWO, ParseOptions::default()) {
+        assert!(r.add_event(e).is_empty());
+    }
+    assert_eq!(r.hunks().len(), 3);
+    let again = r.hunks()[2].id;
+    assert!(![a, b].contains(&again));
+    assert_eq!(r.hunk(again).unwrap().state, HunkState::Pending);
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Rejected);
+    assert!(r.problems.iter().any(|p| p.contains("repeats an edit")), "{:?}", r.problems);
+    // The same messages give the same ids (a replay, a resume).
+    let mut r2 = review_with(TWO);
+    assert!(r2.reject(a));
+    for e in parse_reply(TWO, ParseOptions::default()) {
+        r2.add_event(e);
+    }
+    assert_eq!(r2.hunks()[2].id, again);
+    // Rejected once more and sent a third time: a third id.
+    assert!(r.reject(again));
+    for e in parse_reply(TWO, ParseOptions::default()) {
+        r.add_event(e);
+    }
+    assert_eq!(r.hunks().len(), 4);
+    assert!(![a, b, again].contains(&r.hunks()[3].id));
+}

@@ -97,10 +97,6 @@ impl Hunks {
         self.index.positions.get(&id).copied()
     }
 
-    pub(super) fn contains(&self, id: HunkId) -> bool {
-        self.index.positions.contains_key(&id)
-    }
-
     /// The hunk at `idx`, to change: it is marked changed.
     pub(super) fn get_mut(&mut self, idx: usize) -> &mut ReviewHunk {
         self.changed.insert(self.list[idx].id);
