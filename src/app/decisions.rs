@@ -207,7 +207,7 @@ impl App {
         self.undoing = None;
         self.notice = Some(if self.undo_writes == 0 {
             format!(
-                "undone: the batch of {} hunk(s); nothing was written for them (the files held them already), so nothing on disk changed",
+                "undone: the batch of {} hunk(s); nothing was written for them, so nothing on disk changed",
                 batch.len()
             )
         } else {

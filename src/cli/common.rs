@@ -230,7 +230,10 @@ pub fn human_line_as(report: &EditReport, placed: &str) -> String {
         Status::Refused => {
             fields.push("refused".to_string());
             fields.push(report.path.clone());
-            fields.push(report.reason.clone().unwrap_or_else(|| "refused".to_string()));
+            // Reasons name the file first (they are shown alone elsewhere): not twice here.
+            let reason = report.reason.as_deref().unwrap_or("refused");
+            let prefix = format!("{}: ", report.path);
+            fields.push(reason.strip_prefix(&prefix).unwrap_or(reason).to_string());
         }
     }
     fields.join("  ")
@@ -543,5 +546,7 @@ pub(crate) mod tests {
         let mut r = report(Status::Refused);
         r.reason = Some("SEARCH text not found".into());
         assert_eq!(human_line(&r), "refused  src/app.py  SEARCH text not found");
+        r.reason = Some("src/app.py: the old text is not in the file".into());
+        assert_eq!(human_line(&r), "refused  src/app.py  the old text is not in the file");
     }
 }

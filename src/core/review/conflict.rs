@@ -194,10 +194,30 @@ impl Review {
         }
         let idx = self.hunks.position(id).ok_or("the hunk is gone")?;
         let path = self.hunks[idx].path.clone();
-        let Some(Source::Text(before)) = self.files.get(&path).cloned() else {
-            return Err(format!(
-                "{path} is gone from disk; send the hunk back to the model or drop it"
-            ));
+        let before = match self.files.get(&path).cloned() {
+            Some(Source::Text(before)) => before,
+            Some(Source::Missing) => {
+                // The file is gone: what the user kept is the file, written where it was (only
+                // while it is still missing).
+                let mut after = String::new();
+                for l in text.lines() {
+                    after.push_str(l);
+                    after.push('\n');
+                }
+                let h = self.hunks.get_mut(idx);
+                let before_state = std::mem::replace(&mut h.state, HunkState::Accepted);
+                self.decisions.push(Decision {
+                    hunk: id,
+                    before_state,
+                    written: Some(Wrote::Whole(Source::Missing, After::Text(after.clone()))),
+                });
+                return Ok(Effect::Write { hunk: id, path, expected: None, text: after });
+            }
+            _ => {
+                return Err(format!(
+                    "{path} cannot be read; send the hunk back to the model or drop it"
+                ));
+            }
         };
         let Some((first, now)) = view.now else {
             return Err(format!("{path} cannot be read; nothing was written"));
@@ -223,12 +243,18 @@ impl Review {
 /// model proposes, between git's conflict markers.
 pub fn conflict_document(view: &ConflictView, path: &str) -> String {
     let mut out = String::new();
-    let (first, now) = view.now.clone().unwrap_or((1, Vec::new()));
-    let last = first + now.len().max(1) - 1;
-    out.push_str(&format!("{OURS} on disk now: {path} lines {first}-{last}\n"));
-    for l in &now {
-        out.push_str(l);
-        out.push('\n');
+    match view.now.clone() {
+        Some((first, now)) => {
+            let last = first + now.len().max(1) - 1;
+            out.push_str(&format!("{OURS} on disk now: {path} lines {first}-{last}\n"));
+            for l in &now {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        None => out.push_str(&format!(
+            "{OURS} on disk now: {path} is gone from disk (what you keep is written as the whole file)\n"
+        )),
     }
     out.push_str(SPLIT);
     out.push('\n');

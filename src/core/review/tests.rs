@@ -242,6 +242,23 @@ fn a_conflict_resolved_by_hand_shows_what_was_written() {
 }
 
 #[test]
+fn a_conflict_on_a_deleted_file_resolved_by_hand_writes_the_file_anew() {
+    let mut r = review_with(TWO);
+    let a = r.hunks()[0].id;
+    r.file_changed("app.py", Source::Missing);
+    assert!(r.hunk(a).unwrap().state.is_conflict());
+    let doc = conflict_document(&r.conflict_view(a).unwrap(), "app.py");
+    assert!(doc.contains("gone from disk"), "{doc}");
+    let effect = r.resolve_conflict(a, "def a():\n    return 10\n").unwrap();
+    let Effect::Write { path, expected, text, .. } = effect else { panic!("{effect:?}") };
+    assert_eq!(
+        (path.as_str(), expected, text.as_str()),
+        ("app.py", None, "def a():\n    return 10\n")
+    );
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Accepted);
+}
+
+#[test]
 fn rejected_hunks_are_placed_against_the_file_now() {
     let mut r = review_with(GROW);
     let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
