@@ -65,6 +65,35 @@ pub fn is_placeholder(line: &str) -> bool {
     had_leader && (phrase || (dotted && lower.split_whitespace().count() <= 8))
 }
 
+/// Whether a placeholder line says it stands for code that stays ("# ... existing code ...",
+/// "// rest of the function here", "# ..."): in a hunk's new text it asks to keep lines, never
+/// to be written. A comment that merely trails off ("# retry a few times...") or says
+/// "unchanged" is left as the comment it may be.
+pub fn stands_for_kept_code(line: &str) -> bool {
+    const STRONG: &[&str] = &[
+        "rest of",
+        "remainder of",
+        "existing code",
+        "existing implementation",
+        "code here",
+        "for brevity",
+        "omitted",
+        "same as before",
+        "code continues",
+        "previous code",
+        "other code",
+        "other methods",
+        "other functions",
+    ];
+    let t = line.trim();
+    if !is_placeholder(t) || only_dots(t) {
+        return false;
+    }
+    let (body, _) = strip_comment(t);
+    let lower = body.trim().to_lowercase();
+    lower.starts_with("...") || lower.starts_with('…') || STRONG.iter().any(|p| lower.contains(p))
+}
+
 /// A line that is nothing but an ellipsis (`...`, `…`): a placeholder, or Python's literal `...`.
 pub fn only_dots(t: &str) -> bool {
     let t = t.trim();

@@ -77,7 +77,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     working(sources.get(path))
                 });
                 reports.push(guarded(edit, path, w, |w| {
-                    apply_edit(edit, path, w, &plan.mentions, None)
+                    apply_edit(edit, path, w, plan.prose(), None)
                 }));
             }
         }
@@ -128,7 +128,8 @@ impl After {
 /// current text at the moment it is accepted.
 pub fn apply_single(edit: &Edit, path: &str, before: &Source) -> (EditReport, Option<After>) {
     let mut w = working(Some(before));
-    let report = guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, &[], None));
+    let report =
+        guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, Default::default(), None));
     (report, after_of(w))
 }
 
@@ -180,7 +181,7 @@ fn apply_edit(
     edit: &Edit,
     path: &str,
     w: &mut Working,
-    mentions: &[String],
+    mentions: crate::core::plan::Mentions<'_>,
     prepared: Option<&Prepared>,
 ) -> EditReport {
     if let Some(why) = &w.unusable {
@@ -192,6 +193,15 @@ fn apply_edit(
             Some(t) if !t.lines.is_empty() || t.bom => {
                 if t.render() == *content {
                     return placed(edit, path, Placement::of(Strategy::AlreadyApplied), None);
+                }
+                if edit.format == crate::core::edit::Format::Whole {
+                    return refused(
+                        edit,
+                        path.into(),
+                        format!(
+                            "{path} already exists, but the reply presents its listing as a new file: the same name for another file, or the file rewritten? send a diff, or the whole file under its path without \"new\""
+                        ),
+                    );
                 }
                 refused(
                     edit,
@@ -223,6 +233,16 @@ fn apply_edit(
 }
 
 /// Locate a hunk in the file and apply it, or say why not.
+/// A new line of the hunk that stands for code that stays (`elision::stands_for_kept_code`),
+/// unless the file holds that very line (a comment of its own).
+pub(super) fn placeholder_in_new_text<'h>(hunk: &'h Hunk, lines: &[String]) -> Option<&'h str> {
+    let l = hunk
+        .lines
+        .iter()
+        .find(|l| l.kind == LineKind::Add && crate::core::elision::stands_for_kept_code(&l.text))?;
+    (!lines.iter().any(|f| f.trim() == l.text.trim())).then_some(l.text.as_str())
+}
+
 fn modify(
     edit: &Edit,
     path: &str,
@@ -237,6 +257,18 @@ fn modify(
             format!("{path}: no such file (the hunk changes existing lines)"),
         );
     };
+    // New text that holds a placeholder for code that stays ("# ... existing code ..."), which
+    // the old text spells out: written as it is, it would replace that code with the comment.
+    if let Some(l) = placeholder_in_new_text(hunk, &text.lines) {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the new text has a placeholder ({:?}) for code that stays: the edit would write it in place of that code; write the kept lines out, or leave them out of both sides",
+                l.trim()
+            ),
+        );
+    }
     // Hunks applied above this one moved the lines its header's number points at.
     let shift = hunk
         .old_start_hint

@@ -39,16 +39,20 @@ pub fn notes_for_next(gap: &[String], added: &[&str], next: &str) -> bool {
     let note = |l: &str| {
         let t = l.trim();
         t.starts_with("///")
-            || t.starts_with("/**")
-            || t.starts_with("*")
             || t.starts_with("#[")
             || t.strip_prefix('@').is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic()))
     };
+    // A `/** … */` block: its `*` lines only after its opener (a `*` line alone is a Markdown
+    // bullet or a C dereference).
+    let block = added.first().is_some_and(|l| l.trim().starts_with("/**"))
+        && added.last().is_some_and(|l| l.trim().ends_with("*/"))
+        && added[1..].iter().all(|l| l.trim().starts_with('*'));
     !gap.is_empty()
         && gap.iter().all(|l| l.trim().is_empty())
         && !next.trim().is_empty()
         && !added.is_empty()
-        && added.iter().all(|l| note(l) && depth(l) == depth(next))
+        && (block || added.iter().all(|l| note(l)))
+        && added.iter().all(|l| depth(l) == depth(next) || (block && l.trim().starts_with('*')))
 }
 
 /// Whether new lines that begin with an import (`first`) continue the imports that the file line
@@ -98,6 +102,10 @@ mod tests {
         assert!(!notes_for_next(&blank, &["#[test]", "fn t() {}"], "fn next() {"));
         assert!(!notes_for_next(&blank, &["// why"], "fn next() {"));
         assert!(!notes_for_next(&gap(&["// x"]), &["/// doc"], "fn next() {"));
+        assert!(!notes_for_next(&blank, &["* Offline mode"], "## Install"));
+        assert!(!notes_for_next(&blank, &["    *last = n;"], "    return 0;"));
+        let doc = ["  /**", "   * Adds one.", "   */"];
+        assert!(notes_for_next(&blank, &doc, "  add(n) {"));
     }
 
     #[test]

@@ -47,6 +47,22 @@ fn without_annotation(s: &str) -> &str {
     if (1..=3).contains(&words) && plain { head.trim_end() } else { s }
 }
 
+/// Whether a path line's note says the file is new: "`tests/test_x.py` (new)", "(new file)",
+/// "(created)".
+pub fn notes_new(line: &str) -> bool {
+    let t = line.trim().trim_end_matches([':', '*', '_']).trim_end();
+    let Some(head) = t.strip_suffix(')') else { return false };
+    let Some((_, note)) = head.rsplit_once(" (") else { return false };
+    let note = note.trim().to_ascii_lowercase();
+    matches!(note.as_str(), "new" | "new file" | "created" | "create" | "added" | "new module")
+}
+
+/// A conventional extensionless name standing alone (`Dockerfile`, `Makefile`): in a fence's
+/// info string it is the language (```` ```Dockerfile ````), not a path.
+pub fn bare_conventional_name(candidate: &str) -> bool {
+    EXTENSIONLESS.contains(&candidate)
+}
+
 /// Files that conventionally have no extension: a model names them bare ("the updated
 /// `Dockerfile`:"). Capitalised only: `makefile` and `dockerfile` are fence languages.
 const EXTENSIONLESS: &[&str] = &[
@@ -256,6 +272,9 @@ mod tests {
         assert!(looks_like_path("deploy/Makefile"));
         assert!(!looks_like_path("Dockerfiles"));
         assert!(!looks_like_path("makefile"));
+        assert!(notes_new("### `tests/test_x.py` (new)"));
+        assert!(notes_new("**app.py** (new file):"));
+        assert!(!notes_new("### `app.py` (updated)"));
         assert!(!looks_like_path(&clean_path_line("`a.py` (see https://x.y/z)")));
         for routed in [
             "app/[locale]/page.tsx",

@@ -28,6 +28,16 @@ pub struct Plan {
     /// Names the reply's prose mentions in backticks (`extra_indent`, `Error::msg`): what the
     /// model says it changes.
     pub(crate) mentions: Vec<String>,
+    /// Those of them it says it removes (`resolve::removal_names`).
+    pub(crate) removed: Vec<String>,
+}
+
+/// What a reply's prose says about names, for the checks of a listing: the names it mentions,
+/// and those it says go.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Mentions<'a> {
+    pub(crate) names: &'a [String],
+    pub(crate) removed: &'a [String],
 }
 
 #[derive(Debug, Clone)]
@@ -42,6 +52,11 @@ pub(crate) enum PlanItem {
 }
 
 impl Plan {
+    /// What the reply's prose says about names.
+    pub(crate) fn prose(&self) -> Mentions<'_> {
+        Mentions { names: &self.mentions, removed: &self.removed }
+    }
+
     /// The project-relative paths the shell must read (each once, in first-use order).
     pub fn paths_to_read(&self) -> Vec<String> {
         let mut seen = Vec::<String>::new();
@@ -144,7 +159,11 @@ fn plan_reply(
             }
         }
     }
-    Plan { items, mentions: prose_names(reply) }
+    Plan {
+        items,
+        mentions: prose_names(reply),
+        removed: crate::core::resolve::removal_names(reply),
+    }
 }
 
 #[cfg(test)]

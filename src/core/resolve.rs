@@ -127,6 +127,79 @@ pub fn prose_names(reply: &str) -> Vec<String> {
     names
 }
 
+/// The code names the reply's prose mentions in a sentence that says they go ("Remove
+/// `legacy_report`, nothing calls it", "`old_api` is deleted"): a removal verb and no word that
+/// keeps ("`a` and `b` stay as they are", "don't delete `c`"). A listing may leave these out
+/// with nothing in their place; any other name it leaves out may be an excerpt's omission.
+pub fn removal_names(reply: &str) -> Vec<String> {
+    const GO: &[&str] = &[
+        "remove",
+        "removed",
+        "removes",
+        "removing",
+        "delete",
+        "deleted",
+        "deletes",
+        "deleting",
+        "drop",
+        "dropped",
+        "drops",
+        "dropping",
+        "rid",
+        "eliminate",
+        "eliminated",
+        "unused",
+        "obsolete",
+        "dead",
+    ];
+    const KEEP: &[&str] = &[
+        "not",
+        "don't",
+        "dont",
+        "doesn't",
+        "never",
+        "keep",
+        "keeps",
+        "kept",
+        "unchanged",
+        "untouched",
+        "stay",
+        "stays",
+        "remain",
+        "remains",
+        "same",
+        "without",
+        "instead",
+    ];
+    let mut names = Vec::new();
+    let mut fenced = false;
+    for line in reply.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for sentence in line.split(['!', '?']).flat_map(|s| s.split(". ")) {
+            let words: Vec<String> = sentence
+                .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+                .map(str::to_lowercase)
+                .collect();
+            let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+            if has(GO) && !has(KEEP) {
+                for name in prose_names(sentence) {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+    }
+    names
+}
+
 /// The project's files, indexed for resolution: built once, then kept up to date file by file
 /// ([`Project::insert`]), so resolving an exactly named path costs O(log n) and a new file
 /// costs O(its depth), never a rebuild.
@@ -364,6 +437,14 @@ fn base(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn removal_names_are_those_a_sentence_says_go() {
+        let reply = "Nothing calls `legacy_report` any more; remove it. `cancel_order` and \
+                     `refund_order` stay as they are.\nDon't delete `audit`. `old_api` is unused.\n\
+                     ```python\n# remove `in_code`\n```\n";
+        assert_eq!(removal_names(reply), ["legacy_report", "old_api"]);
+    }
     use crate::core::edit::{Format, Hunk};
 
     fn edit(path: &str, change: Change, source: PathSource) -> Edit {

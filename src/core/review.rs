@@ -311,12 +311,7 @@ impl Review {
                 state,
                 HunkState::Pending | HunkState::Accepted | HunkState::Applied | HunkState::Failed
             ) {
-                self.problems.push(format!(
-                    "{path}: the reply repeats an edit the review holds already ({}, reply lines {}-{}): not added again",
-                    state.name(),
-                    edit.reply_lines.0,
-                    edit.reply_lines.1
-                ));
+                // Counted, for the message at the stream's end (not a problem row per edit).
                 self.repeated += 1;
                 return;
             }

@@ -103,6 +103,16 @@ impl Strings {
     }
 }
 
+/// Whether `lines` end inside a string that spans lines (a docstring never closed): a text
+/// cut off in the middle of one.
+pub fn ends_inside_a_string<'a>(lines: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut strings = Strings::new();
+    for line in lines {
+        strings.line(line);
+    }
+    matches!(strings.state, State::Str { .. })
+}
+
 /// The net count of `{}`, `()` and `[]` in the code of `lines`, strings and comments left
 /// out: a docstring's "[0.0, 1.0)" says nothing about the code's blocks. It errs as the scanner
 /// does (a Rust lifetime reads as a quote), so it is a second opinion beside the raw count.
@@ -193,5 +203,7 @@ mod tests {
         assert_eq!(code_brackets(doc), [0, 0, 0]);
         assert_eq!(code_brackets(["if (a) {", "  s = \"}\";"]), [1, 0, 0]);
         assert_eq!(code_brackets(["x = [1, 2", "/* ] */"]), [0, 0, 1]);
+        assert!(ends_inside_a_string(["def f():", "    \"\"\"Cut off", "    here"]));
+        assert!(!ends_inside_a_string(["def f():", "    \"\"\"Doc.\"\"\"", "    return 1"]));
     }
 }

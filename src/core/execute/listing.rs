@@ -9,6 +9,7 @@ use super::Working;
 use super::reports::{placed, refused};
 use crate::core::edit::{Edit, PathSource};
 use crate::core::placement::{Placement, Strategy};
+use crate::core::plan::Mentions;
 use crate::core::report::EditReport;
 use crate::core::text::TextFile;
 use crate::core::{verify, whole};
@@ -26,7 +27,7 @@ pub(super) fn replace(
     path: &str,
     content: &str,
     w: &mut Working,
-    mentions: &[String],
+    mentions: Mentions<'_>,
 ) -> EditReport {
     let content = &*without_naming_comment(edit, content, w.text.as_ref());
     let Some(text) = w.text.as_mut() else {
@@ -116,7 +117,7 @@ fn blank_end_as(content: &str, keep: usize) -> std::borrow::Cow<'_, str> {
 fn checked_merge(
     text: &TextFile,
     content: &str,
-    mentions: &[String],
+    mentions: Mentions<'_>,
     (prose, guessed): (bool, bool),
     merge: fn(&TextFile, &str) -> Result<whole::WholeMerge, String>,
 ) -> Result<whole::WholeMerge, String> {
@@ -131,7 +132,7 @@ fn checked_merge(
         .restored_lines
         .iter()
         .filter_map(|&f| defined_name(&text.lines[f]))
-        .find(|name| mentions.iter().any(|m| m == name) && !listed.contains(name))
+        .find(|name| mentions.names.iter().any(|m| m == name) && !listed.contains(name))
     {
         return Err(format!(
             "the reply talks about `{name}`, but the listing leaves it behind a placeholder, so whether it stays unchanged is unclear: list it in full (or leave it out on purpose with a diff)"
@@ -148,7 +149,7 @@ fn checked_merge(
         && orig_nonblank >= 20
         && merged.kept_share < EXCERPT_SHARE
         && new_len * 2 < text.lines.len()
-        && !only_named_deletions(&text.lines, content, mentions)
+        && !only_named_deletions(&text.lines, content, mentions.removed)
     {
         return Err(format!(
             "the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
@@ -178,7 +179,8 @@ fn checked_merge(
     }
     let merged_lines: Vec<String> = merged.lines.iter().map(|l| l.text.clone()).collect();
     if !merged.restored
-        && let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, mentions)
+        && let Some(why) =
+            dropped_with_nothing_in_its_place(&text.lines, &merged_lines, mentions.removed)
     {
         return Err(why);
     }

@@ -99,7 +99,9 @@ impl PreparedFile {
             dirty: false,
             moves: Vec::new(),
         };
-        let report = guarded(edit, path, &mut w, |w| apply_edit(edit, path, w, &[], prepared));
+        let report = guarded(edit, path, &mut w, |w| {
+            apply_edit(edit, path, w, Default::default(), prepared)
+        });
         (report, after_of(w).map(Placed::File))
     }
 }
@@ -115,7 +117,7 @@ fn modify_lines(
     p: &Prepared,
 ) -> Option<(EditReport, Option<Placed>)> {
     let Change::Modify { hunk } = &edit.change else { return None };
-    if text.bom {
+    if text.bom || super::placeholder_in_new_text(hunk, &text.lines).is_some() {
         return None;
     }
     // A fresh file has no earlier hunks to shift the header's line number.

@@ -100,6 +100,11 @@ pub(super) fn fits_language(language: &str, path: &str) -> bool {
 pub(super) fn introduced_path(line: &str) -> Option<String> {
     let t = line.trim().trim_end_matches(['*', '_']).trim_end();
     let body = t.strip_suffix(':')?;
+    // "Create `tests/test_util.py` to test `app/util.py`:", "Create `Procfile` alongside
+    // `Gemfile`:": the file the verb makes is the one introduced.
+    if let Some(made) = created_first(body) {
+        return Some(made);
+    }
     let (path, after) = last_mention(body)?;
     let before = &body[..body.len() - after.len()];
     if governed_by_a_preposition(before) {
@@ -117,6 +122,16 @@ pub(super) fn introduced_path(line: &str) -> Option<String> {
     (words <= 1 || (whole && words <= 5) || presents_new_version(line)).then_some(path)
 }
 
+/// The first path a sentence mentions, when a verb that makes a file governs it directly
+/// ("Create `a.py` …").
+fn created_first(body: &str) -> Option<String> {
+    let sentence = last_sentence(body);
+    let offset = body.len() - sentence.len();
+    let (_, path, end) = mentions(sentence).into_iter().next()?;
+    let before = &body[..offset + end];
+    makes_whole(last_sentence(before)).then_some(path)
+}
+
 /// The last sentence of `text`: what follows its last ". ", "! " or "? ".
 fn last_sentence(text: &str) -> &str {
     ['.', '!', '?']
@@ -130,12 +145,15 @@ fn last_sentence(text: &str) -> &str {
 /// mention itself: before its opening backtick or star, or, for a bare path, before its last
 /// whitespace-separated token.
 fn words_before_mention(before: &str) -> Vec<String> {
-    let cut = match before.trim_end().rfind(['`', '*']) {
-        Some(i) => {
-            let open = before[..i].trim_end_matches(['`', '*']);
-            open.rfind(['`', '*']).map_or(open, |j| &before[..j])
+    let t = before.trim_end();
+    // A mention in backticks or stars ends with them; a bare one is the last word (an earlier
+    // backticked word in the sentence is not it: "add a `fmt` target to the Makefile").
+    let cut = match t.ends_with(['`', '*']) {
+        true => {
+            let open = t.trim_end_matches(['`', '*']);
+            open.rfind(['`', '*']).map_or(open, |j| &t[..j])
         }
-        None => before.trim_end().rsplit_once(char::is_whitespace).map_or("", |(head, _)| head),
+        false => t.rsplit_once(char::is_whitespace).map_or("", |(head, _)| head),
     };
     cut.split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
@@ -220,8 +238,33 @@ fn names_whole(sentence: &str) -> bool {
 /// "a new version **of** `x`" and "the contents **of** `x`" are the file.
 fn governed_by_a_preposition(before: &str) -> bool {
     const PREPOSITIONS: &[&str] = &[
-        "to", "into", "in", "inside", "within", "for", "of", "from", "with", "at", "on", "onto",
-        "under", "after", "before", "near", "below", "above",
+        "to",
+        "into",
+        "in",
+        "inside",
+        "within",
+        "for",
+        "of",
+        "from",
+        "with",
+        "at",
+        "on",
+        "onto",
+        "under",
+        "after",
+        "before",
+        "near",
+        "below",
+        "above",
+        "alongside",
+        "beside",
+        "next",
+        "like",
+        "than",
+        "by",
+        "via",
+        "against",
+        "about",
     ];
     const WHOLE: &[&str] = &["version", "copy", "contents", "content", "listing", "rewrite"];
     let words = words_before_mention(before);
@@ -285,9 +328,10 @@ fn presents(sentence: &str) -> bool {
         .any(|p| lower.starts_with(p))
 }
 
-/// The last path mentioned in `text`, in backticks, in bold or bare, and the text after it.
-fn last_mention(text: &str) -> Option<(String, &str)> {
-    let mut best: Option<(usize, String, usize)> = None;
+/// The paths mentioned in `text` in backticks or bold, in order: where each opens, the path,
+/// and where it ends.
+fn mentions(text: &str) -> Vec<(usize, String, usize)> {
+    let mut found = Vec::new();
     for delim in ["`", "**"] {
         let mut from = 0;
         while let Some(open) = text[from..].find(delim).map(|i| from + i) {
@@ -299,13 +343,19 @@ fn last_mention(text: &str) -> Option<(String, &str)> {
                 text[inner_start..close].trim().trim_end_matches([':', ',', ';', '.']),
             );
             let end = close + delim.len();
-            if looks_like_path(&word) && best.as_ref().is_none_or(|b| b.0 < open) {
-                best = Some((open, word, end));
+            if looks_like_path(&word) {
+                found.push((open, word, end));
             }
             from = end;
         }
     }
-    if let Some((_, path, end)) = best {
+    found.sort_by_key(|m| m.0);
+    found
+}
+
+/// The last path mentioned in `text`, in backticks, in bold or bare, and the text after it.
+fn last_mention(text: &str) -> Option<(String, &str)> {
+    if let Some((_, path, end)) = mentions(text).pop() {
         return Some((path, &text[end..]));
     }
     // A bare path as the line's last word: "Updated src/app.py:".
@@ -360,6 +410,11 @@ mod tests {
             ("Then change `a.py` so that it reads:", None),
             ("Add `b.py` to the list like this:", None),
             ("Change `hello.py` as follows:", None),
+            ("Create `tests/test_util.py` to test `app/util.py`:", Some("tests/test_util.py")),
+            ("Create `Procfile` alongside `Gemfile`:", Some("Procfile")),
+            ("Then add a `fmt` target to the Makefile:", None),
+            ("Add this line to your `Dockerfile`:", None),
+            ("Make `run` call it like `app.py` does:", None),
         ] {
             assert_eq!(introduced_path(line).as_deref(), want, "{line}");
         }

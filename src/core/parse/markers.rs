@@ -86,7 +86,10 @@ impl FenceLine {
         for word in info.split([' ', ':', ',']) {
             let cand =
                 super::super::paths::normalize_relative(word.trim_matches(['"', '\'', '{', '}']));
-            if super::super::paths::looks_like_path(&cand) {
+            // A bare `Dockerfile` or `Makefile` tag is the block's language.
+            if super::super::paths::looks_like_path(&cand)
+                && !super::super::paths::bare_conventional_name(&cand)
+            {
                 return Some(cand);
             }
         }

@@ -88,6 +88,8 @@ struct OpenFence {
     /// The line before presents a whole file without naming it (`listing::presents_unnamed_file`):
     /// the listing's first line may name it in a comment.
     unnamed: bool,
+    /// The path line says the file is new (`paths::notes_new`).
+    new_file: bool,
     body: Vec<String>,
     nested: Vec<FenceLine>,
     had_edits: bool,
@@ -274,6 +276,9 @@ impl Parser {
                 Some(p) => Some((p, PathSource::FenceInfo)),
                 None => self.path_line_before_fence(),
             };
+            // "### `tests/test_x.py` (new)": a new file, never a listing of an existing one.
+            let new_file = path.as_ref().is_some_and(|(_, s)| *s == PathSource::PathLine)
+                && self.line_before_fence().is_some_and(crate::core::paths::notes_new);
             let prose_path = self.prose_paths.last().cloned();
             self.prose_paths.clear();
             let listing_path = self.line_before_fence().and_then(listing::introduced_path);
@@ -287,6 +292,7 @@ impl Parser {
                 listing_path,
                 presented,
                 unnamed,
+                new_file,
                 body: Vec::new(),
                 nested: Vec::new(),
                 had_edits: false,
@@ -406,14 +412,11 @@ impl Parser {
             content.push_str(l);
             content.push('\n');
         }
-        self.emit(
-            path,
-            source,
-            Format::Whole,
-            Change::Replace { content },
-            fence.start,
-            self.line_no,
-        );
+        let change = match fence.new_file {
+            true => Change::Create { content },
+            false => Change::Replace { content },
+        };
+        self.emit(path, source, Format::Whole, change, fence.start, self.line_no);
     }
 
     /// A path written alone on the line just before a fence (one blank line allowed between).

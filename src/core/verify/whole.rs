@@ -39,6 +39,16 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
             "the merged file's brackets would no longer balance: list the file in full".into(),
         ));
     }
+    // A listing that ends inside a string spanning lines (a docstring never closed) was cut
+    // off in the middle, unless the file did too.
+    let inside = |lines: &[String]| {
+        crate::core::strings::ends_inside_a_string(lines.iter().map(|l| l.as_str()))
+    };
+    if inside(after) && !inside(before) {
+        return Err(Unexplained(
+            "the listing ends inside a string that it never closes (a docstring, a template): it looks cut off; send the whole file".into(),
+        ));
+    }
     if let Some(last) = listed.iter().rev().find(|l| !l.trim().is_empty())
         && opens_block(last)
     {

@@ -72,12 +72,13 @@ pub(super) fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Opt
         let opener = lines
             .get(from..to)
             .is_some_and(|g| g.iter().any(|l| l.trim_end().ends_with([':', '{'])));
-        // A left-out line that closes a bracket first (`) -> None:` ending a signature) closes
-        // the one the line before the gap stands in: nothing goes before it.
+        // A left-out line that closes a parenthesis or bracket first (`) -> None:` ending a
+        // signature) closes the one the line before the gap stands in: nothing goes before it.
+        // (Not a brace: `} else {` and `} catch (e) {` part two blocks, either may be meant.)
         let closes_first = lines
             .get(from..to)
             .and_then(|g| g.iter().find(|l| !l.trim().is_empty()))
-            .is_some_and(|l| l.trim_start().starts_with([')', ']', '}']));
+            .is_some_and(|l| l.trim_start().starts_with([')', ']']));
         let sibling = opener
             && !closes_first
             && before_gap.is_some_and(|j| depth(&hunk.lines[j].text) >= depth(first_new));
