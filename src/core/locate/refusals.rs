@@ -34,10 +34,18 @@ pub(super) fn ambiguous(pat: &[PatLine], file: &[LineInfo], all: &[&Alignment]) 
     let lines: Vec<String> = places.iter().map(|c| (c.span.0 + 1).to_string()).collect();
     let best = all[0];
     let candidates = candidates_of(pat, &places);
+    // Places that differ only in indentation are told apart by nothing a model writes reliably
+    // (a single line's indentation as written is no evidence): said so, not "equally well".
+    let span = |c: &&Alignment| (c.span.0..c.span.1.min(file.len())).map(|i| &file[i]);
+    let indented = |c: &&Alignment| span(c).map(|l| l.trimmed).collect::<Vec<_>>();
+    let trimmed = |c: &&Alignment| span(c).map(|l| l.trimmed.trim_start()).collect::<Vec<_>>();
+    let by_indent = places.iter().all(|c| trimmed(c) == trimmed(&places[0]))
+        && places.iter().any(|c| indented(c) != indented(&places[0]));
+    let how = if by_indent { "the same lines at different depths" } else { "places equally well" };
     Refusal {
         kind: RefusalKind::Ambiguous,
         message: format!(
-            "the old text matches {} places equally well (lines {}): include more unchanged lines around the change so that exactly one place fits",
+            "the old text matches {} {how} (lines {}): include more unchanged lines around the change so that exactly one place fits",
             places.len(),
             lines.join(", ")
         ),

@@ -115,6 +115,17 @@ fn ambiguous_is_refused() {
 }
 
 #[test]
+fn places_apart_only_by_depth_are_said_to_be() {
+    let text = "def f(b):\n    if b:\n        if b:\n            if b:\n                go()\n";
+    let e = apply(text, &sr("            if b:\n", "            if b and ready:\n")).unwrap_err();
+    assert_eq!(e.kind, RefusalKind::Ambiguous);
+    assert!(e.message.contains("the same lines at different depths"), "{}", e.message);
+    let text = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n";
+    let e = apply(text, &sr("    x = 1\n    return x\n", "    x = 2\n    return x\n")).unwrap_err();
+    assert!(e.message.contains("equally well"), "{}", e.message);
+}
+
+#[test]
 fn line_hint_breaks_a_tie() {
     let text = "def a():\n    x = 1\n    return x\n\ndef b():\n    x = 1\n    return x\n";
     let mut h = udiff("     x = 1\n-    return x\n+    return -x\n");
