@@ -6,15 +6,33 @@ use crate::core::edit::{Change, Edit, Hunk, LineKind};
 use crate::core::report::Status;
 
 impl Review {
-    /// Split a pending diff or SEARCH/REPLACE hunk into one hunk per group of changes, each with
-    /// up to three unchanged lines around it. Returns whether it was split.
+    /// Split a pending diff, SEARCH/REPLACE hunk or placed listing of an existing file into one
+    /// hunk per group of changes, each with up to three unchanged lines around it and its line
+    /// number. Returns whether it was split.
     pub fn split(&mut self, id: HunkId) -> bool {
         let Some(idx) = self.hunks.position(id) else { return false };
         let h = &self.hunks[idx];
         if h.state != HunkState::Pending {
             return false;
         }
-        let Change::Modify { hunk } = &h.edit.change else { return false };
+        let whole;
+        let hunk = match &h.edit.change {
+            Change::Modify { hunk } => hunk,
+            // A listing of an existing file, placed: its changes as the file shows them, each
+            // with the file's own lines around it and its line number.
+            Change::Replace { .. }
+                if h.report.status == Status::Placed
+                    && !h.preview.deletes
+                    && !h.preview.old.is_empty() =>
+            {
+                whole = Hunk {
+                    old_start_hint: Some(h.preview.start),
+                    ..Hunk::from_old_new(&h.preview.old, &h.preview.new)
+                };
+                &whole
+            }
+            _ => return false,
+        };
         let parts = split_hunk(hunk, 3);
         if parts.len() < 2 {
             return false;
@@ -96,9 +114,11 @@ pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
         } else {
             e + (next_start - e).div_ceil(2)
         });
+        // A hunk that knows its first line's number gives each part its own.
+        let before = lines[..lo].iter().filter(|l| l.kind != LineKind::Add).count();
         parts.push(Hunk {
             lines: lines[lo..hi].to_vec(),
-            old_start_hint: None,
+            old_start_hint: hunk.old_start_hint.map(|h| h + before),
             marked: hunk.marked,
             pick: None,
             section: None,

@@ -459,3 +459,28 @@ fn an_edit_sent_again_after_its_rejection_comes_back_and_a_pending_one_is_not_do
     assert_eq!(r.hunks().len(), 4);
     assert!(![a, b, again].contains(&r.hunks()[3].id));
 }
+
+#[test]
+fn a_whole_file_listing_splits_into_its_changes() {
+    let file: String = (1..=30).map(|i| format!("x{i} = {i}\n")).collect();
+    let listing = file.replace("x3 = 3\n", "x3 = 33\n").replace("x20 = 20\n", "x20 = 200\n");
+    let files = vec!["n.py".to_string()];
+    let mut sources = BTreeMap::new();
+    sources.insert("n.py".to_string(), Source::Text(file.clone()));
+    let mut r = Review::new(files, sources);
+    for e in parse_reply(&format!("n.py\n```python\n{listing}```\n"), ParseOptions::default()) {
+        r.add_event(e);
+    }
+    let id = r.hunks()[0].id;
+    assert!(r.split(id));
+    assert_eq!(r.hunks().len(), 2);
+    let starts: Vec<usize> = r.hunks().iter().map(|h| h.preview.start).collect();
+    assert!(r.hunks().iter().all(|h| h.state == HunkState::Pending), "{starts:?}");
+    // Each part alone changes its own line; both together give the listing.
+    let (a, b) = (r.hunks()[0].id, r.hunks()[1].id);
+    let (_, path, text) = write_of(r.accept(b).unwrap());
+    assert_eq!(text, file.replace("x20 = 20\n", "x20 = 200\n"));
+    r.write_done(&path, After::Text(text));
+    let (_, _, text) = write_of(r.accept(a).unwrap());
+    assert_eq!(text, listing);
+}
