@@ -28,13 +28,16 @@ use crossterm::terminal::{
 ///
 /// Below the cursor, back on the main screen, is cleared: a terminal resized while the review
 /// ran (tmux does this) may show the review's last frame there, and the summary printed after
-/// it would run into that frame's text ("170 left undecided(s) still undecided.").
+/// it would run into that frame's text ("170 left undecided(s) still undecided."), or start
+/// after a piece of it on the cursor's row.
 pub fn restore() {
     let _ = disable_raw_mode();
     let _ = execute!(
         io::stdout(),
         DisableMouseCapture,
         LeaveAlternateScreen,
+        // From the row's start: after a resize the cursor may stand inside that frame's text.
+        crossterm::cursor::MoveToColumn(0),
         Clear(ClearType::FromCursorDown),
         crossterm::cursor::Show
     );
