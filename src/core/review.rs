@@ -388,6 +388,7 @@ impl Review {
                 anchor_of(&self.hunks[idx].edit, report, &source, &now_lines)
             })
             .collect();
+        let mut back = Vec::new();
         for (((idx, (report, preview)), (anchor, mapped)), new_anchor) in
             indices.into_iter().zip(placed).zip(prior).zip(anchors)
         {
@@ -400,6 +401,8 @@ impl Review {
             let fits = report.status == Status::Placed
                 && (anchor.is_none() || new_anchor == anchor || report.already_applied() || exact);
             let was_conflict = h.state.is_conflict();
+            let reverted = (h.state == HunkState::Pending && h.disk == Some(DiskNote::Reverted))
+                .then(|| h.preview.clone());
             h.report = report;
             h.placing = false;
             h.preview = preview;
@@ -422,6 +425,20 @@ impl Review {
                 HunkState::Failed
             };
             h.region = if h.state.is_conflict() { mapped } else { None };
+            // Accepted, taken out on disk (`git stash`), and now back (`git stash pop`): the
+            // decision stands again, with nothing written for it.
+            if let (HunkState::Pending, Some(was), true, Some((first, _))) =
+                (&h.state, reverted, h.report.already_applied(), h.report.lines)
+            {
+                // Shown as applied hunks are: what it replaced, and its lines where they stand.
+                h.preview = Preview { start: first - 1, ..was };
+                h.state = HunkState::Applied;
+                h.disk = None;
+                back.push(h.id);
+            }
+        }
+        for hunk in back {
+            self.decisions.push(Decision { hunk, before_state: HunkState::Pending, written: None });
         }
     }
 

@@ -207,6 +207,32 @@ fn an_applied_hunk_follows_its_lines_when_a_hunk_above_is_applied() {
 }
 
 #[test]
+fn an_applied_hunk_taken_out_and_put_back_on_disk_is_applied_again() {
+    let reply = "app.py\n```\n<<<<<<< SEARCH\ndef a():\n    return 1\n=======\ndef a():\n    return 10\n>>>>>>> REPLACE\n```\n";
+    let mut r = review_with(reply);
+    let a = r.hunks()[0].id;
+    accept_done(&mut r, a);
+    let written = text_of(&r);
+    r.file_changed("app.py", Source::Text(APP.to_string()));
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+    // `git stash pop`: the file holds the hunk's text again.
+    r.file_changed("app.py", Source::Text(written.clone()));
+    let h = r.hunk(a).unwrap();
+    assert_eq!((h.state.clone(), h.disk), (HunkState::Applied, None));
+    assert_eq!(r.counts().applied, 1);
+    // `git checkout` once more: pending again, as the first time.
+    r.file_changed("app.py", Source::Text(APP.to_string()));
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+    assert_eq!(r.hunk(a).unwrap().disk, Some(DiskNote::Reverted));
+    // Put back and undone: pending, and nothing is written (the file holds what the user put
+    // back).
+    r.file_changed("app.py", Source::Text(written));
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Applied);
+    assert_eq!(r.undo(), Ok(None));
+    assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+}
+
+#[test]
 fn an_applied_hunk_taken_out_on_disk_is_pending_again() {
     let mut r = review_with(TWO);
     let a = r.hunks()[0].id;
