@@ -148,9 +148,39 @@ pub fn picking(app: &App, h: &ReviewHunk) -> bool {
 /// pane cut the list after the first).
 pub fn header_height(header: &[HeaderLine], inner: Rect, picking: bool) -> usize {
     let width = (inner.width as usize).max(1);
+    header.iter().map(|l| l.width().div_ceil(width).max(1)).sum::<usize>().min(cap(inner, picking))
+}
+
+/// The rows the header may take: half the pane, or all but two rows while picking a place.
+fn cap(inner: Rect, picking: bool) -> usize {
     let height = inner.height as usize;
-    let cap = if picking { height.saturating_sub(2) } else { height / 2 };
-    header.iter().map(|l| l.width().div_ceil(width).max(1)).sum::<usize>().min(cap)
+    if picking { height.saturating_sub(2) } else { height / 2 }
+}
+
+/// The header as it fits the pane at `inner`: when its lines take more rows than it may, the
+/// middle ones give way to a `…` line, and its first line (why) and last (what to do, which
+/// also parts it from the hunk's text below) stay whole.
+pub fn fitted_header(app: &App, h: &ReviewHunk, inner: Rect) -> Vec<HeaderLine> {
+    let lines = header(app, h);
+    let width = (inner.width as usize).max(1);
+    let rows = |l: &HeaderLine| l.width().div_ceil(width).max(1);
+    let cap = cap(inner, picking(app, h));
+    if lines.len() < 3 || lines.iter().map(rows).sum::<usize>() <= cap {
+        return lines;
+    }
+    let (first, last) = (&lines[0], &lines[lines.len() - 1]);
+    let mut room = cap.saturating_sub(rows(first) + rows(last) + 1);
+    let mut out = vec![first.clone()];
+    for l in &lines[1..lines.len() - 1] {
+        if rows(l) > room {
+            break;
+        }
+        room -= rows(l);
+        out.push(l.clone());
+    }
+    out.push(HeaderLine::new("  …".into(), Tone::Dim));
+    out.push(last.clone());
+    out
 }
 
 impl App {
@@ -160,7 +190,7 @@ impl App {
     pub fn diff_extent(&self, area: Rect) -> Option<(usize, usize)> {
         let h = self.selected_hunk()?;
         let inner = area.inner(Margin::new(1, 1));
-        let head = header_height(&header(self, h), inner, picking(self, h));
+        let head = header_height(&fitted_header(self, h, inner), inner, picking(self, h));
         let shown = (inner.height as usize).saturating_sub(head);
         let total = self.diff_rows(inner.width as usize)?;
         Some((shown, total))

@@ -94,7 +94,7 @@ pub fn draw_diff(frame: &mut Frame, area: Rect, app: &App, theme: &Theme, hl: &H
     let block = pane(title(app, h, &list.labels[index]), focused, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let text = diff_pane::header(app, h);
+    let text = diff_pane::fitted_header(app, h, inner);
     let header_rows = header_height(&text, inner, picking(app, h));
     let [head, body] =
         Layout::vertical([Constraint::Length(header_rows as u16), Constraint::Min(0)]).areas(inner);
