@@ -53,6 +53,9 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
     let mut files: BTreeMap<String, Working> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     let mut reports = Vec::new();
+    // The edits made so far, by file and change: a block the reply sends again ("the full
+    // edit again:") is the same edit, made once, not placed a second time at a near-twin.
+    let mut made: Vec<(&str, &Change)> = Vec::new();
     for item in &plan.items {
         match item {
             PlanItem::Problem(p) => reports.push(EditReport {
@@ -72,13 +75,25 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
             }
             PlanItem::Edit { edit, path, .. } => {
+                if made.contains(&(path.as_str(), &edit.change)) {
+                    reports.push(placed(
+                        edit,
+                        path,
+                        Placement::of(Strategy::AlreadyApplied),
+                        Some("the reply repeats an edit it made above: made once"),
+                    ));
+                    continue;
+                }
                 let w = files.entry(path.clone()).or_insert_with(|| {
                     order.push(path.clone());
                     working(sources.get(path))
                 });
-                reports.push(guarded(edit, path, w, |w| {
-                    apply_edit(edit, path, w, plan.prose(), None)
-                }));
+                let report =
+                    guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
+                if report.status.is_placed() {
+                    made.push((path.as_str(), &edit.change));
+                }
+                reports.push(report);
             }
         }
     }

@@ -127,12 +127,64 @@ pub fn prose_names(reply: &str) -> Vec<String> {
     names
 }
 
-/// The code names the reply's prose mentions in a sentence that says they go ("Remove
-/// `legacy_report`, nothing calls it", "`old_api` is deleted"): a removal verb and no word that
-/// keeps ("`a` and `b` stay as they are", "don't delete `c`"). A listing may leave these out
-/// with nothing in their place; any other name it leaves out may be an excerpt's omission.
+/// The code names the reply's prose says go, by the form of its sentences, not their words
+/// alone: a removal verb acting on the name ("Remove `legacy_report`", "deleted the unused
+/// `old_api` and `tmp`", "Nothing calls `x` any more; remove it"), or the name said to be gone
+/// ("`old_api` is unused", "`x` is no longer needed"). Not a name after a preposition ("the
+/// print in `load`", "a drop-in replacement for `parse`"), not another verb ("`save` no longer
+/// drops rows"), and nothing in a clause that keeps ("`a` and `b` stay as they are", "I didn't
+/// delete `c`", "but I left it"). A listing may leave these out with nothing in their place;
+/// any other name it leaves out may be an excerpt's omission.
 pub fn removal_names(reply: &str) -> Vec<String> {
-    const GO: &[&str] = &[
+    let mut names = Vec::new();
+    let mut fenced = false;
+    for line in reply.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || t.starts_with('#') {
+            continue;
+        }
+        for sentence in line.split(['!', '?']).flat_map(|s| s.split(". ")) {
+            for name in removed_in(sentence) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// A sentence's words (lowercase) and backticked names, in order.
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Word(String),
+    Name(String),
+}
+
+fn tokens(clause: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    for (k, piece) in clause.split('`').enumerate() {
+        if k % 2 == 1 {
+            out.extend(prose_names(&format!("`{piece}`")).into_iter().map(Token::Name));
+            continue;
+        }
+        out.extend(
+            piece
+                .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(|w| Token::Word(w.to_lowercase())),
+        );
+    }
+    out
+}
+
+/// The names one sentence says go (see [`removal_names`]).
+fn removed_in(sentence: &str) -> Vec<String> {
+    const VERBS: &[&str] = &[
         "remove",
         "removed",
         "removes",
@@ -145,22 +197,57 @@ pub fn removal_names(reply: &str) -> Vec<String> {
         "dropped",
         "drops",
         "dropping",
-        "rid",
         "eliminate",
         "eliminated",
-        "unused",
-        "obsolete",
-        "dead",
+        "eliminates",
+        "rename",
+        "renamed",
+        "renames",
+        "renaming",
+        "replace",
+        "replaced",
+        "replaces",
+        "merge",
+        "merged",
+        "merges",
+        "inline",
+        "inlined",
+        "inlines",
     ];
+    const FILLER: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "unused",
+        "dead",
+        "old",
+        "obsolete",
+        "legacy",
+        "now",
+        "deprecated",
+        "redundant",
+        "stale",
+        "leftover",
+        "whole",
+        "entire",
+        "helper",
+        "function",
+        "method",
+        "class",
+        "and",
+        "also",
+    ];
+    const GONE: &[&str] =
+        &["unused", "dead", "obsolete", "removed", "deleted", "gone", "redundant", "unnecessary"];
+    const LINKS: &[&str] = &["is", "was", "are", "were", "has", "have", "been", "now", "also"];
     const KEEP: &[&str] = &[
         "not",
-        "don't",
-        "dont",
-        "doesn't",
         "never",
         "keep",
         "keeps",
         "kept",
+        "left",
+        "leave",
         "unchanged",
         "untouched",
         "stay",
@@ -170,34 +257,74 @@ pub fn removal_names(reply: &str) -> Vec<String> {
         "same",
         "without",
         "instead",
+        "still",
     ];
-    let mut names = Vec::new();
-    let mut fenced = false;
-    for line in reply.lines() {
-        let t = line.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fenced = !fenced;
+    const PREPOSITIONS: &[&str] =
+        &["in", "from", "of", "inside", "within", "to", "for", "into", "at", "on", "by", "with"];
+    let mut out = Vec::new();
+    let mut before: Vec<String> = Vec::new();
+    for clause in
+        sentence.split(';').flat_map(|c| c.split(" but ")).flat_map(|c| c.split(", while"))
+    {
+        let toks = tokens(clause);
+        let word = |k: usize| match toks.get(k) {
+            Some(Token::Word(w)) => Some(w.as_str()),
+            _ => None,
+        };
+        let keeps = toks.iter().any(
+            |t| matches!(t, Token::Word(w) if KEEP.contains(&w.as_str()) || w.ends_with("n't")),
+        );
+        let names: Vec<String> = toks
+            .iter()
+            .filter_map(|t| match t {
+                Token::Name(n) => Some(n.clone()),
+                _ => None,
+            })
+            .collect();
+        if keeps {
+            before = names;
             continue;
         }
-        if fenced {
-            continue;
-        }
-        for sentence in line.split(['!', '?']).flat_map(|s| s.split(". ")) {
-            let words: Vec<String> = sentence
-                .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-                .map(str::to_lowercase)
-                .collect();
-            let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-            if has(GO) && !has(KEEP) {
-                for name in prose_names(sentence) {
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
+        for (i, t) in toks.iter().enumerate() {
+            let Token::Name(name) = t else { continue };
+            if i > 0 && word(i - 1).is_some_and(|w| PREPOSITIONS.contains(&w)) {
+                continue;
+            }
+            // A verb before it, past determiners, adjectives and the names of a series.
+            let acted_on = (0..i)
+                .rev()
+                .find(|&k| match &toks[k] {
+                    Token::Name(_) => false,
+                    Token::Word(w) => !FILLER.contains(&w.as_str()),
+                })
+                .and_then(word)
+                .is_some_and(|w| VERBS.contains(&w));
+            // Or said to be gone after it.
+            let mut k = i + 1;
+            while word(k).is_some_and(|w| LINKS.contains(&w)) {
+                k += 1;
+            }
+            let gone = word(k).is_some_and(|w| GONE.contains(&w))
+                || (word(k) == Some("no")
+                    && word(k + 1) == Some("longer")
+                    && word(k + 2).is_some_and(|w| {
+                        ["needed", "used", "called", "necessary", "required"].contains(&w)
+                    }));
+            if acted_on || gone {
+                out.push(name.clone());
             }
         }
+        // "…; remove it": a removal verb on a pronoun takes the names just before.
+        let on_pronoun = toks.windows(2).any(|w| {
+            matches!((&w[0], &w[1]), (Token::Word(v), Token::Word(p))
+                if VERBS.contains(&v.as_str()) && ["it", "them", "both"].contains(&p.as_str()))
+        });
+        if on_pronoun {
+            out.extend(before.iter().cloned());
+        }
+        before = names;
     }
-    names
+    out
 }
 
 /// The project's files, indexed for resolution: built once, then kept up to date file by file
@@ -317,6 +444,15 @@ impl Project {
         }
         match edit.change {
             // A new file is created where it is named.
+            // A listing presented as new ("### `util.py` (new)") named by a bare file name that
+            // a file in a folder has: as for any listing, which one is meant is a guess.
+            Change::Create { .. }
+                if edit.format == crate::core::edit::Format::Whole
+                    && !written.contains('/')
+                    && !self.tails(&written).is_empty() =>
+            {
+                self.listing(edit, written)
+            }
             Change::Create { .. } => Ok(Resolved::new(written, PathMatch::Exact)),
             // A delete names its file exactly: a guess could delete the wrong one.
             Change::Delete { .. } => {
@@ -444,6 +580,22 @@ mod tests {
                      `refund_order` stay as they are.\nDon't delete `audit`. `old_api` is unused.\n\
                      ```python\n# remove `in_code`\n```\n";
         assert_eq!(removal_names(reply), ["legacy_report", "old_api"]);
+        for (line, want) in [
+            ("Removed `legacy_export` and rewrote `save` to stream.", &["legacy_export"][..]),
+            ("I removed the debug print in `load` and fixed `save`.", &[]),
+            ("Remove the `print()` call from `load()`.", &["print"]),
+            ("Removed the unused `rows` accumulator, which makes `export_json` faster.", &["rows"]),
+            ("The `indent` argument in `export_json` was unused by callers.", &[]),
+            ("`save` no longer drops the first row.", &[]),
+            ("`load_fast` is a drop-in replacement for `load`.", &[]),
+            ("I didn't delete `load_all`.", &[]),
+            ("`helper` there was unused too but I left it.", &[]),
+            ("Removed `a`; the other helpers remain as they were.", &["a"]),
+            ("Delete the old `a`, `b` and `c` helpers.", &["a", "b", "c"]),
+            ("`parse_v1` is no longer needed.", &["parse_v1"]),
+        ] {
+            assert_eq!(removal_names(line), want, "{line}");
+        }
     }
     use crate::core::edit::{Format, Hunk};
 

@@ -19,6 +19,7 @@ pub(super) fn pointing_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> O
         return None;
     }
     decided_by_look_alikes(h, loc, lines)
+        .or_else(|| made_elsewhere(h, loc, lines))
         .or_else(|| named_elsewhere(h, loc, lines))
         .or_else(|| writes_its_own_word(h, loc, lines))
         .or_else(|| deleted_at_twin(h, loc, lines))
@@ -70,6 +71,33 @@ fn decided_by_look_alikes(h: &Hunk, loc: &Located, lines: &[String]) -> Option<S
         "the lines found exactly stand at line {} too, and only lines like the edit's (not the same) choose line {}: which of the two the edit means is a guess; include a line that tells them apart",
         twin + 1,
         loc.start + 1
+    ))
+}
+
+/// A place found other than as written (roughly, or with other spacing or indentation) while
+/// the hunk's whole new text stands, line for line as written, somewhere else: the edit was
+/// most likely made there already (the reply applied a second time, or the same block sent
+/// twice in one reply), and this place is a near-twin that still holds old lines like it.
+/// Making it here would change a second place.
+fn made_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> {
+    if loc.strategy == MatchKind::Exact || h.lines.iter().all(|l| l.kind == LineKind::Context) {
+        return None;
+    }
+    let new: Vec<&str> =
+        h.lines.iter().filter(|l| l.kind != LineKind::Remove).map(|l| l.text.trim()).collect();
+    if new.len() > lines.len() || new.iter().filter(|t| telling(t)).count() < 2 {
+        return None;
+    }
+    let at = (0..=lines.len().saturating_sub(new.len())).find(|&g| {
+        (g + new.len() <= loc.start || g >= loc.end)
+            && new.iter().enumerate().all(|(k, t)| lines[g + k].trim() == *t)
+    })?;
+    Some(format!(
+        "the hunk's new text stands as written at lines {}-{} already, while its old text is found only roughly at lines {}-{}: made there already (the reply applied a second time?), or meant for here? send it against the lines as they are now",
+        at + 1,
+        at + new.len(),
+        loc.start + 1,
+        loc.end
     ))
 }
 

@@ -206,6 +206,9 @@ fn dropped_with_nothing_in_its_place(
     let says = |t: &&str| super::doubt::telling(t);
     let depth = |l: &String| l.len() - l.trim_start().len();
     let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
+    if let Some(why) = vanished(&old, &new, mentions) {
+        return Some(why);
+    }
     if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
         return None;
     }
@@ -225,11 +228,17 @@ fn dropped_with_nothing_in_its_place(
         let gone: Vec<usize> = (old_index..old_index + old_len)
             .filter(|&i| !put.iter().any(|p| crate::core::verify::modified(old[i], p)))
             .collect();
-        // A whole construct of the file (a line at its outermost depth), or its end: what an
+        // A whole construct of the file (a line at its outermost depth, or one that defines
+        // something), or its end: what an
         // excerpt or a listing that stops early leaves out. Lines inside a block whose first
         // and last lines the listing keeps are the block rewritten.
         let at_end = before[old_index + old_len..].iter().all(|l| l.trim().is_empty());
-        if !at_end && !gone.iter().any(|&i| says(&old[i]) && depth(&before[i]) == outermost) {
+        // A method left out of the middle of a class is a construct too: a line of its that
+        // defines something (`def flush(self):`) counts at any depth.
+        let construct = |i: usize| {
+            says(&old[i]) && (depth(&before[i]) == outermost || defined_name(old[i]).is_some())
+        };
+        if !at_end && !gone.iter().any(|&i| construct(i)) {
             continue;
         }
         let gone: Vec<&str> = gone.into_iter().map(|i| old[i]).collect();
@@ -256,6 +265,26 @@ fn dropped_with_nothing_in_its_place(
 
 /// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`
 /// (after modifiers such as `pub` or `async`; `return self.function(x)` defines nothing).
+/// A name the file defines (`def load(path):`, `class Sink`, `fn parse`) that the listing
+/// never defines again (its callers may still call it), and that no sentence of the reply says
+/// goes:
+/// whatever takes its place (a `load_fast` in its slot, another file's text under this
+/// file's name), the file's other users lose it. Refused, naming it. (Even a listing that keeps
+/// nothing else of the file: a rewrite that drops names is said so, or it is the wrong file.)
+fn vanished(old: &[&str], new: &[&str], removed: &[String]) -> Option<String> {
+    let written: std::collections::HashSet<&str> =
+        new.iter().filter_map(|l| defined_name(l)).collect();
+    let (at, name) = old.iter().enumerate().find_map(|(i, l)| {
+        let name = defined_name(l)?;
+        (name.chars().count() >= 3 && !written.contains(name) && !removed.iter().any(|r| r == name))
+            .then_some((i, name))
+    })?;
+    Some(format!(
+        "the listing drops `{name}` (defined at line {} of the file) and defines nothing of that name: left out, renamed, or another file's text? say in the reply that it goes, or send a diff",
+        at + 1
+    ))
+}
+
 /// Whether a stretch of lines (trimmed, those that say something) is what the reply's prose
 /// talks about: a name on its first line of code (`def title_case(s):`,
 /// `exports.compileQueryParser = function …`, `clear() {`) is one the prose mentions.

@@ -79,6 +79,16 @@ pub(super) fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Opt
             .get(from..to)
             .and_then(|g| g.iter().find(|l| !l.trim().is_empty()))
             .is_some_and(|l| l.trim_start().starts_with([')', ']']));
+        // New lines that go on the open bracket's contents (a parameter ending in `,`, a
+        // condition's `and …`) belong before the closer, not after it.
+        let continues = |l: &str| {
+            let t = l.trim();
+            t.ends_with(',')
+                || ["and ", "or ", "&&", "||", ".", "+ ", "- ", "* "]
+                    .iter()
+                    .any(|p| t.starts_with(p))
+        };
+        let closes_first = closes_first && !continues(first_new);
         let sibling = opener
             && !closes_first
             && before_gap.is_some_and(|j| depth(&hunk.lines[j].text) >= depth(first_new));
