@@ -206,7 +206,7 @@ fn dropped_with_nothing_in_its_place(
     let says = |t: &&str| super::doubt::telling(t);
     let depth = |l: &String| l.len() - l.trim_start().len();
     let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
-    if let Some(why) = vanished(&old, &new, mentions) {
+    if let Some(why) = vanished(before, after, mentions) {
         return Some(why);
     }
     if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
@@ -271,13 +271,35 @@ fn dropped_with_nothing_in_its_place(
 /// whatever takes its place (a `load_fast` in its slot, another file's text under this
 /// file's name), the file's other users lose it. Refused, naming it. (Even a listing that keeps
 /// nothing else of the file: a rewrite that drops names is said so, or it is the wrong file.)
-fn vanished(old: &[&str], new: &[&str], removed: &[String]) -> Option<String> {
+fn vanished(before: &[String], after: &[String], removed: &[String]) -> Option<String> {
     let written: std::collections::HashSet<&str> =
-        new.iter().filter_map(|l| defined_name(l)).collect();
-    let (at, name) = old.iter().enumerate().find_map(|(i, l)| {
-        let name = defined_name(l)?;
-        (name.chars().count() >= 3 && !written.contains(name) && !removed.iter().any(|r| r == name))
-            .then_some((i, name))
+        after.iter().filter_map(|l| defines(l.trim())).collect();
+    let listed: std::collections::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    // A definition nested in something the listing dropped as a whole (a helper inside a
+    // removed function) goes with it: what encloses it decides. One whose enclosing line the
+    // listing keeps (a method of a class it keeps) counts on its own.
+    let enclosing_kept = |i: usize| {
+        let d = depth(&before[i]);
+        d == 0
+            || before[..i]
+                .iter()
+                .rev()
+                .find(|l| {
+                    !l.trim().is_empty()
+                        && depth(l) < d
+                        && (defines(l.trim()).is_some()
+                            || (depth(l) == 0 && !l.trim_start().starts_with([')', ']', '}'])))
+                })
+                .is_none_or(|l| listed.contains(l.trim()))
+    };
+    let (at, name) = before.iter().enumerate().find_map(|(i, l)| {
+        let name = defines(l.trim())?;
+        (name.chars().count() >= 3
+            && !written.contains(name)
+            && !removed.iter().any(|r| r == name)
+            && enclosing_kept(i))
+        .then_some((i, name))
     })?;
     Some(format!(
         "the listing drops `{name}` (defined at line {} of the file) and defines nothing of that name: left out, renamed, or another file's text? say in the reply that it goes, or send a diff",
@@ -330,6 +352,15 @@ fn only_named_deletions(before: &[String], listing: &str, mentions: &[String]) -
         }
     }
     deleted > 0
+}
+
+/// [`defined_name`], when the line is a definition's head: the name right after its keyword
+/// and not assigned to (`func = getattr(…)` names no Go function).
+fn defines(line: &str) -> Option<&str> {
+    let name = defined_name(line)?;
+    let at = line.find(name)?;
+    // `func = getattr(…)`: the word before the name is no keyword but an assignment.
+    line[..at].trim_end().ends_with(char::is_alphabetic).then_some(name)
 }
 
 fn defined_name(line: &str) -> Option<&str> {
