@@ -453,7 +453,7 @@ fn indented_unlike(original: &[String], listing: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::defined_name;
+    use super::{defined_name, defines, vanished};
 
     #[test]
     fn a_definition_is_read_from_the_start_of_its_line() {
@@ -464,5 +464,23 @@ mod tests {
         assert_eq!(defined_name("class Reader:"), Some("Reader"));
         assert_eq!(defined_name("        return self.function(x)"), None);
         assert_eq!(defined_name("# the class that reads"), None);
+        assert_eq!(defines("func = getattr(value, 'fget', value)"), None);
+        assert_eq!(defines("func (s *Server) Run() error {"), None);
+        assert_eq!(defines("func Run() error {"), Some("Run"));
+    }
+
+    #[test]
+    fn a_definition_the_listing_drops_is_named_unless_what_encloses_it_goes_too() {
+        let lines = |t: &str| t.lines().map(String::from).collect::<Vec<_>>();
+        let file = lines(
+            "def load():\n    def inner():\n        pass\n\n\nclass Sink:\n    def flush(self):\n        pass\n\n    def close(self):\n        pass\n",
+        );
+        let kept = lines("class Sink:\n    def close(self):\n        pass\n");
+        let why = vanished(&file, &kept, &["load".to_string()]).unwrap();
+        assert!(why.contains("`flush`"), "{why}");
+        let all = lines(
+            "class Sink:\n    def flush(self):\n        pass\n\n    def close(self):\n        pass\n",
+        );
+        assert_eq!(vanished(&file, &all, &["load".to_string()]), None, "inner goes with load");
     }
 }
