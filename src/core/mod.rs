@@ -16,6 +16,7 @@ pub mod paths;
 pub mod placement;
 pub mod plan;
 pub mod prompt;
+pub mod prose;
 pub mod report;
 pub mod resolve;
 pub mod scope;

@@ -11,7 +11,8 @@
 
 use crate::core::edit::{Edit, Format, PathSource, Problem};
 use crate::core::parse::{Event, ParseOptions, parse_reply};
-use crate::core::resolve::{PathMatch, Project, is_quote, prose_names};
+use crate::core::prose::{prose_names, removal_names};
+use crate::core::resolve::{PathMatch, Project, is_quote};
 
 /// Which parsers to run on a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -28,7 +29,7 @@ pub struct Plan {
     /// Names the reply's prose mentions in backticks (`extra_indent`, `Error::msg`): what the
     /// model says it changes.
     pub(crate) mentions: Vec<String>,
-    /// Those of them it says it removes (`resolve::removal_names`).
+    /// Those of them it says it removes (`prose::removal_names`).
     pub(crate) removed: Vec<String>,
 }
 
@@ -159,11 +160,7 @@ fn plan_reply(
             }
         }
     }
-    Plan {
-        items,
-        mentions: prose_names(reply),
-        removed: crate::core::resolve::removal_names(reply),
-    }
+    Plan { items, mentions: prose_names(reply), removed: removal_names(reply) }
 }
 
 #[cfg(test)]
