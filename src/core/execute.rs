@@ -251,10 +251,23 @@ fn apply_edit(
 /// A new line of the hunk that stands for code that stays (`elision::stands_for_kept_code`),
 /// unless the file holds that very line (a comment of its own).
 pub(super) fn placeholder_in_new_text<'h>(hunk: &'h Hunk, lines: &[String]) -> Option<&'h str> {
-    let l = hunk
-        .lines
-        .iter()
-        .find(|l| l.kind == LineKind::Add && crate::core::elision::stands_for_kept_code(&l.text))?;
+    let new: Vec<&str> = (hunk.lines.iter())
+        .filter(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty())
+        .map(|l| l.text.as_str())
+        .collect();
+    let depth = crate::core::indent::depth;
+    // A bare `...` with a deeper line right after it in the new text is no Python `...`
+    // statement (nothing nests under one): it stands for lines, as a comment would.
+    let dots_over_more = |t: &str| {
+        crate::core::elision::only_dots(t.trim())
+            && (new.iter().position(|n| std::ptr::eq(*n, t)))
+                .and_then(|i| new.get(i + 1))
+                .is_some_and(|next| depth(next) > depth(t))
+    };
+    let l = hunk.lines.iter().find(|l| {
+        l.kind == LineKind::Add
+            && (crate::core::elision::stands_for_kept_code(&l.text) || dots_over_more(&l.text))
+    })?;
     (!lines.iter().any(|f| f.trim() == l.text.trim())).then_some(l.text.as_str())
 }
 
