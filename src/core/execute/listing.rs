@@ -122,6 +122,14 @@ fn checked_merge(
     merge: fn(&TextFile, &str) -> Result<whole::WholeMerge, String>,
 ) -> Result<whole::WholeMerge, String> {
     let merged = merge(text, content)?;
+    // A name the reply says goes counts only where the file defines it once: "removed `close`
+    // from `StdoutSink`" says nothing of the other class's `close`.
+    let removed: Vec<String> = (mentions.removed.iter())
+        .filter(|n| {
+            text.lines.iter().filter(|l| defines(l.trim()) == Some(n.as_str())).count() <= 1
+        })
+        .cloned()
+        .collect();
     // The reply says it changes something that the listing leaves behind a placeholder: restoring
     // it unchanged could undo what the model meant, so this is not guessed at.
     // A name the listing also defines in full (one of two `read_eof` methods) is what the
@@ -149,7 +157,7 @@ fn checked_merge(
         && orig_nonblank >= 20
         && merged.kept_share < EXCERPT_SHARE
         && new_len * 2 < text.lines.len()
-        && !only_named_deletions(&text.lines, content, mentions.removed)
+        && !only_named_deletions(&text.lines, content, &removed)
     {
         return Err(format!(
             "the listing has {new_len} lines and keeps {:.0}% of the file's {} lines: it looks like an excerpt, not the whole file; send the whole file or a diff",
@@ -179,8 +187,7 @@ fn checked_merge(
     }
     let merged_lines: Vec<String> = merged.lines.iter().map(|l| l.text.clone()).collect();
     if !merged.restored
-        && let Some(why) =
-            dropped_with_nothing_in_its_place(&text.lines, &merged_lines, mentions.removed)
+        && let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, &removed)
     {
         return Err(why);
     }
