@@ -26,12 +26,13 @@
 
 mod listing;
 pub mod markers;
+mod naming;
 mod udiff;
 
 use std::collections::{HashSet, VecDeque};
 
 use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
-use crate::core::paths::{clean_path_line, looks_like_path, prose_mentions};
+use crate::core::paths::{clean_path_line, prose_mentions};
 use markers::{FenceLine, SrMarker, fence_line, is_hunk_header, sr_marker};
 use udiff::{DiffBlock, HunkEnd};
 
@@ -417,67 +418,6 @@ impl Parser {
             false => Change::Replace { content },
         };
         self.emit(path, source, Format::Whole, change, fence.start, self.line_no);
-    }
-
-    /// A path written alone on the line just before a fence (one blank line allowed between).
-    fn path_line_before_fence(&self) -> Option<(String, PathSource)> {
-        let cand = clean_path_line(self.line_before_fence()?);
-        self.is_path_candidate(&cand, false).then_some((cand, PathSource::PathLine))
-    }
-
-    /// The prose line just before a fence being opened (one blank line allowed between).
-    fn line_before_fence(&self) -> Option<&str> {
-        let mut blanks = 0;
-        for r in self.recent.iter().rev() {
-            if r.fence.is_some() {
-                return None;
-            }
-            if r.text.trim().is_empty() {
-                blanks += 1;
-                if blanks > 1 {
-                    return None;
-                }
-                continue;
-            }
-            return Some(&r.text);
-        }
-        None
-    }
-
-    fn is_path_candidate(&self, cand: &str, lenient: bool) -> bool {
-        if looks_like_path(cand) || self.known.contains(cand) {
-            return true;
-        }
-        // Right before a SEARCH marker, any single word may be a (mangled) file name.
-        lenient
-            && !cand.is_empty()
-            && cand.len() <= 250
-            && cand
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '\\'))
-            && cand.chars().any(|c| c.is_alphanumeric())
-    }
-
-    /// The path of a SEARCH/REPLACE block: up to 3 lines back, through fence lines; then the
-    /// enclosing fence's path; then the previous block's.
-    fn sr_path(&self) -> Option<(String, PathSource)> {
-        for r in self.recent.iter().rev().take(3) {
-            if let Some(f) = &r.fence {
-                if let Some(p) = f.info_path() {
-                    return Some((p, PathSource::FenceInfo));
-                }
-                continue;
-            }
-            let cand = clean_path_line(&r.text);
-            if self.is_path_candidate(&cand, true) && sr_marker(&r.text).is_none() {
-                return Some((cand, PathSource::PathLine));
-            }
-            break;
-        }
-        if let Some(p) = self.fence.as_ref().and_then(|f| f.path.clone()) {
-            return Some(p);
-        }
-        self.last_path.clone().map(|p| (p, PathSource::Previous))
     }
 
     // ---- SEARCH/REPLACE ----
