@@ -11,7 +11,7 @@
 
 use crate::core::edit::{Edit, Format, PathSource, Problem};
 use crate::core::parse::{Event, ParseOptions, parse_reply};
-use crate::core::prose::{prose_names, qualified_removals, removal_names};
+use crate::core::prose::{prose_names, removal_names};
 use crate::core::resolve::{PathMatch, Project, is_quote};
 
 /// Which parsers to run on a reply.
@@ -31,8 +31,6 @@ pub struct Plan {
     pub(crate) mentions: Vec<String>,
     /// Those of them it says it removes (`prose::removal_names`).
     pub(crate) removed: Vec<String>,
-    /// Those of them it names with what holds them (`prose::qualified_removals`).
-    pub(crate) qualified: Vec<String>,
 }
 
 /// What a reply's prose says about names, for the checks of a listing: the names it mentions,
@@ -41,7 +39,6 @@ pub struct Plan {
 pub(crate) struct Mentions<'a> {
     pub(crate) names: &'a [String],
     pub(crate) removed: &'a [String],
-    pub(crate) qualified: &'a [String],
 }
 
 #[derive(Debug, Clone)]
@@ -58,7 +55,7 @@ pub(crate) enum PlanItem {
 impl Plan {
     /// What the reply's prose says about names.
     pub(crate) fn prose(&self) -> Mentions<'_> {
-        Mentions { names: &self.mentions, removed: &self.removed, qualified: &self.qualified }
+        Mentions { names: &self.mentions, removed: &self.removed }
     }
 
     /// The project-relative paths the shell must read (each once, in first-use order).
@@ -163,12 +160,7 @@ fn plan_reply(
             }
         }
     }
-    Plan {
-        items,
-        mentions: prose_names(reply),
-        removed: removal_names(reply),
-        qualified: qualified_removals(reply),
-    }
+    Plan { items, mentions: prose_names(reply), removed: removal_names(reply) }
 }
 
 #[cfg(test)]

@@ -65,32 +65,6 @@ pub fn removal_names(reply: &str) -> Vec<String> {
     names
 }
 
-/// Of [`removal_names`], those the sentence that says they go writes with what holds them
-/// (`SipHasher24::new_with_keys`, `Sink.close`): it names one of the file's definitions of that
-/// name, not all of them.
-pub fn qualified_removals(reply: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    for line in prose_lines(reply).filter(|l| !l.trim_start().starts_with('#')) {
-        for sentence in line.split(['!', '?']).flat_map(|s| s.split(". ")) {
-            let removed = removed_in(sentence);
-            for (k, piece) in sentence.split('`').enumerate() {
-                let word = piece.trim().trim_end_matches("()");
-                let qualified = word.contains("::") || word.contains('.');
-                let Some(name) = (k % 2 == 1 && qualified)
-                    .then(|| prose_names(&format!("`{piece}`")).pop())
-                    .flatten()
-                else {
-                    continue;
-                };
-                if removed.contains(&name) && !names.contains(&name) {
-                    names.push(name);
-                }
-            }
-        }
-    }
-    names
-}
-
 /// A sentence's words (lowercase) and backticked names, in order.
 #[derive(Debug, Clone, PartialEq)]
 enum Token {
@@ -286,10 +260,5 @@ mod tests {
         ] {
             assert_eq!(removal_names(line), want, "{line}");
         }
-        assert_eq!(
-            qualified_removals("Remove `Sip24::new_with_keys`, it is unused."),
-            ["new_with_keys"]
-        );
-        assert!(qualified_removals("Remove `close` from `Sink`.").is_empty());
     }
 }

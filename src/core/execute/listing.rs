@@ -122,13 +122,13 @@ fn checked_merge(
     merge: fn(&TextFile, &str) -> Result<whole::WholeMerge, String>,
 ) -> Result<whole::WholeMerge, String> {
     let merged = merge(text, content)?;
-    // A name the reply says goes counts where the file defines it once, or where the reply
-    // names which one (`SipHasher24::new_with_keys`) and the listing drops just one: "removed
-    // `close` from `StdoutSink`" says nothing of the other class's `close`.
+    // A name the reply says goes counts where the file defines it once, or where the listing
+    // drops just one of its definitions (`zero` the function, not the trait's `zero`s): "removed
+    // `close` from `StdoutSink`" says nothing of the other class's `close`, dropped too.
     let was = |n: &str| text.lines.iter().filter(|l| defines(l.trim()) == Some(n)).count();
     let now = |n: &str| merged.lines.iter().filter(|l| defines(l.text.trim()) == Some(n)).count();
     let removed: Vec<String> = (mentions.removed.iter())
-        .filter(|n| was(n) <= 1 || (mentions.qualified.contains(n) && now(n) + 1 == was(n)))
+        .filter(|n| was(n) <= 1 || now(n) + 1 == was(n))
         .cloned()
         .collect();
     // The reply says it changes something that the listing leaves behind a placeholder: restoring
