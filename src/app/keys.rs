@@ -8,7 +8,15 @@ impl App {
         if let Some(modal) = self.modal.clone() {
             return self.on_modal_key(modal, key, now);
         }
-        let Some(action) = self.keymap.action(&key) else { return Vec::new() };
+        let Some(action) = self.keymap.action(&key) else {
+            // A key that does nothing says so once (unless a message is up), and where the
+            // keys are listed.
+            if matches!(key.code, KeyCode::Char(_) | KeyCode::F(_)) && self.notice.is_none() {
+                let help = self.keymap.first_key(Action::Help);
+                self.notice = Some(format!("that key does nothing here: `{help}` lists the keys"));
+            }
+            return Vec::new();
+        };
         self.last_action = Some(action);
         self.notice = None;
         // A single decision ends the batch `u` would take back whole.

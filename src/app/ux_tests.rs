@@ -308,3 +308,13 @@ fn a_follow_up_that_sends_a_rejected_edit_again_brings_it_back_and_says_what_it_
     let msg = app.message().unwrap_or_default().to_string();
     assert!(msg.contains("not added again"), "{msg}");
 }
+
+#[test]
+fn a_key_that_does_nothing_says_where_the_keys_are() {
+    let (mut app, now) = streamed();
+    let before = app.review.counts();
+    app.update_placed(key('x'), now);
+    assert_eq!(app.review.counts(), before, "nothing changed");
+    let msg = app.message().unwrap_or_default().to_string();
+    assert!(msg.contains("does nothing") && msg.contains('?'), "{msg}");
+}
