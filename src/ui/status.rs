@@ -38,7 +38,19 @@ pub fn draw_bars(frame: &mut Frame, panes: &Panes, app: &App, theme: &Theme) {
 
 fn draw_request(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(request) = app.request_line.as_deref().filter(|_| area.height > 0) else { return };
-    let one_line = request.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut one_line = request.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Cut with a `…` where it does not fit (" request " takes 9 columns).
+    let room = (area.width as usize).saturating_sub(9);
+    if one_line.width() > room && room > 1 {
+        let mut cut = String::new();
+        for c in one_line.chars() {
+            if cut.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) > room - 1 {
+                break;
+            }
+            cut.push(c);
+        }
+        one_line = cut + "…";
+    }
     let line = Line::from(vec![
         Span::styled(" request ", theme.fg(theme.accent).add_modifier(Modifier::BOLD)),
         Span::styled(one_line, theme.fg(theme.text)),
