@@ -163,14 +163,26 @@ fn a_change_at_column_180_shows_at_160_columns() {
         server.url(),
     );
     tmux.run(&command);
-    let screen = tmux.wait_for("the stream to finish", "✓ openai · mock");
+    tmux.wait_for("the stream to finish", "✓ openai · mock");
     // The diff pane's rows: from its title to its bottom border (the reply pane is below).
-    let diff: Vec<&str> = screen
-        .lines()
-        .skip_while(|l| !l.contains("long.py ·"))
-        .take_while(|l| !l.contains('┘'))
-        .collect();
-    let diff = diff.join("\n");
+    let diff_of = |screen: &str| -> String {
+        let rows: Vec<&str> = screen
+            .lines()
+            .skip_while(|l| !l.contains("long.py ·"))
+            .take_while(|l| !l.contains('┘'))
+            .collect();
+        rows.join("\n")
+    };
+    // The hunk is placed off the UI task: its diff may come a frame after the stream's end.
+    let start = std::time::Instant::now();
+    let (screen, diff) = loop {
+        let screen = tmux.screen();
+        let diff = diff_of(&screen);
+        if diff.contains("sleepy cat") || start.elapsed() > std::time::Duration::from_secs(30) {
+            break (screen, diff);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     assert!(diff.contains("sleepy cat"), "the change shows without a key:\n{screen}");
     assert!(diff.contains("lazy dog"), "and what it replaces:\n{screen}");
     assert!(diff.contains("↪"), "on a continuation row:\n{screen}");

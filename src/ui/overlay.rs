@@ -109,6 +109,16 @@ fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let c = app.state_counts();
     let open = c.undecided();
     let mut text = vec![Line::raw(format!(" {open} hunk(s) still undecided."))];
+    // Failed hunks and conflicts cannot be accepted as they are: said apart from the pending.
+    if c.failed + c.conflict > 0 {
+        let kinds: Vec<String> =
+            [(c.pending, "pending"), (c.failed, "failed"), (c.conflict, "conflict(s)")]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+        text.push(Line::styled(format!(" ({})", kinds.join(", ")), theme.fg(theme.dim)));
+    }
     if app.streaming {
         text.push(Line::raw(" The model is still writing."));
     }
