@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::core::apply::apply_hunk_styled;
-use crate::core::edit::{Change, Edit, Hunk, LineKind};
+use crate::core::edit::{Change, Edit, Hunk, HunkLine, LineKind};
 use crate::core::file::{FileWrite, Source};
 use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
@@ -247,30 +247,27 @@ fn apply_edit(
     }
 }
 
-/// Locate a hunk in the file and apply it, or say why not.
 /// A new line of the hunk that stands for code that stays (`elision::stands_for_kept_code`),
 /// unless the file holds that very line (a comment of its own).
 pub(super) fn placeholder_in_new_text<'h>(hunk: &'h Hunk, lines: &[String]) -> Option<&'h str> {
-    let new: Vec<&str> = (hunk.lines.iter())
-        .filter(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty())
-        .map(|l| l.text.as_str())
-        .collect();
+    use crate::core::elision::{only_dots, stands_for_kept_code};
     let depth = crate::core::indent::depth;
+    // The new text's lines that say something, in order.
+    let new: Vec<&HunkLine> = (hunk.lines.iter())
+        .filter(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty())
+        .collect();
     // A bare `...` with a deeper line right after it in the new text is no Python `...`
     // statement (nothing nests under one): it stands for lines, as a comment would.
-    let dots_over_more = |t: &str| {
-        crate::core::elision::only_dots(t.trim())
-            && (new.iter().position(|n| std::ptr::eq(*n, t)))
-                .and_then(|i| new.get(i + 1))
-                .is_some_and(|next| depth(next) > depth(t))
-    };
-    let l = hunk.lines.iter().find(|l| {
+    let (_, l) = new.iter().enumerate().find(|&(i, l)| {
         l.kind == LineKind::Add
-            && (crate::core::elision::stands_for_kept_code(&l.text) || dots_over_more(&l.text))
+            && (stands_for_kept_code(&l.text)
+                || (only_dots(l.text.trim())
+                    && new.get(i + 1).is_some_and(|n| depth(&n.text) > depth(&l.text))))
     })?;
     (!lines.iter().any(|f| f.trim() == l.text.trim())).then_some(l.text.as_str())
 }
 
+/// Locate a hunk in the file and apply it, or say why not.
 fn modify(
     edit: &Edit,
     path: &str,

@@ -40,19 +40,22 @@ pub fn clean_path_line(line: &str) -> String {
 /// "**app.py** (new file)", "`a.rs` (updated)". Only a note of one to three words after a space;
 /// a route group in a path (`src/(auth)/x.ts`) has no space before it.
 fn without_annotation(s: &str) -> &str {
-    let Some(head) = s.strip_suffix(')') else { return s };
-    let Some((head, note)) = head.rsplit_once(" (") else { return s };
+    let Some((head, note)) = trailing_note(s) else { return s };
     let words = note.split_whitespace().count();
     let plain = note.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-');
     if (1..=3).contains(&words) && plain { head.trim_end() } else { s }
+}
+
+/// What stands before a trailing `" (note)"`, and the note.
+fn trailing_note(s: &str) -> Option<(&str, &str)> {
+    s.strip_suffix(')')?.rsplit_once(" (")
 }
 
 /// Whether a path line's note says the file is new: "`tests/test_x.py` (new)", "(new file)",
 /// "(created)".
 pub fn notes_new(line: &str) -> bool {
     let t = line.trim().trim_end_matches([':', '*', '_']).trim_end();
-    let Some(head) = t.strip_suffix(')') else { return false };
-    let Some((_, note)) = head.rsplit_once(" (") else { return false };
+    let Some((_, note)) = trailing_note(t) else { return false };
     let note = note.trim().to_ascii_lowercase();
     matches!(note.as_str(), "new" | "new file" | "created" | "create" | "added" | "new module")
 }

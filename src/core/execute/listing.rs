@@ -210,13 +210,13 @@ fn dropped_with_nothing_in_its_place(
     let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
     let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
     let listed: std::collections::HashSet<&str> = new.iter().copied().collect();
-    // A listing that keeps nothing of the file is a rewrite, not part of the file.
     let says = |t: &&str| super::doubt::telling(t);
     let depth = |l: &String| l.len() - l.trim_start().len();
     let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
     if let Some(why) = vanished(before, after, mentions) {
         return Some(why);
     }
+    // A listing that keeps nothing else of the file is a rewrite, not part of the file.
     if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
         return None;
     }
@@ -237,12 +237,10 @@ fn dropped_with_nothing_in_its_place(
             .filter(|&i| !put.iter().any(|p| crate::core::verify::modified(old[i], p)))
             .collect();
         // A whole construct of the file (a line at its outermost depth, or one that defines
-        // something), or its end: what an
-        // excerpt or a listing that stops early leaves out. Lines inside a block whose first
+        // something at any depth: a method left out of the middle of a class), or its end: what
+        // an excerpt or a listing that stops early leaves out. Lines inside a block whose first
         // and last lines the listing keeps are the block rewritten.
         let at_end = before[old_index + old_len..].iter().all(|l| l.trim().is_empty());
-        // A method left out of the middle of a class is a construct too: a line of its that
-        // defines something (`def flush(self):`) counts at any depth.
         let construct = |i: usize| {
             says(&old[i]) && (depth(&before[i]) == outermost || defined_name(old[i]).is_some())
         };
@@ -271,12 +269,9 @@ fn dropped_with_nothing_in_its_place(
     None
 }
 
-/// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`
-/// (after modifiers such as `pub` or `async`; `return self.function(x)` defines nothing).
 /// A name the file defines (`def load(path):`, `class Sink`, `fn parse`) that the listing
 /// never defines again (its callers may still call it), and that no sentence of the reply says
-/// goes:
-/// whatever takes its place (a `load_fast` in its slot, another file's text under this
+/// goes: whatever takes its place (a `load_fast` in its slot, another file's text under this
 /// file's name), the file's other users lose it. Refused, naming it. (Even a listing that keeps
 /// nothing else of the file: a rewrite that drops names is said so, or it is the wrong file.)
 fn vanished(before: &[String], after: &[String], removed: &[String]) -> Option<String> {
@@ -371,6 +366,8 @@ fn defines(line: &str) -> Option<&str> {
     line[..at].trim_end().ends_with(char::is_alphabetic).then_some(name)
 }
 
+/// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`
+/// (after modifiers such as `pub` or `async`; `return self.function(x)` defines nothing).
 fn defined_name(line: &str) -> Option<&str> {
     const MODIFIERS: &[&str] = &[
         "pub",

@@ -277,14 +277,15 @@ impl Parser {
                 Some(p) => Some((p, PathSource::FenceInfo)),
                 None => self.path_line_before_fence(),
             };
+            let before = self.line_before_fence();
             // "### `tests/test_x.py` (new)": a new file, never a listing of an existing one.
             let new_file = path.as_ref().is_some_and(|(_, s)| *s == PathSource::PathLine)
-                && self.line_before_fence().is_some_and(crate::core::paths::notes_new);
+                && before.is_some_and(crate::core::paths::notes_new);
+            let listing_path = before.and_then(listing::introduced_path);
+            let presented = before.is_some_and(listing::presents_new_version);
+            let unnamed = before.is_some_and(listing::presents_unnamed_file);
             let prose_path = self.prose_paths.last().cloned();
             self.prose_paths.clear();
-            let listing_path = self.line_before_fence().and_then(listing::introduced_path);
-            let presented = self.line_before_fence().is_some_and(listing::presents_new_version);
-            let unnamed = self.line_before_fence().is_some_and(listing::presents_unnamed_file);
             self.fence = Some(OpenFence {
                 open: f.clone(),
                 start: self.line_no,

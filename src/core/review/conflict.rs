@@ -194,24 +194,22 @@ impl Review {
         }
         let idx = self.hunks.position(id).ok_or("the hunk is gone")?;
         let path = self.hunks[idx].path.clone();
-        let before = match self.files.get(&path).cloned() {
-            Some(Source::Text(before)) => before,
-            Some(Source::Missing) => {
-                // The file is gone: what the user kept is the file, written where it was (only
-                // while it is still missing).
-                let mut after = String::new();
-                for l in text.lines() {
-                    after.push_str(l);
-                    after.push('\n');
-                }
-                let h = self.hunks.get_mut(idx);
-                let before_state = std::mem::replace(&mut h.state, HunkState::Accepted);
-                self.decisions.push(Decision {
-                    hunk: id,
-                    before_state,
-                    written: Some(Wrote::Whole(Source::Missing, After::Text(after.clone()))),
-                });
-                return Ok(Effect::Write { hunk: id, path, expected: None, text: after });
+        let (before, after) = match (self.files.get(&path).cloned(), view.now) {
+            (Some(Source::Text(before)), Some((first, now))) => {
+                let mut file = TextFile::parse(&before);
+                let start = first - 1;
+                let end = (start + now.len()).min(file.lines.len());
+                file.splice(start, end, text.lines().map(NewLine::added).collect());
+                let after = file.render();
+                (Source::Text(before), after)
+            }
+            // The file is gone: what the user kept is the file, written where it was (only
+            // while it is still missing).
+            (Some(Source::Missing), _) => {
+                (Source::Missing, text.lines().map(|l| format!("{l}\n")).collect())
+            }
+            (Some(Source::Text(_)), None) => {
+                return Err(format!("{path} cannot be read; nothing was written"));
             }
             _ => {
                 return Err(format!(
@@ -219,23 +217,18 @@ impl Review {
                 ));
             }
         };
-        let Some((first, now)) = view.now else {
-            return Err(format!("{path} cannot be read; nothing was written"));
-        };
-        let mut file = TextFile::parse(&before);
-        let start = first - 1;
-        let end = (start + now.len()).min(file.lines.len());
-        let new: Vec<NewLine> = text.lines().map(NewLine::added).collect();
-        file.splice(start, end, new);
-        let after = file.render();
         let h = self.hunks.get_mut(idx);
         let before_state = std::mem::replace(&mut h.state, HunkState::Accepted);
         self.decisions.push(Decision {
             hunk: id,
             before_state,
-            written: Some(Wrote::Whole(Source::Text(before.clone()), After::Text(after.clone()))),
+            written: Some(Wrote::Whole(before.clone(), After::Text(after.clone()))),
         });
-        Ok(Effect::Write { hunk: id, path, expected: Some(before), text: after })
+        let expected = match before {
+            Source::Text(t) => Some(t),
+            _ => None,
+        };
+        Ok(Effect::Write { hunk: id, path, expected, text: after })
     }
 }
 
