@@ -369,15 +369,16 @@ fn an_ambiguous_hunk_lists_every_place_at_80x24_and_a_digit_picks_one() {
     insta::assert_snapshot!("ambiguous_hunk_picked", picked);
 }
 
-/// A request longer than its line is cut with `…`, never mid-character and never past the
-/// pane (at 80 columns it was cut with nothing to say so).
+/// A request longer than its line is cut as long lines are, with the mark that says so, never
+/// mid-character and never past the pane (at 80 columns it was cut with nothing to say so).
 #[test]
-fn a_long_request_line_is_cut_with_an_ellipsis() {
+fn a_long_request_line_is_cut_with_a_mark() {
     let (mut app, _) = finished();
     app.request_line =
         Some("Simplify total_value, make restock refuse negative amounts, and document it".into());
     let screen = render(&app, 80, 24);
     let line = screen.lines().find(|l| l.contains(" request ")).expect("the request line");
-    assert!(line.trim_end().ends_with("…│") || line.trim_end().ends_with('…'), "{line}");
+    let cut = redline::app::wrap::CUT_RIGHT;
+    assert!(line.trim_end().ends_with(cut), "{line}");
     assert!(line.contains("Simplify total_value"), "{line}");
 }

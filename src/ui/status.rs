@@ -38,23 +38,20 @@ pub fn draw_bars(frame: &mut Frame, panes: &Panes, app: &App, theme: &Theme) {
 
 fn draw_request(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let Some(request) = app.request_line.as_deref().filter(|_| area.height > 0) else { return };
-    let mut one_line = request.split_whitespace().collect::<Vec<_>>().join(" ");
-    // Cut with a `…` where it does not fit (" request " takes 9 columns).
-    let room = (area.width as usize).saturating_sub(9);
-    if one_line.width() > room && room > 1 {
-        let mut cut = String::new();
-        for c in one_line.chars() {
-            if cut.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) > room - 1 {
-                break;
-            }
-            cut.push(c);
-        }
-        one_line = cut + "…";
-    }
-    let line = Line::from(vec![
-        Span::styled(" request ", theme.fg(theme.accent).add_modifier(Modifier::BOLD)),
-        Span::styled(one_line, theme.fg(theme.text)),
-    ]);
+    let one_line = request.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Cut as long lines are cut, with the mark that says so, where it does not fit.
+    let label = [Span::styled(" request ", theme.fg(theme.accent).add_modifier(Modifier::BOLD))];
+    let body = [Span::styled(one_line, theme.fg(theme.text))];
+    let row = crate::ui::wrap::rows(
+        &label,
+        &[],
+        &body,
+        area.width as usize,
+        crate::app::wrap::Overflow::Scroll(0),
+        Style::default(),
+        false,
+    );
+    let line = Line::from(row.into_iter().next().unwrap_or_default());
     frame.render_widget(Paragraph::new(line), area);
 }
 
