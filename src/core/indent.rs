@@ -213,8 +213,15 @@ impl IndentMap {
             IndentMap::Style { tabs, unit } => {
                 let ws = leading(line);
                 let body = &line[ws.len()..];
-                let foreign =
-                    if *tabs { ws.contains(' ') && columns(ws) >= TAB } else { ws.contains('\t') };
+                // In a file of tabs, spaces *before* any tab are the model's spelling of the
+                // file's tabs; spaces after a tab align (`\t    arg,`, `\t * ` in JSDoc) or are
+                // the file's own way (a bundle that puts a tab before space-indented code), and
+                // are kept as written.
+                let foreign = if *tabs {
+                    ws.starts_with(' ') && columns(ws) >= TAB
+                } else {
+                    ws.contains('\t')
+                };
                 if !foreign {
                     return line.to_string();
                 }

@@ -239,3 +239,18 @@ fn only_a_makefile_takes_tabs_for_its_recipes() {
     let prefix = vec![".RECIPEPREFIX = >".to_string()];
     assert!(!style.for_path("Makefile", &prefix).recipes, "another recipe prefix");
 }
+
+#[test]
+fn spaces_after_a_tab_are_kept_in_a_file_of_tabs() {
+    // A bundle that puts one tab before space-indented code, and aligned continuation lines
+    // in a file of tabs: exact context, so new lines are written as the model wrote them.
+    let s = file_style("\tfunction f(a) {\n\t    var x = a;\n\t    return x;\n\t}\n".lines());
+    assert!(s.tabs);
+    let m = IndentMap::learn([("\t    var x = a;", "\t    var x = a;")].into_iter(), s);
+    assert_eq!(m.apply("\t        if (x) log(x);"), "\t        if (x) log(x);");
+    assert_eq!(m.apply("\t\tcall(a,\n"), "\t\tcall(a,\n");
+    assert_eq!(m.apply("\t\t     b);"), "\t\t     b);");
+    // Spaces before any tab are still the model's spelling of the file's tabs.
+    assert_eq!(m.apply("        y"), "\t\ty");
+    assert_eq!(m.apply("    \ty"), "\t\ty");
+}

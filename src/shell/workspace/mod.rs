@@ -25,6 +25,8 @@ mod tmp;
 
 #[cfg(target_os = "linux")]
 mod at;
+#[cfg(target_os = "linux")]
+mod lease;
 #[cfg(not(target_os = "linux"))]
 mod portable;
 #[cfg(target_os = "linux")]

@@ -320,6 +320,56 @@ fn a_write_into_the_displaced_file_after_the_swap_is_given_its_place_back() {
     assert_eq!(names_in(dir.path()), ["a.txt"]);
 }
 
+/// Whether this file system grants a write lease to a lone descriptor (tmpfs and ext4 do; some
+/// network and overlay file systems do not, and then every write waits its window).
+#[cfg(target_os = "linux")]
+fn leases_granted(dir: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    let probe = dir.join(".lease-probe");
+    fs::write(&probe, b"x").expect("probe");
+    let file = fs::File::open(&probe).expect("open probe");
+    // SAFETY: fcntl with integer arguments on a descriptor we own.
+    let granted = unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETLEASE, libc::F_WRLCK) } == 0;
+    drop(file);
+    fs::remove_file(&probe).expect("remove probe");
+    granted
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_nobody_has_open_is_replaced_without_waiting_its_window() {
+    // The write lease proves no descriptor from before the swap exists: no window to wait.
+    let (dir, ws) = project(&[("a.txt", b"old\n")]);
+    if !leases_granted(dir.path()) {
+        eprintln!("no write leases on this file system: every write waits its window");
+        return;
+    }
+    let ws = ws.with_settle_window(std::time::Duration::from_secs(30));
+    let read = ws.read_source("a.txt");
+    let started = std::time::Instant::now();
+    ws.write(&write("a.txt", "ours\n"), Some(&read)).expect("written");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    assert_eq!(fs::read_to_string(dir.path().join("a.txt")).expect("read"), "ours\n");
+    assert_eq!(names_in(dir.path()), ["a.txt"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_another_descriptor_holds_open_waits_its_whole_window() {
+    // A reader that could reopen for writing, or a descriptor whose mode we cannot see from
+    // here: no lease, so the displaced file is watched for the whole window.
+    let (dir, ws) = project(&[("a.txt", b"old\n")]);
+    let window = std::time::Duration::from_millis(300);
+    let ws = ws.with_settle_window(window);
+    let held = fs::File::open(dir.path().join("a.txt")).expect("open");
+    let read = ws.read_source("a.txt");
+    let started = std::time::Instant::now();
+    ws.write(&write("a.txt", "ours\n"), Some(&read)).expect("written");
+    assert!(started.elapsed() >= window, "{:?}", started.elapsed());
+    drop(held);
+    assert_eq!(fs::read_to_string(dir.path().join("a.txt")).expect("read"), "ours\n");
+}
+
 #[test]
 fn read_only_files_are_refused() {
     let (dir, ws) = project(&[("ro.txt", b"r\n")]);

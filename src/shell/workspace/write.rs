@@ -30,6 +30,7 @@ use rustix::fs::{AtFlags, Gid, Mode, OFlags, RenameFlags, Uid, openat, renameat_
 use rustix::io::Errno;
 
 use super::at::{self, Folder, OpenFailure};
+use super::lease::Lease;
 use super::{Resolved, Workspace, WriteFailure, expectation, io_failure, tmp};
 
 impl Workspace {
@@ -148,6 +149,9 @@ fn replace(
     if identity(&rechecked)? != identity(&original)? {
         return Err(WriteFailure::Changed("it was replaced by another file"));
     }
+    // The lease is granted only to the one descriptor this process has open on the file.
+    drop(original);
+    let mut lease = Lease::take(&rechecked);
     match renameat_with(dir, temp.name.as_str(), dir, name, RenameFlags::EXCHANGE) {
         Ok(()) => {}
         Err(Errno::INVAL | Errno::NOSYS) => {
@@ -158,6 +162,10 @@ fn replace(
         Err(Errno::NOENT) => return Err(WriteFailure::Changed("it was deleted")),
         Err(e) => return Err(WriteFailure::Io { action: "replacing", source: e.into() }),
     }
+    // Nobody opened the file from before the swap to now (`lease`): it is checked once, with
+    // no window to wait through.
+    let settle =
+        if lease.take().is_some_and(|lease| lease.unbroken()) { Duration::ZERO } else { settle };
     if displaced_is(dir, &temp.name, &rechecked, expected, settle)? {
         folder.sync();
         return Ok(());
