@@ -31,7 +31,10 @@ mod elsewhere;
 mod listing;
 mod prepared;
 mod reports;
-use already::{already_applied, already_report, in_place_already, inserted_twice, removed_before};
+use already::{
+    already_applied, already_report, defined_again, in_place_already, inserted_twice,
+    removed_before,
+};
 use doubt::placement_doubt;
 use listing::replace;
 use prepared::Prepared;
@@ -349,6 +352,15 @@ fn modify(
         *text = before;
         w.moves.truncate(moves);
         return made_before(edit, path, hunk, place, &mut w.moves);
+    }
+    if let Some((head, line)) = defined_again(hunk, &before.lines, &text.lines) {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the edit writes {head:?} while the file has it already (line {line}): it would be defined twice; made before and changed since? send the change to it"
+            ),
+        );
     }
     if let Err(why) = verify::check_hunk(&before.lines, &text.lines, hunk) {
         return refused(edit, path.into(), format!("{path}: {why}"));

@@ -248,6 +248,15 @@ impl Project {
         if tails.len() > 1 {
             return Err(several(&written, &tails));
         }
+        // A new folder, while a file of this name sits in a folder the path leaves out
+        // (`app/login/page.tsx` for `app/(auth)/login/page.tsx`): the file that is meant, or a
+        // new one beside it, is a guess.
+        let parent_exists = written.rfind('/').is_none_or(|i| self.dirs.contains(&written[..i]));
+        if !parent_exists && let Some(longer) = self.with_folders_between(&written) {
+            return Err(format!(
+                "{written}: no such file, and {longer} has this name in a folder the path leaves out: write the full path (of a new file too)"
+            ));
+        }
         if looks_like_path(&written) || edit.path_source != PathSource::Prose {
             Ok(Resolved::new(written, PathMatch::Exact))
         } else {
@@ -278,6 +287,19 @@ impl Project {
             return Ok(Resolved::new(close, PathMatch::Spelling));
         }
         Err(format!("{written}: no such file in the project"))
+    }
+
+    /// A project file named as `written` with more folders on its way: the folders `written`
+    /// names all on it, in order, and the same file name (`app/(auth)/login/page.tsx` for
+    /// `app/login/page.tsx`).
+    fn with_folders_between(&self, written: &str) -> Option<&str> {
+        let parts: Vec<&str> = written.split('/').collect();
+        let (name, folders) = parts.split_last()?;
+        self.by_name.get(*name)?.iter().map(String::as_str).find(|f| {
+            let theirs: Vec<&str> = f.split('/').collect();
+            let mut rest = theirs[..theirs.len() - 1].iter();
+            theirs.len() > parts.len() && folders.iter().all(|d| rest.any(|t| t == d))
+        })
     }
 
     /// The project paths that end with `/written`.
@@ -362,6 +384,24 @@ mod tests {
                 section: None,
             },
         }
+    }
+
+    #[test]
+    fn a_listing_in_a_new_folder_that_leaves_out_a_folder_of_a_file_is_refused() {
+        let files: Vec<String> = ["app/(auth)/login/page.tsx", "src/app/utils.py", "lib/x.py"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let p = Project::new(&files);
+        let listing = |path: &str| {
+            let change = Change::Replace { content: "x\n".into() };
+            p.resolve(&edit(path, change, PathSource::PathLine)).map(|r| r.path)
+        };
+        let err = listing("app/login/page.tsx").unwrap_err();
+        assert!(err.contains("app/(auth)/login/page.tsx"), "{err}");
+        assert!(listing("src/utils.py").is_ok(), "its folder exists: a new file there");
+        assert_eq!(listing("app/signup/page.tsx").unwrap(), "app/signup/page.tsx");
+        assert_eq!(listing("lib/new/x.py").unwrap(), "lib/new/x.py", "a deeper new file");
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub struct WholeMerge {
 
 /// Merge a whole-file listing into the original text.
 pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
-    merge_with(original, listing, align::Params::LISTING)
+    merge_with(original, listing, Some(align::Params::LISTING))
 }
 
 /// [`merge`], with each gap's lines aligned from the gap's first original line on: new lines
@@ -38,13 +38,22 @@ pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
 /// would drop the lines between). The second reading of a listing whose first merge the check
 /// refused.
 pub fn merge_from_start(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
-    merge_with(original, listing, align::Params::LISTING_FROM_START)
+    merge_with(original, listing, Some(align::Params::LISTING_FROM_START))
 }
 
+/// [`merge`], pairing no line that differs from the original's: a placeholder stands for the
+/// whole stretch between the lines kept as they were around it, and the listing's new lines
+/// come after it (`# ... existing tests ...` and a new test that looks like the last one, which
+/// the aligner took for its rewrite). The third reading, when the others were refused.
+pub fn merge_appending(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
+    merge_with(original, listing, None)
+}
+
+/// `params`: how a gap's lines are paired with the original's; `None` pairs none.
 fn merge_with(
     original: &TextFile,
     listing: &str,
-    params: align::Params,
+    params: Option<align::Params>,
 ) -> Result<WholeMerge, String> {
     let resp: Vec<&str> = listing.lines().collect();
     let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
@@ -78,7 +87,17 @@ fn merge_with(
     for l in &orig_info {
         *counts.entry(l.key).or_insert(0usize) += 1;
     }
-    let anchors = trusted_anchors(&pairs, &orig_info, &counts);
+    let mut anchors = trusted_anchors(&pairs, &orig_info, &counts);
+    if params.is_none() {
+        // New lines after a placeholder may repeat a line or two of the code they follow (a
+        // new test's `cart = Cart()` and `cart.add(...)`): with nothing paired, only a run of
+        // three lines or more that say something pins them to the original.
+        let says = |i: usize| !orig_info[i].is_blank() && orig_info[i].loose_len >= 4;
+        let first_wild = wild.iter().position(|w| *w).unwrap_or(resp.len());
+        anchors.retain(|&(o, r, len)| {
+            r < first_wild || (o..o + len).filter(|&i| says(i)).count() >= 3
+        });
+    }
     let sides = Sides {
         original,
         orig_info: &orig_info,
@@ -240,7 +259,7 @@ struct Sides<'a> {
     resp: &'a [&'a str],
     resp_info: &'a [LineInfo<'a>],
     wild: &'a [bool],
-    params: align::Params,
+    params: Option<align::Params>,
 }
 
 /// The most pattern × file cells a gap between anchors may be aligned over: a 2,000-line gap
@@ -279,10 +298,24 @@ fn merge_gap(
             r.1
         ));
     }
-    let slots = if o.1 > o.0 {
-        align::align_with(&pat, sides.orig_info, o.0, o.1, sides.params).map(|a| a.slots)
-    } else {
-        None
+    // With nothing paired, a placeholder stands for the whole gap: lines before it in the gap
+    // would be written above all the code it brings back, which they may have been meant to
+    // change (a method's new body, then `# remaining methods unchanged`).
+    let first_wild = listing.clone().find(|&i| sides.wild[i]);
+    if sides.params.is_none()
+        && let Some(w) = first_wild
+        && (r.0..w).any(|i| !sides.resp_info[i].is_blank())
+    {
+        return Err(format!(
+            "new lines before the placeholder on line {} of the listing could change what it stands for",
+            w + 1
+        ));
+    }
+    let slots = match sides.params {
+        Some(params) if o.1 > o.0 => {
+            align::align_with(&pat, sides.orig_info, o.0, o.1, params).map(|a| a.slots)
+        }
+        _ => None,
     };
     let slots = slots.unwrap_or_else(|| vec![Slot::Unmatched; pat.len()]);
     let anchored = anchored_slots(&slots, sides.orig_info, sides.counts);

@@ -201,3 +201,31 @@ pub(super) fn removed_before(hunk: &Hunk, lines: &[String]) -> Option<(usize, us
     }
     found
 }
+
+/// A definition at the margin (`export function formatDuration(ms: number): string {`,
+/// `def load(path):`) that the edit writes while the file already has that very head line:
+/// the result would define it twice. An edit made before whose text has changed since (a later
+/// block of the same reply edited it), or a copy by mistake; not written either way. Only the
+/// margin: methods of two classes share heads, and Rust's `impl` blocks may repeat.
+pub(super) fn defined_again<'a>(
+    hunk: &'a Hunk,
+    before: &[String],
+    after: &[String],
+) -> Option<(&'a str, usize)> {
+    let margin = |l: &str| !l.starts_with(char::is_whitespace);
+    let count = |lines: &[String], head: &str| {
+        lines.iter().filter(|l| margin(l) && l.trim_end() == head).count()
+    };
+    hunk.lines.iter().filter(|l| l.kind == LineKind::Add).find_map(|l| {
+        let head = l.text.trim();
+        let name = super::listing::defines(head)?;
+        let before_name = &head[..head.find(name)?];
+        let mut words = before_name.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+        if words.any(|w| matches!(w, "impl" | "mod" | "module")) {
+            return None;
+        }
+        let was = count(before, head);
+        let at = before.iter().position(|b| margin(b) && b.trim_end() == head)?;
+        (was >= 1 && count(after, head) > was).then_some((head, at + 1))
+    })
+}

@@ -58,15 +58,15 @@ pub(super) fn replace(
     // file that name ends) must be a version of it.
     let guessed = edit.path.trim_start_matches("./") != path;
     let prose = edit.path_source == PathSource::Prose;
-    let merged = match checked_merge(text, content, mentions, (prose, guessed), whole::merge) {
+    let how = (prose, guessed);
+    let merged = match checked_merge(text, content, mentions, how, whole::merge) {
         Ok(m) => m,
-        Err(why) => {
-            match checked_merge(text, content, mentions, (prose, guessed), whole::merge_from_start)
-            {
-                Ok(m) => m,
-                Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
-            }
-        }
+        Err(why) => match checked_merge(text, content, mentions, how, whole::merge_from_start)
+            .or_else(|_| checked_merge(text, content, mentions, how, merge_appending))
+        {
+            Ok(m) => m,
+            Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
+        },
     };
     let n = text.lines.len();
     text.splice(0, n, merged.lines);
@@ -97,6 +97,45 @@ fn without_naming_comment<'a>(
     let body = &rest[1..];
     let blank = body.iter().take_while(|l| l.trim().is_empty()).count();
     body[blank..].concat().into()
+}
+
+/// The third reading of a listing ([`whole::merge_appending`]): its placeholders stand for
+/// everything between the lines it keeps as they were, and its new lines are added. Refused
+/// when the new lines read as a rewrite of what a placeholder brought back: a name defined
+/// there that they define again, or a restored definition most of whose lines they repeat
+/// (the old and the new version side by side).
+fn merge_appending(text: &TextFile, content: &str) -> Result<whole::WholeMerge, String> {
+    let merged = whole::merge_appending(text, content)?;
+    let restored: std::collections::HashSet<usize> =
+        merged.restored_lines.iter().copied().collect();
+    let was: std::collections::HashSet<&str> =
+        merged.restored_lines.iter().filter_map(|&f| defines(text.lines[f].trim())).collect();
+    let added: Vec<&str> =
+        merged.lines.iter().filter(|l| l.kept_eol.is_none()).map(|l| l.text.trim()).collect();
+    if let Some(name) = added.iter().filter_map(|l| defines(l)).find(|n| was.contains(n)) {
+        return Err(format!("`{name}` would be defined twice"));
+    }
+    // The restored lines by the definition they belong to (the last head above them).
+    let mut owners: std::collections::HashMap<usize, std::collections::HashSet<&str>> =
+        Default::default();
+    let mut owner = 0;
+    for f in 0..text.lines.len() {
+        let t = text.lines[f].trim();
+        if defines(t).is_some() {
+            owner = f;
+        }
+        if restored.contains(&f) {
+            owners.entry(owner).or_default().insert(t);
+        }
+    }
+    let telling: Vec<&str> = (added.iter().copied())
+        .filter(|t| super::doubt::telling(t) && defines(t).is_none())
+        .collect();
+    let most = owners.values().map(|lines| telling.iter().filter(|t| lines.contains(*t)).count());
+    if most.max().is_some_and(|n| n * 2 > telling.len()) {
+        return Err("the new lines repeat most of a definition a placeholder stands for".into());
+    }
+    Ok(merged)
 }
 
 /// `content` with at most `keep` blank lines at its end (line endings as they are).
@@ -187,6 +226,11 @@ fn checked_merge(
         ));
     }
     let merged_lines: Vec<String> = merged.lines.iter().map(|l| l.text.clone()).collect();
+    // Placeholders or not: a merge that reads a new definition as an old one's rewrite (a new
+    // test after `# ... existing tests ...`, much like the last one) loses the old one.
+    if let Some(why) = vanished(&text.lines, &merged_lines, &removed) {
+        return Err(why);
+    }
     if !merged.restored
         && let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, &removed)
     {
@@ -213,9 +257,6 @@ fn dropped_with_nothing_in_its_place(
     let says = |t: &&str| super::doubt::telling(t);
     let depth = |l: &String| l.len() - l.trim_start().len();
     let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
-    if let Some(why) = vanished(before, after, mentions) {
-        return Some(why);
-    }
     // A listing that keeps nothing else of the file is a rewrite, not part of the file.
     if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
         return None;
@@ -359,7 +400,7 @@ fn only_named_deletions(before: &[String], listing: &str, mentions: &[String]) -
 
 /// [`defined_name`], when the line is a definition's head: the name right after its keyword
 /// and not assigned to (`func = getattr(…)` names no Go function).
-fn defines(line: &str) -> Option<&str> {
+pub(super) fn defines(line: &str) -> Option<&str> {
     let name = defined_name(line)?;
     let at = line.find(name)?;
     // `func = getattr(…)`: the word before the name is no keyword but an assignment.

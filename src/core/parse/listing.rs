@@ -97,15 +97,17 @@ pub(super) fn fits_language(language: &str, path: &str) -> bool {
 /// The file a prose line introduces as the listing that follows it, if its form says so (see
 /// the module docs): the line ends with `:`, and its last mention of a path is followed by at
 /// most one word before that colon.
-pub(super) fn introduced_path(line: &str) -> Option<String> {
+/// `known`: whether the project has a file at a path (a mention with a space in it, `docs/User
+/// Guide.md`, is a path only then).
+pub(super) fn introduced_path(line: &str, known: &dyn Fn(&str) -> bool) -> Option<String> {
     let t = line.trim().trim_end_matches(['*', '_']).trim_end();
     let body = t.strip_suffix(':')?;
     // "Create `tests/test_util.py` to test `app/util.py`:", "Create `Procfile` alongside
     // `Gemfile`:": the file the verb makes is the one introduced.
-    if let Some(made) = created_first(body) {
+    if let Some(made) = created_first(body, known) {
         return Some(made);
     }
-    let (path, after) = last_mention(body)?;
+    let (path, after) = last_mention(body, known)?;
     let before = &body[..body.len() - after.len()];
     if governed_by_a_preposition(before) {
         return None;
@@ -119,15 +121,15 @@ pub(super) fn introduced_path(line: &str) -> Option<String> {
     // ends it.
     let sentence = last_sentence(before);
     let whole = presents(sentence) || makes_whole(sentence) || names_whole(sentence);
-    (words <= 1 || (whole && words <= 5) || presents_new_version(line)).then_some(path)
+    (words <= 1 || (whole && words <= 5) || presents_new_version(line, known)).then_some(path)
 }
 
 /// The first path a sentence mentions, when a verb that makes a file governs it directly
 /// ("Create `a.py` …").
-fn created_first(body: &str) -> Option<String> {
+fn created_first(body: &str, known: &dyn Fn(&str) -> bool) -> Option<String> {
     let sentence = last_sentence(body);
     let offset = body.len() - sentence.len();
-    let (_, path, end) = mentions(sentence).into_iter().next()?;
+    let (_, path, end) = mentions(sentence, known).into_iter().next()?;
     let before = &body[..offset + end];
     makes_whole(last_sentence(before)).then_some(path)
 }
@@ -279,10 +281,10 @@ fn governed_by_a_preposition(before: &str) -> bool {
 
 /// Whether a line presents a new version of a file: "Here's the modified `app.py` file that
 /// …:". Such a sentence names a listing even in a plain fence and however it goes on.
-pub(super) fn presents_new_version(line: &str) -> bool {
+pub(super) fn presents_new_version(line: &str, known: &dyn Fn(&str) -> bool) -> bool {
     let t = line.trim().trim_end_matches(['*', '_']).trim_end();
     let Some(body) = t.strip_suffix(':') else { return false };
-    let Some((_, after)) = last_mention(body) else { return false };
+    let Some((_, after)) = last_mention(body, known) else { return false };
     let sentence = last_sentence(&body[..body.len() - after.len()]);
     let lower = sentence.to_ascii_lowercase();
     (presents(sentence) && VERSION.iter().any(|w| lower.contains(w)))
@@ -296,12 +298,12 @@ const VERSION: &[&str] =
 
 /// Whether a line presents a whole file without naming it ("Here's the complete file:",
 /// "Here is the updated code:"): the listing may name itself on its first line.
-pub(super) fn presents_unnamed_file(line: &str) -> bool {
+pub(super) fn presents_unnamed_file(line: &str, known: &dyn Fn(&str) -> bool) -> bool {
     let t = line.trim().trim_end_matches(['*', '_']).trim_end();
     let Some(body) = t.strip_suffix(':') else { return false };
     let sentence = last_sentence(body);
     let lower = sentence.to_ascii_lowercase();
-    last_mention(body).is_none()
+    last_mention(body, known).is_none()
         && presents(sentence)
         && VERSION.iter().any(|w| lower.contains(w))
         && ["file", "code", "version", "module"].iter().any(|w| lower.contains(w))
@@ -330,7 +332,7 @@ fn presents(sentence: &str) -> bool {
 
 /// The paths mentioned in `text` in backticks or bold, in order: where each opens, the path,
 /// and where it ends.
-fn mentions(text: &str) -> Vec<(usize, String, usize)> {
+fn mentions(text: &str, known: &dyn Fn(&str) -> bool) -> Vec<(usize, String, usize)> {
     let mut found = Vec::new();
     for delim in ["`", "**"] {
         let mut from = 0;
@@ -343,7 +345,7 @@ fn mentions(text: &str) -> Vec<(usize, String, usize)> {
                 text[inner_start..close].trim().trim_end_matches([':', ',', ';', '.']),
             );
             let end = close + delim.len();
-            if looks_like_path(&word) {
+            if looks_like_path(&word) || (word.contains(' ') && known(&word)) {
                 found.push((open, word, end));
             }
             from = end;
@@ -354,12 +356,25 @@ fn mentions(text: &str) -> Vec<(usize, String, usize)> {
 }
 
 /// The last path mentioned in `text`, in backticks, in bold or bare, and the text after it.
-fn last_mention(text: &str) -> Option<(String, &str)> {
-    if let Some((_, path, end)) = mentions(text).pop() {
+fn last_mention<'a>(text: &'a str, known: &dyn Fn(&str) -> bool) -> Option<(String, &'a str)> {
+    if let Some((_, path, end)) = mentions(text, known).pop() {
         return Some((path, &text[end..]));
     }
     // A bare path as the line's last word: "Updated src/app.py:".
-    let last = text.split_whitespace().last()?;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (last, head) = words.split_last()?;
+    // Or its last words, when they name a file of the project: "Updated docs/User Guide.md:".
+    for k in (1..=head.len().min(3)).rev() {
+        let joined = clean_path_line(&words[words.len() - 1 - k..].join(" "));
+        if known(&joined) {
+            return Some((joined, ""));
+        }
+    }
+    // A word glued to a folder (`docs/User Guide.md`, a file the project does not have) is
+    // not the file named.
+    if head.last().is_some_and(|w| w.contains('/') && w.ends_with(char::is_alphanumeric)) {
+        return None;
+    }
     let cand = clean_path_line(last);
     looks_like_path(&cand).then_some((cand, ""))
 }
@@ -371,11 +386,12 @@ mod tests {
     #[test]
     fn a_presenting_sentence_may_go_on_after_the_file() {
         assert_eq!(
-            introduced_path("Here is a new version of `a.txt` for you to consider:").as_deref(),
+            introduced_path("Here is a new version of `a.txt` for you to consider:", &|_| false)
+                .as_deref(),
             Some("a.txt")
         );
-        assert_eq!(introduced_path("When you run `main.py` you will see:"), None);
-        assert_eq!(introduced_path("Change `hello.py` like this:"), None);
+        assert_eq!(introduced_path("When you run `main.py` you will see:", &|_| false), None);
+        assert_eq!(introduced_path("Change `hello.py` like this:", &|_| false), None);
     }
 
     #[test]
@@ -416,7 +432,7 @@ mod tests {
             ("Add this line to your `Dockerfile`:", None),
             ("Make `run` call it like `app.py` does:", None),
         ] {
-            assert_eq!(introduced_path(line).as_deref(), want, "{line}");
+            assert_eq!(introduced_path(line, &|_| false).as_deref(), want, "{line}");
         }
     }
 
@@ -447,13 +463,13 @@ mod tests {
 
     #[test]
     fn new_versions_and_unnamed_files() {
-        assert!(presents_new_version("Create `scripts/seed.py`:"));
-        assert!(presents_new_version("The complete `app.py` after the change:"));
-        assert!(!presents_new_version("Change `hello.py` like this:"));
-        assert!(presents_unnamed_file("Make it lazy. Here's the complete file:"));
-        assert!(presents_unnamed_file("Here is the updated code:"));
-        assert!(!presents_unnamed_file("Here is the output:"));
-        assert!(!presents_unnamed_file("Here is the updated `a.py`:"));
+        assert!(presents_new_version("Create `scripts/seed.py`:", &|_| false));
+        assert!(presents_new_version("The complete `app.py` after the change:", &|_| false));
+        assert!(!presents_new_version("Change `hello.py` like this:", &|_| false));
+        assert!(presents_unnamed_file("Make it lazy. Here's the complete file:", &|_| false));
+        assert!(presents_unnamed_file("Here is the updated code:", &|_| false));
+        assert!(!presents_unnamed_file("Here is the output:", &|_| false));
+        assert!(!presents_unnamed_file("Here is the updated `a.py`:", &|_| false));
         assert_eq!(first_line_path("# app/util.py").as_deref(), Some("app/util.py"));
         assert_eq!(first_line_path("// src/api.ts").as_deref(), Some("src/api.ts"));
         assert_eq!(first_line_path("<!-- docs/a.html -->").as_deref(), Some("docs/a.html"));

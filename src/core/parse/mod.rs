@@ -162,6 +162,8 @@ impl Parser {
     /// Feed one line (without its `\n`; a trailing `\r` is ignored).
     pub fn push_line(&mut self, line: &str) -> Vec<Event> {
         let line = line.strip_suffix('\r').unwrap_or(line);
+        // A reply saved from an editor may start with a byte order mark: not part of a path.
+        let line = if self.line_no == 0 { line.trim_start_matches('\u{feff}') } else { line };
         self.line_no += 1;
         self.dispatch(line);
         std::mem::take(&mut self.out)
@@ -281,9 +283,10 @@ impl Parser {
             // "### `tests/test_x.py` (new)": a new file, never a listing of an existing one.
             let new_file = path.as_ref().is_some_and(|(_, s)| *s == PathSource::PathLine)
                 && before.is_some_and(crate::core::paths::notes_new);
-            let listing_path = before.and_then(listing::introduced_path);
-            let presented = before.is_some_and(listing::presents_new_version);
-            let unnamed = before.is_some_and(listing::presents_unnamed_file);
+            let known = |p: &str| self.known.contains(p);
+            let listing_path = before.and_then(|b| listing::introduced_path(b, &known));
+            let presented = before.is_some_and(|b| listing::presents_new_version(b, &known));
+            let unnamed = before.is_some_and(|b| listing::presents_unnamed_file(b, &known));
             let prose_path = self.prose_paths.last().cloned();
             self.prose_paths.clear();
             self.fence = Some(OpenFence {
@@ -410,7 +413,10 @@ impl Parser {
         };
         let Some((path, source)) = path else { return };
         let mut content = String::new();
-        for l in &fence.body {
+        // A listing copied from a file with a BOM may carry it on its first line: the file
+        // keeps its own (`TextFile`), written into the text it would be doubled.
+        for (i, l) in fence.body.iter().enumerate() {
+            let l = if i == 0 { l.trim_start_matches('\u{feff}') } else { l };
             content.push_str(l);
             content.push('\n');
         }
@@ -454,8 +460,10 @@ impl Parser {
             self.problem(None, Format::SearchReplace, "SEARCH/REPLACE block without a file path: put the path alone on the line before the block", block.start);
             return;
         };
+        let first = block.divider.clone();
         let (search, replace) =
             split_at_the_middle_divider(block.search, block.replace, block.divider);
+        let (search, replace) = divider_written_twice(&path, search, replace, first);
         let (search, replace) = strip_quoted_wrapping(search, replace, &path);
         let replace = strip_doubled_divider(&path, strip_bom(replace));
         let search = strip_bom(search);
@@ -542,6 +550,39 @@ fn split_after_a_conflict(
     Some((old, replace[at + 1..].to_vec()))
 }
 
+/// A divider written twice in a row (`=======`, maybe a blank line, `=======`): the new text
+/// starts after the second. In a document the first (`first`, as written) may instead underline
+/// the old text's last line (`Changes` / `=======`, the title an edit turns into `# Changes`):
+/// it goes with the old text, which the file then has to hold so. Elsewhere `=======` alone on
+/// a line is no code.
+fn divider_written_twice(
+    path: &str,
+    mut search: Vec<String>,
+    mut replace: Vec<String>,
+    first: String,
+) -> (Vec<String>, Vec<String>) {
+    let blanks = replace.iter().take_while(|l| l.trim().is_empty()).count();
+    if !replace.get(blanks).is_some_and(|l| is_divider(l)) || replace.len() == blanks + 1 {
+        return (search, replace);
+    }
+    replace.remove(blanks);
+    if blanks == 0 && is_document(path) && search.last().is_some_and(|l| underlines(l, &first)) {
+        search.push(first);
+    }
+    replace.drain(..blanks);
+    (search, replace)
+}
+
+fn is_document(path: &str) -> bool {
+    [".rst", ".md", ".markdown", ".txt", ".adoc"].iter().any(|e| path.ends_with(e))
+}
+
+/// `underline` can be the underline of the heading `text`: text, no longer than the line.
+fn underlines(text: &str, underline: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && !is_divider(t) && t.chars().count() <= underline.trim().len()
+}
+
 fn is_divider(line: &str) -> bool {
     sr_marker(line) == Some(SrMarker::Divider)
 }
@@ -565,10 +606,8 @@ fn strip_doubled_divider(path: &str, mut replace: Vec<String>) -> Vec<String> {
     if sr_marker(last) != Some(SrMarker::Divider) {
         return replace;
     }
-    let document = [".rst", ".md", ".markdown", ".txt", ".adoc"].iter().any(|e| path.ends_with(e));
-    let above = replace.len().checked_sub(2).map(|i| replace[i].trim());
-    let underlines = above.is_some_and(|t| !t.is_empty() && t.chars().count() <= last.trim().len());
-    if !(document && underlines) {
+    let above = replace.len().checked_sub(2).map(|i| replace[i].as_str());
+    if !(is_document(path) && above.is_some_and(|t| underlines(t, last))) {
         replace.pop();
     }
     replace

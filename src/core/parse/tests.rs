@@ -282,3 +282,63 @@ fn a_block_whose_text_holds_underlines_divides_at_its_middle_divider() {
     let doubled = edits(&block("old\n=======\nnew\n=======\n"));
     assert_eq!(hunk(&doubled[0]).new_lines().collect::<Vec<_>>(), ["new"]);
 }
+
+#[test]
+fn a_divider_written_twice_is_one_divider() {
+    for between in ["", "\n"] {
+        let reply = format!(
+            "a.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\n{between}=======\nx = 2\n>>>>>>> REPLACE\n```\n"
+        );
+        let e = edits(&reply);
+        let h = hunk(&e[0]);
+        assert_eq!(h.old_lines().collect::<Vec<_>>(), ["x = 1"], "{between:?}");
+        assert_eq!(h.new_lines().collect::<Vec<_>>(), ["x = 2"], "{between:?}");
+    }
+}
+
+#[test]
+fn in_a_document_the_second_divider_may_underline_the_old_title() {
+    let reply =
+        "N.md\n```markdown\n<<<<<<< SEARCH\nNotes\n=====\n=======\n# Notes\n>>>>>>> REPLACE\n```\n";
+    let e = edits(reply);
+    let h = hunk(&e[0]);
+    assert_eq!(h.old_lines().collect::<Vec<_>>(), ["Notes", "====="]);
+    assert_eq!(h.new_lines().collect::<Vec<_>>(), ["# Notes"]);
+}
+
+#[test]
+fn a_byte_order_mark_before_the_reply_is_no_part_of_its_first_path() {
+    let e = edits(
+        "\u{feff}docs/a.md\n```markdown\n<<<<<<< SEARCH\n=======\nhi\n>>>>>>> REPLACE\n```\n",
+    );
+    assert_eq!(e[0].path, "docs/a.md");
+}
+
+#[test]
+fn a_listing_keeps_no_byte_order_mark_of_its_own() {
+    let e = edits("a.cs\n```csharp\n\u{feff}using System;\n```\n");
+    assert!(matches!(&e[0].change, Change::Replace { content } if content == "using System;\n"));
+}
+
+#[test]
+fn a_prose_path_with_a_space_is_the_projects_file() {
+    let known = |paths: &[&str]| ParseOptions {
+        known_paths: paths.iter().map(|p| p.to_string()).collect(),
+        ..ParseOptions::default()
+    };
+    let listing = "```markdown\n# Guide\n```\n";
+    for line in ["Here is the updated `docs/User Guide.md`:", "Updated docs/User Guide.md:"] {
+        let reply = format!("{line}\n\n{listing}");
+        let with = parse_reply(&reply, known(&["docs/User Guide.md", "Guide.md"]));
+        let paths: Vec<&str> = (with.iter())
+            .filter_map(|e| if let Event::Edit(e) = e { Some(e.path.as_str()) } else { None })
+            .collect();
+        assert_eq!(paths, ["docs/User Guide.md"], "{line}");
+        // Without that file, the last word is never taken for the file named.
+        let without = parse_reply(&reply, known(&["Guide.md"]));
+        assert!(
+            !without.iter().any(|e| matches!(e, Event::Edit(e) if e.path == "Guide.md")),
+            "{line}"
+        );
+    }
+}
