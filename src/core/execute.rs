@@ -50,6 +50,9 @@ struct Working {
     dirty: bool,
     /// (line, growth) of each hunk applied, to shift later hunks' line-number hints.
     moves: Vec<(usize, isize)>,
+    /// Lines (trimmed) that some hunk of the reply removes from this file: a definition the
+    /// reply writes while another of its hunks removes the old one is a move, not a second copy.
+    removes: std::sync::Arc<std::collections::HashSet<String>>,
 }
 
 pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
@@ -89,7 +92,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 }
                 let w = files.entry(path.clone()).or_insert_with(|| {
                     order.push(path.clone());
-                    working(sources.get(path))
+                    Working { removes: removed_by(plan, path), ..working(sources.get(path)) }
                 });
                 let report =
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
@@ -159,13 +162,35 @@ fn after_of(w: Working) -> Option<After> {
     }
 }
 
+/// The lines (trimmed) the plan's hunks remove from `path`.
+fn removed_by(plan: &Plan, path: &str) -> std::sync::Arc<std::collections::HashSet<String>> {
+    let mut out = std::collections::HashSet::new();
+    for item in &plan.items {
+        if let PlanItem::Edit { edit, path: p, .. } = item
+            && p == path
+            && let Change::Modify { hunk } = &edit.change
+        {
+            let removed = hunk.lines.iter().filter(|l| l.kind == LineKind::Remove);
+            out.extend(removed.map(|l| l.text.trim().to_string()));
+        }
+    }
+    std::sync::Arc::new(out)
+}
+
 fn working(source: Option<&Source>) -> Working {
     let (existed, text, unusable) = match source {
         Some(Source::Text(t)) => (true, Some(TextFile::parse(t)), None),
         Some(Source::Unusable(why)) => (true, None, Some(why.clone())),
         Some(Source::Missing) | None => (false, None, None),
     };
-    Working { existed, text, unusable, dirty: false, moves: Vec::new() }
+    Working {
+        existed,
+        text,
+        unusable,
+        dirty: false,
+        moves: Vec::new(),
+        removes: Default::default(),
+    }
 }
 
 /// Run one edit on a copy of the file's state, keeping the copy only if the edit applied: a
@@ -353,7 +378,7 @@ fn modify(
         w.moves.truncate(moves);
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
-    if let Some((head, line)) = defined_again(hunk, &before.lines, &text.lines) {
+    if let Some((head, line)) = defined_again(hunk, &before.lines, &text.lines, &w.removes) {
         return refused(
             edit,
             path.into(),

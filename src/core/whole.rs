@@ -30,100 +30,135 @@ pub struct WholeMerge {
 
 /// Merge a whole-file listing into the original text.
 pub fn merge(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
-    merge_with(original, listing, Some(align::Params::LISTING))
+    Listing::new(original, listing).merge()
 }
 
-/// [`merge`], with each gap's lines aligned from the gap's first original line on: new lines
-/// written right after an anchored line are not paired with a blank or `}` further down (which
-/// would drop the lines between). The second reading of a listing whose first merge the check
-/// refused.
-pub fn merge_from_start(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
-    merge_with(original, listing, Some(align::Params::LISTING_FROM_START))
+/// A listing read against the original once: what its readings share (its lines compared, its
+/// placeholders, the lines it keeps as they were), so that a second or third reading costs only
+/// its own alignment.
+pub struct Listing<'a> {
+    original: &'a TextFile,
+    resp: Vec<&'a str>,
+    orig_info: Vec<LineInfo<'a>>,
+    resp_info: Vec<LineInfo<'a>>,
+    wild: Vec<bool>,
+    /// (original line, listing line) of the lines kept as they were.
+    pairs: Vec<(usize, usize)>,
+    /// How often each line (by its key) occurs in the original.
+    counts: HashMap<u64, usize>,
+    kept_share: f64,
 }
 
-/// [`merge`], pairing no line that differs from the original's: a placeholder stands for the
-/// whole stretch between the lines kept as they were around it, and the listing's new lines
-/// come after it (`# ... existing tests ...` and a new test that looks like the last one, which
-/// the aligner took for its rewrite). The third reading, when the others were refused.
-pub fn merge_appending(original: &TextFile, listing: &str) -> Result<WholeMerge, String> {
-    merge_with(original, listing, None)
-}
-
-/// `params`: how a gap's lines are paired with the original's; `None` pairs none.
-fn merge_with(
-    original: &TextFile,
-    listing: &str,
-    params: Option<align::Params>,
-) -> Result<WholeMerge, String> {
-    let resp: Vec<&str> = listing.lines().collect();
-    let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
-    let resp_info: Vec<LineInfo> = resp.iter().map(|l| LineInfo::new(l)).collect();
-    let wild = placeholders(&original.lines, &resp);
-    // Anchors are unchanged lines: compared with their indentation, without trailing whitespace.
-    let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
-    let resp_keys: Vec<u64> = resp_info
-        .iter()
-        .enumerate()
-        .map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) })
-        .collect();
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for op in capture_diff_slices(Algorithm::Patience, &orig_keys, &resp_keys) {
-        if let DiffOp::Equal { old_index, new_index, len } = op {
-            for k in 0..len {
-                pairs.push((old_index + k, new_index + k));
+impl<'a> Listing<'a> {
+    pub fn new(original: &'a TextFile, listing: &'a str) -> Listing<'a> {
+        let resp: Vec<&str> = listing.lines().collect();
+        let orig_info: Vec<LineInfo> = original.lines.iter().map(|l| LineInfo::new(l)).collect();
+        let resp_info: Vec<LineInfo> = resp.iter().map(|l| LineInfo::new(l)).collect();
+        // Anchors are unchanged lines: compared with their indentation, without trailing
+        // whitespace.
+        let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
+        let wild = placeholders_of(&original.lines, &orig_info, &orig_keys, &resp, &resp_info);
+        let resp_keys: Vec<u64> = resp_info
+            .iter()
+            .enumerate()
+            .map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) })
+            .collect();
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for op in capture_diff_slices(Algorithm::Patience, &orig_keys, &resp_keys) {
+            if let DiffOp::Equal { old_index, new_index, len } = op {
+                for k in 0..len {
+                    pairs.push((old_index + k, new_index + k));
+                }
             }
         }
-    }
-    let kept_nonblank = pairs.iter().filter(|(o, _)| !orig_info[*o].is_blank()).count();
-    let orig_nonblank = orig_info.iter().filter(|l| !l.is_blank()).count().max(1);
-    let kept_share = kept_nonblank as f64 / orig_nonblank as f64;
-
-    if !wild.contains(&true) {
-        let lines = resp.iter().map(|l| NewLine::added(*l)).collect();
-        return Ok(WholeMerge { lines, restored: false, kept_share, restored_lines: Vec::new() });
-    }
-
-    let mut counts = HashMap::new();
-    for l in &orig_info {
-        *counts.entry(l.key).or_insert(0usize) += 1;
-    }
-    let mut anchors = trusted_anchors(&pairs, &orig_info, &counts);
-    if params.is_none() {
-        // New lines after a placeholder may repeat a line or two of the code they follow (a
-        // new test's `cart = Cart()` and `cart.add(...)`): with nothing paired, only a run of
-        // three lines or more that say something pins them to the original.
-        let says = |i: usize| !orig_info[i].is_blank() && orig_info[i].loose_len >= 4;
-        let first_wild = wild.iter().position(|w| *w).unwrap_or(resp.len());
-        anchors.retain(|&(o, r, len)| {
-            r < first_wild || (o..o + len).filter(|&i| says(i)).count() >= 3
-        });
-    }
-    let sides = Sides {
-        original,
-        orig_info: &orig_info,
-        counts: &counts,
-        resp: &resp,
-        resp_info: &resp_info,
-        wild: &wild,
-        params,
-    };
-    let mut out = Vec::new();
-    let mut restored_lines = Vec::new();
-    let (mut o_pos, mut r_pos) = (0usize, 0usize);
-    for run in anchors.iter().chain(std::iter::once(&(original.lines.len(), resp.len(), 0))) {
-        let (o_start, r_start, len) = *run;
-        let gap = Gap { orig: (o_pos, o_start), listing: (r_pos, r_start) };
-        merge_gap(&sides, gap, (&mut out, &mut restored_lines))?;
-        for k in 0..len {
-            out.push(NewLine::kept(
-                original.lines[o_start + k].clone(),
-                original.eols[o_start + k],
-            ));
+        let kept_nonblank = pairs.iter().filter(|(o, _)| !orig_info[*o].is_blank()).count();
+        let orig_nonblank = orig_info.iter().filter(|l| !l.is_blank()).count().max(1);
+        let kept_share = kept_nonblank as f64 / orig_nonblank as f64;
+        let mut counts = HashMap::new();
+        for l in &orig_info {
+            *counts.entry(l.key).or_insert(0usize) += 1;
         }
-        o_pos = o_start + len;
-        r_pos = r_start + len;
+        Listing { original, resp, orig_info, resp_info, wild, pairs, counts, kept_share }
     }
-    Ok(WholeMerge { lines: out, restored: true, kept_share, restored_lines })
+
+    /// The first reading: each gap's lines paired with the original's where they are alike.
+    pub fn merge(&self) -> Result<WholeMerge, String> {
+        self.read(Some(align::Params::LISTING))
+    }
+
+    /// Each gap's lines aligned from the gap's first original line on: new lines written right
+    /// after an anchored line are not paired with a blank or `}` further down (which would drop
+    /// the lines between). The second reading of a listing whose first merge the check refused.
+    pub fn merge_from_start(&self) -> Result<WholeMerge, String> {
+        self.read(Some(align::Params::LISTING_FROM_START))
+    }
+
+    /// Pairing no line that differs from the original's: a placeholder stands for the whole
+    /// stretch between the lines kept as they were around it, and the listing's new lines come
+    /// after it (`# ... existing tests ...` and a new test that looks like the last one, which
+    /// the aligner took for its rewrite). The third reading, when the others were refused.
+    pub fn merge_appending(&self) -> Result<WholeMerge, String> {
+        self.read(None)
+    }
+
+    /// One reading. `params`: how a gap's lines are paired with the original's; `None` pairs
+    /// none.
+    fn read(&self, params: Option<align::Params>) -> Result<WholeMerge, String> {
+        let Listing { original, resp, orig_info, resp_info, wild, pairs, counts, kept_share } =
+            self;
+        let (original, kept_share) = (*original, *kept_share);
+        if !wild.contains(&true) {
+            let lines = resp.iter().map(|l| NewLine::added(*l)).collect();
+            return Ok(WholeMerge {
+                lines,
+                restored: false,
+                kept_share,
+                restored_lines: Vec::new(),
+            });
+        }
+        let mut anchors = trusted_anchors(pairs, orig_info, counts);
+        if params.is_none() {
+            // New lines after a placeholder may repeat a line or two of the code they follow
+            // (a new test's `cart = Cart()` and `cart.add(...)`): with nothing paired, only a
+            // run of three lines or more that say something pins them to the original.
+            // The listing's last lines, when the file ends with them too (`module.exports =
+            // app;`), close it where the file closes.
+            let says = |i: usize| !orig_info[i].is_blank() && orig_info[i].loose_len >= 4;
+            let first_wild = wild.iter().position(|w| *w).unwrap_or(resp.len());
+            let mut tail_from = resp.len();
+            for &(o, r, len) in anchors.iter().rev() {
+                let blank_after = (r + len..tail_from).all(|i| resp_info[i].is_blank());
+                let file_ends = (o + len..orig_info.len()).all(|i| orig_info[i].is_blank());
+                // (A closer alone, `};`, stands at the end of anything.)
+                let tells = (o..o + len).any(|i| says(i));
+                if !(tells && blank_after && (file_ends || tail_from < resp.len())) {
+                    break;
+                }
+                tail_from = r;
+            }
+            anchors.retain(|&(o, r, len)| {
+                r < first_wild || r >= tail_from || (o..o + len).filter(|&i| says(i)).count() >= 3
+            });
+        }
+        let sides = Sides { original, orig_info, counts, resp, resp_info, wild, params };
+        let mut out = Vec::new();
+        let mut restored_lines = Vec::new();
+        let (mut o_pos, mut r_pos) = (0usize, 0usize);
+        for run in anchors.iter().chain(std::iter::once(&(original.lines.len(), resp.len(), 0))) {
+            let (o_start, r_start, len) = *run;
+            let gap = Gap { orig: (o_pos, o_start), listing: (r_pos, r_start) };
+            merge_gap(&sides, gap, (&mut out, &mut restored_lines))?;
+            for k in 0..len {
+                out.push(NewLine::kept(
+                    original.lines[o_start + k].clone(),
+                    original.eols[o_start + k],
+                ));
+            }
+            o_pos = o_start + len;
+            r_pos = r_start + len;
+        }
+        Ok(WholeMerge { lines: out, restored: true, kept_share, restored_lines })
+    }
 }
 
 /// Comment lines of the listing that stand where a stretch of the original's code was, alone (but
@@ -178,6 +213,18 @@ pub fn is_comment(line: &str) -> bool {
 pub fn placeholders(original: &[String], listing: &[&str]) -> Vec<bool> {
     let orig_info: Vec<LineInfo> = original.iter().map(|l| LineInfo::new(l)).collect();
     let resp_info: Vec<LineInfo> = listing.iter().map(|l| LineInfo::new(l)).collect();
+    let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
+    placeholders_of(original, &orig_info, &orig_keys, listing, &resp_info)
+}
+
+/// [`placeholders`], with both sides' lines read already.
+fn placeholders_of(
+    original: &[String],
+    orig_info: &[LineInfo],
+    orig_keys: &[u64],
+    listing: &[&str],
+    resp_info: &[LineInfo],
+) -> Vec<bool> {
     // A bare `...` is literal code (a Python stub body) when the original has it too.
     let literal_dots: std::collections::HashSet<&str> =
         original.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
@@ -185,8 +232,7 @@ pub fn placeholders(original: &[String], listing: &[&str]) -> Vec<bool> {
         .iter()
         .map(|l| is_placeholder(l) && !(only_dots(l) && literal_dots.contains(l.trim())))
         .collect();
-    let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
-    let extra = stand_ins(&orig_info, &orig_keys, listing, &resp_info, &wild);
+    let extra = stand_ins(orig_info, orig_keys, listing, resp_info, &wild);
     for (w, s) in wild.iter_mut().zip(extra) {
         *w |= s;
     }
@@ -348,7 +394,18 @@ fn emit_gap(
             Slot::Wild(_, e) => next_original(&slots[k + 1..]).unwrap_or(o.1).max(e).max(o_pos),
             // A placeholder that absorbed nothing: everything up to its next neighbour.
             Slot::Unmatched if pat[k].wildcard => {
-                next_original(&slots[k + 1..]).unwrap_or(o.1).max(o_pos)
+                let end = next_original(&slots[k + 1..]).unwrap_or(o.1).max(o_pos);
+                // With nothing paired (the third reading), blank lines the listing writes
+                // after the placeholder are the spacing before its new lines: the stretch's
+                // own blank lines at its end are not brought back as well.
+                let spaced = pat.get(k + 1).is_some_and(|p| p.info.is_blank());
+                match sides.params {
+                    None if spaced => (o_pos..end)
+                        .rev()
+                        .find(|&f| !sides.orig_info[f].is_blank())
+                        .map_or(o_pos, |f| f + 1),
+                    _ => end,
+                }
             }
             Slot::Unmatched => {
                 out.push(NewLine::added(sides.resp[i]));

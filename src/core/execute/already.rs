@@ -20,7 +20,7 @@ pub(super) fn in_place_already(
 ) -> Option<(usize, usize)> {
     let (mut first, mut last) = (usize::MAX, 0);
     for (h, loc) in parts {
-        let kept: Vec<(&str, bool)> = h
+        let kept: Vec<(&str, Option<usize>)> = h
             .lines
             .iter()
             .zip(&loc.slots)
@@ -31,18 +31,21 @@ pub(super) fn in_place_already(
                     && !matches!(s, HunkSlot::Elided(..))
                     && (!matches!(s, HunkSlot::Ignored) || l.text.trim().is_empty())
             })
-            .map(|(l, s)| (l.text.as_str(), matches!(s, HunkSlot::Kept(..))))
+            .map(|(l, s)| {
+                (l.text.as_str(), if let HunkSlot::Kept(f, _) = s { Some(*f) } else { None })
+            })
             .collect();
         let new: Vec<&str> = kept.iter().map(|(t, _)| t.trim()).collect();
         let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
         if old_is_new || new.is_empty() {
             return None;
         }
-        // New lines before the first line found stand right above the place found. With no
-        // context found, the new text may stand anywhere over the place (the old lines found
-        // inside the block the edit wrapped them in).
-        let (from, to) = match kept.iter().position(|(_, anchored)| *anchored) {
-            Some(lead) => (loc.start.checked_sub(lead)?, loc.start.checked_sub(lead)?),
+        // New lines before the first context line found stand right above it (below the old
+        // lines the hunk removes before it, when those are found). With no context found, the
+        // new text may stand anywhere over the place (the old lines found inside the block the
+        // edit wrapped them in).
+        let (from, to) = match kept.iter().enumerate().find_map(|(k, (_, f))| Some((k, (*f)?))) {
+            Some((lead, f)) => (f.checked_sub(lead)?, f.checked_sub(lead)?),
             None => (loc.end.saturating_sub(new.len()), loc.start),
         };
         // The new text must cover the whole place the old text was found in: a file that still
@@ -211,14 +214,23 @@ pub(super) fn defined_again<'a>(
     hunk: &'a Hunk,
     before: &[String],
     after: &[String],
+    removed: &std::collections::HashSet<String>,
 ) -> Option<(&'a str, usize)> {
     let margin = |l: &str| !l.starts_with(char::is_whitespace);
     let count = |lines: &[String], head: &str| {
         lines.iter().filter(|l| margin(l) && l.trim_end() == head).count()
     };
-    hunk.lines.iter().filter(|l| l.kind == LineKind::Add).find_map(|l| {
+    hunk.lines.iter().enumerate().filter(|(_, l)| l.kind == LineKind::Add).find_map(|(k, l)| {
         let head = l.text.trim();
+        // Removed elsewhere in the reply: moved. Go's `init` and Python's `_` (singledispatch
+        // overloads) are defined many times on purpose.
+        if removed.contains(head) {
+            return None;
+        }
         let name = super::listing::defines(head)?;
+        if name == "_" || head.starts_with("func init(") {
+            return None;
+        }
         let before_name = &head[..head.find(name)?];
         let mut words = before_name.split(|c: char| !(c.is_alphanumeric() || c == '_'));
         if words.any(|w| matches!(w, "impl" | "mod" | "module")) {
@@ -226,6 +238,13 @@ pub(super) fn defined_again<'a>(
         }
         let was = count(before, head);
         let at = before.iter().position(|b| margin(b) && b.trim_end() == head)?;
+        // A head under an attribute or decorator (`#[cfg(unix)]`, `@overload`) may be one of
+        // several variants.
+        let adorned = |l: &str| l.trim_start().starts_with(['@', '#']) && !l.contains("# ");
+        let above_new = hunk.lines[..k].iter().rev().find(|l| l.kind != LineKind::Remove);
+        if above_new.is_some_and(|l| adorned(&l.text)) || at > 0 && adorned(&before[at - 1]) {
+            return None;
+        }
         (was >= 1 && count(after, head) > was).then_some((head, at + 1))
     })
 }

@@ -177,11 +177,41 @@ fn context_held_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<S
     let outside = |g: usize| g < loc.start || g >= loc.end;
     // Two of them on neighbouring lines of the file, in the hunk's order: a piece of the file,
     // not a line made up that happens to stand somewhere.
-    let at = passed.windows(2).find_map(|w| {
+    let pair = passed.windows(2).find_map(|w| {
         (0..lines.len().saturating_sub(1)).find(|&g| {
             outside(g) && outside(g + 1) && lines[g].trim() == w[0] && lines[g + 1].trim() == w[1]
         })
-    })?;
+    });
+    // Or one that says much (ten letters or digits) and stands once in the file, on the other
+    // side of the place: the rest of the hunk fits here only because the code it names has
+    // moved (a function's removal, sent again after the function was moved up).
+    let Some(at) = pair else {
+        // On the other side of the place than the hunk puts it (lines left out between it and
+        // the place are the model's shortcut, not a sign of another place).
+        let found: Vec<usize> = (h.lines.iter().zip(&loc.slots).enumerate())
+            .filter(|(_, (_, s))| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
+            .map(|(k, _)| k)
+            .collect();
+        let (first, last) = (*found.first()?, *found.last()?);
+        let alone = (h.lines.iter().zip(&loc.slots).enumerate()).find_map(|(k, (l, s))| {
+            let t = l.text.trim();
+            if *s != HunkSlot::Ignored || l.kind != LineKind::Context {
+                return None;
+            }
+            let long = t.chars().filter(|c| c.is_alphanumeric()).count() >= 10;
+            let mut at = (0..lines.len()).filter(|&g| lines[g].trim() == t);
+            let g = at.next().filter(|_| long)?;
+            let crossed = (k < first && g >= loc.end) || (k > last && g < loc.start);
+            (at.next().is_none() && crossed).then_some(g)
+        })?;
+        return Some(format!(
+            "the hunk's context line {:?} stands at line {}, away from the place found for the rest of it (lines {}-{}): send the change with the lines the file has around it",
+            lines[alone].trim(),
+            alone + 1,
+            loc.start + 1,
+            loc.end
+        ));
+    };
     Some(format!(
         "the hunk's context lines {:?} and {:?} stand at lines {} and {}, away from the place found for the rest of it (lines {}-{}): the hunk spans two places; send each change as a hunk of its own",
         lines[at].trim(),

@@ -59,10 +59,12 @@ pub(super) fn replace(
     let guessed = edit.path.trim_start_matches("./") != path;
     let prose = edit.path_source == PathSource::Prose;
     let how = (prose, guessed);
-    let merged = match checked_merge(text, content, mentions, how, whole::merge) {
+    let listing = whole::Listing::new(text, content);
+    let checked = |merged| checked_merge(text, content, mentions, how, merged);
+    let merged = match checked(listing.merge()) {
         Ok(m) => m,
-        Err(why) => match checked_merge(text, content, mentions, how, whole::merge_from_start)
-            .or_else(|_| checked_merge(text, content, mentions, how, merge_appending))
+        Err(why) => match checked(listing.merge_from_start())
+            .or_else(|_| checked(merge_appending(text, listing.merge_appending())))
         {
             Ok(m) => m,
             Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
@@ -99,13 +101,28 @@ fn without_naming_comment<'a>(
     body[blank..].concat().into()
 }
 
-/// The third reading of a listing ([`whole::merge_appending`]): its placeholders stand for
+/// The third reading of a listing ([`whole::Listing::merge_appending`]): its placeholders stand for
 /// everything between the lines it keeps as they were, and its new lines are added. Refused
 /// when the new lines read as a rewrite of what a placeholder brought back: a name defined
 /// there that they define again, or a restored definition most of whose lines they repeat
 /// (the old and the new version side by side).
-fn merge_appending(text: &TextFile, content: &str) -> Result<whole::WholeMerge, String> {
-    let merged = whole::merge_appending(text, content)?;
+fn merge_appending(
+    text: &TextFile,
+    merged: Result<whole::WholeMerge, String>,
+) -> Result<whole::WholeMerge, String> {
+    let merged = merged?;
+    // A reading that only adds: every line of the file is still there, as often (a run of new
+    // lines like the last test's took its place, and its body, to the new test).
+    let mut left: std::collections::HashMap<&str, isize> = Default::default();
+    for l in text.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()) {
+        *left.entry(l).or_default() += 1;
+    }
+    for l in merged.lines.iter().map(|l| l.text.trim()) {
+        left.entry(l).and_modify(|n| *n -= 1);
+    }
+    if let Some((line, _)) = left.iter().find(|(_, n)| **n > 0) {
+        return Err(format!("the listing would drop {line:?} of the file"));
+    }
     let restored: std::collections::HashSet<usize> =
         merged.restored_lines.iter().copied().collect();
     let was: std::collections::HashSet<&str> =
@@ -128,6 +145,25 @@ fn merge_appending(text: &TextFile, content: &str) -> Result<whole::WholeMerge, 
             owners.entry(owner).or_default().insert(t);
         }
     }
+    // The listing ends on a new line that reads as a change of the file's last line, which
+    // the placeholder brings back (`module.exports = { a, b, c }` after the old
+    // `module.exports = { a, b }`): both would stay.
+    let margin = |l: &str| !l.starts_with(char::is_whitespace);
+    let ends_new = merged.lines.iter().rev().find(|l| !l.text.trim().is_empty());
+    if let Some(new) =
+        ends_new.filter(|l| l.kept_eol.is_none() && margin(&l.text)).map(|l| l.text.trim())
+        && let Some(at) = (0..text.lines.len()).rev().find(|&f| !text.lines[f].trim().is_empty())
+        && restored.contains(&at)
+        && margin(&text.lines[at])
+        && let old = text.lines[at].trim()
+        && old != new
+        && super::doubt::telling(new)
+        && crate::core::verify::modified(old, new)
+    {
+        return Err(format!(
+            "the listing's last line {new:?} reads as a change of the file's {old:?}"
+        ));
+    }
     let telling: Vec<&str> = (added.iter().copied())
         .filter(|t| super::doubt::telling(t) && defines(t).is_none())
         .collect();
@@ -148,7 +184,7 @@ fn blank_end_as(content: &str, keep: usize) -> std::borrow::Cow<'_, str> {
     lines[..lines.len() - blank + keep].concat().into()
 }
 
-/// One reading of a listing (`merge`), refused when it hides behind a placeholder something the
+/// One reading of a listing (`merged`), refused when it hides behind a placeholder something the
 /// reply says it changed, looks like an excerpt, or fails the check of the result. A listing
 /// named only in prose (`prose`) that keeps next to none of the file and is shorter than it
 /// is what the sentence adds or shows ("Add this to `requirements.txt`:"), not the file; one
@@ -158,9 +194,9 @@ fn checked_merge(
     content: &str,
     mentions: Mentions<'_>,
     (prose, guessed): (bool, bool),
-    merge: fn(&TextFile, &str) -> Result<whole::WholeMerge, String>,
+    merged: Result<whole::WholeMerge, String>,
 ) -> Result<whole::WholeMerge, String> {
-    let merged = merge(text, content)?;
+    let merged = merged?;
     // A name the reply says goes counts where the file defines it once, or where the listing
     // drops just one of its definitions (`zero` the function, not the trait's `zero`s): "removed
     // `close` from `StdoutSink`" says nothing of the other class's `close`, dropped too.

@@ -98,6 +98,7 @@ impl PreparedFile {
             unusable: self.unusable.clone(),
             dirty: false,
             moves: Vec::new(),
+            removes: Default::default(),
         };
         let report = guarded(edit, path, &mut w, |w| {
             apply_edit(edit, path, w, Default::default(), prepared)
