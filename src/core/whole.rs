@@ -130,7 +130,7 @@ impl<'a> Listing<'a> {
                 let blank_after = (r + len..tail_from).all(|i| resp_info[i].is_blank());
                 let file_ends = (o + len..orig_info.len()).all(|i| orig_info[i].is_blank());
                 // (A closer alone, `};`, stands at the end of anything.)
-                let tells = (o..o + len).any(|i| says(i));
+                let tells = (o..o + len).any(&says);
                 if !(tells && blank_after && (file_ends || tail_from < resp.len())) {
                     break;
                 }
