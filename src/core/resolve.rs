@@ -251,8 +251,10 @@ impl Project {
         // A new folder, while a file of this name sits in a folder the path leaves out
         // (`app/login/page.tsx` for `app/(auth)/login/page.tsx`): the file that is meant, or a
         // new one beside it, is a guess.
+        // (Named only in a sentence, "the updated `src/utils.py`", even in a folder it has.)
         let parent_exists = written.rfind('/').is_none_or(|i| self.dirs.contains(&written[..i]));
-        if !parent_exists && let Some(longer) = self.with_folders_between(&written) {
+        let loose = !parent_exists || edit.path_source == PathSource::Prose;
+        if loose && let Some(longer) = self.with_folders_between(&written) {
             return Err(format!(
                 "{written}: no such file, and {longer} has this name in a folder the path leaves out: write the full path (of a new file too)"
             ));

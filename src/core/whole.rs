@@ -129,8 +129,11 @@ impl<'a> Listing<'a> {
             for &(o, r, len) in anchors.iter().rev() {
                 let blank_after = (r + len..tail_from).all(|i| resp_info[i].is_blank());
                 let file_ends = (o + len..orig_info.len()).all(|i| orig_info[i].is_blank());
-                // (A closer alone, `};`, stands at the end of anything.)
-                let tells = (o..o + len).any(&says);
+                // (A closer alone, `};`, stands at the end of anything, and a line inside a
+                // body, `assert res.status_code == 404`, at the end of the new code as well:
+                // only a statement at the margin closes the file.)
+                let margin = !original.lines[o].starts_with(char::is_whitespace);
+                let tells = margin && (o..o + len).any(&says);
                 if !(tells && blank_after && (file_ends || tail_from < resp.len())) {
                     break;
                 }

@@ -53,6 +53,7 @@ pub(super) fn in_place_already(
         let start = (from..=to).find(|&start| {
             let end = start + new.len();
             end <= lines.len()
+                && start <= loc.start
                 && end >= loc.end
                 && lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied())
         })?;

@@ -267,9 +267,9 @@ fn checked_merge(
     if let Some(why) = vanished(&text.lines, &merged_lines, &removed) {
         return Err(why);
     }
-    if !merged.restored
-        && let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, &removed)
-    {
+    // Placeholders or not: a stretch of code gone with nothing in its place (routes after
+    // `// ... existing routes ...`, taken for the rewrite of a new route like them).
+    if let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, &removed) {
         return Err(why);
     }
     verify::check_whole(&text.lines, &merged_lines, content).map_err(|why| why.to_string())?;
@@ -400,7 +400,7 @@ fn names_a_mention(telling: &[&str], mentions: &[String]) -> bool {
         return false;
     };
     let mut named =
-        head.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 3);
+        head.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 2);
     named.any(|n| mentions.iter().any(|m| m == n))
 }
 
@@ -482,6 +482,9 @@ fn defined_name(line: &str) -> Option<&str> {
         "impl",
         "module",
     ];
+    if let Some(name) = function_valued(line) {
+        return Some(name);
+    }
     let mut words =
         line.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
     while let Some(w) = words.next() {
@@ -493,6 +496,21 @@ fn defined_name(line: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// The name a JavaScript or TypeScript binding gives a function (`export const fetchUser =
+/// async (id: string) => {`, `let f = function (x) {`): a definition as much as `function f`.
+fn function_valued(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("export ").unwrap_or(t);
+    let rest = ["const ", "let ", "var "].iter().find_map(|k| t.strip_prefix(k))?;
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))?;
+    let (name, after) = rest.split_at(end);
+    // A type annotation may stand between the name and `=` (`: Handler`).
+    let value = after.split_once('=')?.1.trim_start();
+    let value = value.strip_prefix("async").map_or(value, str::trim_start);
+    let function = value.starts_with("function") || value.starts_with('(') && value.contains("=>");
+    (!name.is_empty() && function).then_some(name)
 }
 
 /// A listing with placeholders whose lines stand in the file at another depth (the class body at
@@ -536,6 +554,21 @@ fn indented_unlike(original: &[String], listing: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{defined_name, defines, vanished};
+
+    #[test]
+    fn a_binding_to_a_function_defines_it() {
+        for (line, want) in [
+            ("export const fetchUser = async (id: string) => {", Some("fetchUser")),
+            ("const handler: Handler = (req, res) => {", Some("handler")),
+            ("let f = function (x) {", Some("f")),
+            ("var $el = async function() {", Some("$el")),
+            ("const LIMIT = 10;", None),
+            ("const total = (a + b) * 2;", None),
+            ("const users = await db.users.list();", None),
+        ] {
+            assert_eq!(defines(line), want, "{line}");
+        }
+    }
 
     #[test]
     fn a_definition_is_read_from_the_start_of_its_line() {

@@ -364,7 +364,7 @@ fn last_mention<'a>(text: &'a str, known: &dyn Fn(&str) -> bool) -> Option<(Stri
     let words: Vec<&str> = text.split_whitespace().collect();
     let (last, head) = words.split_last()?;
     // Or its last words, when they name a file of the project: "Updated docs/User Guide.md:".
-    for k in (1..=head.len().min(3)).rev() {
+    for k in (1..=head.len().min(8)).rev() {
         let joined = clean_path_line(&words[words.len() - 1 - k..].join(" "));
         if known(&joined) {
             return Some((joined, ""));
