@@ -69,8 +69,14 @@ fn case(lines: usize) -> Case {
             _ => hunk_lines.push(HunkLine::new(LineKind::Context, dedented)),
         }
     }
-    let hunk =
-        Hunk { lines: hunk_lines, old_start_hint: None, marked: true, pick: None, section: None };
+    let hunk = Hunk {
+        lines: hunk_lines,
+        old_start_hint: None,
+        marked: true,
+        pick: None,
+        section: None,
+        other_split: None,
+    };
 
     let mut reply = String::from("```diff\n--- a/src/service.py\n+++ b/src/service.py\n@@\n");
     for l in &hunk.lines {

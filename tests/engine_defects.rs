@@ -583,6 +583,7 @@ fn hunk(lines: &[(LineKind, &str)], marked: bool) -> Hunk {
         marked,
         pick: None,
         section: None,
+        other_split: None,
     }
 }
 

@@ -74,6 +74,11 @@ pub struct Hunk {
     /// It decides between equally good places that only one of it encloses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<String>,
+    /// A SEARCH/REPLACE block with two `=======` lines is split at the first; this is the same
+    /// block split at the second (the first then a setext title's underline in the old text).
+    /// Taken instead when the file holds its old text as written: the underline is the file's.
+    #[serde(skip)]
+    pub other_split: Option<Box<Hunk>>,
 }
 
 impl Hunk {
@@ -124,7 +129,14 @@ impl Hunk {
                 replaced(lines, o, n);
             }
         });
-        Hunk { lines, old_start_hint: None, marked: false, pick: None, section: None }
+        Hunk {
+            lines,
+            old_start_hint: None,
+            marked: false,
+            pick: None,
+            section: None,
+            other_split: None,
+        }
     }
 }
 

@@ -162,6 +162,14 @@ fn after_of(w: Working) -> Option<After> {
     }
 }
 
+/// Whether the file holds the hunk's old lines together, as written (trailing whitespace
+/// aside).
+fn holds_as_written(lines: &[String], hunk: &Hunk) -> bool {
+    let old: Vec<&str> = hunk.old_lines().map(str::trim_end).collect();
+    !old.is_empty()
+        && lines.windows(old.len()).any(|w| w.iter().map(|l| l.trim_end()).eq(old.iter().copied()))
+}
+
 /// The lines (trimmed) the plan's hunks remove from `path`.
 fn removed_by(plan: &Plan, path: &str) -> std::sync::Arc<std::collections::HashSet<String>> {
     let mut out = std::collections::HashSet::new();
@@ -309,6 +317,12 @@ fn modify(
             path.into(),
             format!("{path}: no such file (the hunk changes existing lines)"),
         );
+    };
+    // A block with two `=======` lines, read at its second too: when the file holds that
+    // reading's old text as written, the first is the file's own underline.
+    let hunk = match hunk.other_split.as_deref() {
+        Some(other) if holds_as_written(&text.lines, other) => other,
+        _ => hunk,
     };
     // New text that holds a placeholder for code that stays ("# ... existing code ..."), which
     // the old text spells out: written as it is, it would replace that code with the comment.

@@ -384,6 +384,7 @@ mod tests {
                 marked: false,
                 pick: None,
                 section: None,
+                other_split: None,
             },
         }
     }

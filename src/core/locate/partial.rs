@@ -68,6 +68,7 @@ mod tests {
             marked: true,
             pick: None,
             section: None,
+            other_split: None,
         }
     }
 

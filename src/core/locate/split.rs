@@ -87,6 +87,7 @@ fn cut(
                 marked: hunk.marked,
                 pick: hunk.pick,
                 section: hunk.section.clone(),
+                other_split: None,
             };
             let tail = Hunk {
                 lines: lines[at..].to_vec(),
@@ -94,6 +95,7 @@ fn cut(
                 marked: hunk.marked,
                 pick: None,
                 section: None,
+                other_split: None,
             };
             if *budget == 0 {
                 return best;

@@ -19,7 +19,7 @@ fn udiff(body: &str) -> Hunk {
             _ => HunkLine::new(LineKind::Context, l),
         })
         .collect();
-    Hunk { lines, old_start_hint: None, marked: true, pick: None, section: None }
+    Hunk { lines, old_start_hint: None, marked: true, pick: None, section: None, other_split: None }
 }
 
 fn apply(text: &str, hunk: &Hunk) -> Result<(String, Located), Refusal> {

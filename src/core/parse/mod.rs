@@ -461,6 +461,7 @@ impl Parser {
             return;
         };
         let first = block.divider.clone();
+        let other = split_at_the_next_divider(&block.search, &block.replace, &block.divider);
         let (search, replace) =
             split_at_the_middle_divider(block.search, block.replace, block.divider);
         let (search, replace) = divider_written_twice(&path, search, replace, first);
@@ -488,7 +489,12 @@ impl Parser {
             );
             return;
         }
-        let hunk = Hunk::from_old_new(&search, &replace);
+        let mut hunk = Hunk::from_old_new(&search, &replace);
+        if let Some((old, new)) = other {
+            let (old, new) = strip_quoted_wrapping(old, new, &path);
+            let new = strip_doubled_divider(&path, strip_bom(new));
+            hunk.other_split = Some(Box::new(Hunk::from_old_new(&strip_bom(old), &new)));
+        }
         self.emit(
             path,
             source,
@@ -525,6 +531,30 @@ fn split_at_the_middle_divider(
     old.push(divider);
     old.extend(replace[..middle].iter().cloned());
     (old, replace[middle + 1..].to_vec())
+}
+
+/// The other reading of a block with exactly two `=======` lines where neither the middle
+/// rule nor a conflict settles which divides: split at the second, the first going with the
+/// old text (a setext title's underline: `Install` / `=======` renamed). `None` otherwise.
+fn split_at_the_next_divider(
+    search: &[String],
+    replace: &[String],
+    divider: &str,
+) -> Option<(Vec<String>, Vec<String>)> {
+    if split_after_a_conflict(search, replace, divider).is_some() {
+        return None;
+    }
+    let body = replace.len() - usize::from(replace.last().is_some_and(|l| is_divider(l)));
+    let more: Vec<usize> = (0..body).filter(|&i| is_divider(&replace[i])).collect();
+    let [at] = more[..] else { return None };
+    // Written twice in a row: `divider_written_twice` reads it.
+    if replace[..at].iter().all(|l| l.trim().is_empty()) {
+        return None;
+    }
+    let mut old = search.to_vec();
+    old.push(divider.to_string());
+    old.extend(replace[..at].iter().cloned());
+    Some((old, replace[at + 1..].to_vec()))
 }
 
 /// A block whose old text quotes a git conflict (`<<<<<<< HEAD`, `=======`, `>>>>>>> branch`):

@@ -349,6 +349,7 @@ impl Parser {
             marked: true,
             pick: None,
             section: h.section,
+            other_split: None,
         };
         self.emit(path, source, Format::Udiff, Change::Modify { hunk }, h.start, end);
     }

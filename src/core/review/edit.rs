@@ -122,6 +122,7 @@ pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
             marked: hunk.marked,
             pick: None,
             section: None,
+            other_split: None,
         });
     }
     parts

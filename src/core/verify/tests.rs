@@ -17,7 +17,7 @@ fn hunk(spec: &[(&str, &str)]) -> Hunk {
             HunkLine::new(kind, *t)
         })
         .collect();
-    Hunk { lines, old_start_hint: None, marked: true, pick: None, section: None }
+    Hunk { lines, old_start_hint: None, marked: true, pick: None, section: None, other_split: None }
 }
 
 #[test]
