@@ -237,7 +237,6 @@ pub(super) fn defined_again<'a>(
         if words.any(|w| matches!(w, "impl" | "mod" | "module")) {
             return None;
         }
-        let was = count(before, head);
         let at = before.iter().position(|b| margin(b) && b.trim_end() == head)?;
         // A head under an attribute or decorator (`#[cfg(unix)]`, `@overload`) may be one of
         // several variants.
@@ -246,6 +245,6 @@ pub(super) fn defined_again<'a>(
         if above_new.is_some_and(|l| adorned(&l.text)) || at > 0 && adorned(&before[at - 1]) {
             return None;
         }
-        (was >= 1 && count(after, head) > was).then_some((head, at + 1))
+        (count(after, head) > count(before, head)).then_some((head, at + 1))
     })
 }

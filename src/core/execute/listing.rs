@@ -101,11 +101,12 @@ fn without_naming_comment<'a>(
     body[blank..].concat().into()
 }
 
-/// The third reading of a listing ([`whole::Listing::merge_appending`]): its placeholders stand for
-/// everything between the lines it keeps as they were, and its new lines are added. Refused
-/// when the new lines read as a rewrite of what a placeholder brought back: a name defined
-/// there that they define again, or a restored definition most of whose lines they repeat
-/// (the old and the new version side by side).
+/// The third reading of a listing ([`whole::Listing::merge_appending`]): its placeholders stand
+/// for everything between the lines it keeps as they were, and its new lines are added. It only
+/// adds, so it is refused when a line of the file is gone, and when the new lines read as a
+/// rewrite of what a placeholder brought back: a name defined there that they define again,
+/// a last line that changes the file's last line, or a restored definition most of whose lines
+/// they repeat (the old and the new version side by side).
 fn merge_appending(
     text: &TextFile,
     merged: Result<whole::WholeMerge, String>,
@@ -132,19 +133,6 @@ fn merge_appending(
     if let Some(name) = added.iter().filter_map(|l| defines(l)).find(|n| was.contains(n)) {
         return Err(format!("`{name}` would be defined twice"));
     }
-    // The restored lines by the definition they belong to (the last head above them).
-    let mut owners: std::collections::HashMap<usize, std::collections::HashSet<&str>> =
-        Default::default();
-    let mut owner = 0;
-    for f in 0..text.lines.len() {
-        let t = text.lines[f].trim();
-        if defines(t).is_some() {
-            owner = f;
-        }
-        if restored.contains(&f) {
-            owners.entry(owner).or_default().insert(t);
-        }
-    }
     // The listing ends on a new line that reads as a change of the file's last line, which
     // the placeholder brings back (`module.exports = { a, b, c }` after the old
     // `module.exports = { a, b }`): both would stay.
@@ -163,6 +151,19 @@ fn merge_appending(
         return Err(format!(
             "the listing's last line {new:?} reads as a change of the file's {old:?}"
         ));
+    }
+    // The restored lines by the definition they belong to (the last head above them).
+    let mut owners: std::collections::HashMap<usize, std::collections::HashSet<&str>> =
+        Default::default();
+    let mut owner = 0;
+    for f in 0..text.lines.len() {
+        let t = text.lines[f].trim();
+        if defines(t).is_some() {
+            owner = f;
+        }
+        if restored.contains(&f) {
+            owners.entry(owner).or_default().insert(t);
+        }
     }
     let telling: Vec<&str> = (added.iter().copied())
         .filter(|t| super::doubt::telling(t) && defines(t).is_none())

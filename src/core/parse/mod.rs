@@ -465,9 +465,7 @@ impl Parser {
         let (search, replace) =
             split_at_the_middle_divider(block.search, block.replace, block.divider);
         let (search, replace) = divider_written_twice(&path, search, replace, first);
-        let (search, replace) = strip_quoted_wrapping(search, replace, &path);
-        let replace = strip_doubled_divider(&path, strip_bom(replace));
-        let search = strip_bom(search);
+        let (search, replace) = cleaned(&path, search, replace);
         if search.iter().all(|l| l.trim().is_empty()) {
             if replace.iter().all(|l| l.trim().is_empty()) {
                 self.problem(
@@ -491,9 +489,8 @@ impl Parser {
         }
         let mut hunk = Hunk::from_old_new(&search, &replace);
         if let Some((old, new)) = other {
-            let (old, new) = strip_quoted_wrapping(old, new, &path);
-            let new = strip_doubled_divider(&path, strip_bom(new));
-            hunk.other_split = Some(Box::new(Hunk::from_old_new(&strip_bom(old), &new)));
+            let (old, new) = cleaned(&path, old, new);
+            hunk.other_split = Some(Box::new(Hunk::from_old_new(&old, &new)));
         }
         self.emit(
             path,
@@ -520,17 +517,40 @@ fn split_at_the_middle_divider(
     if let Some(split) = split_after_a_conflict(&search, &replace, &divider) {
         return split;
     }
-    let body = replace.len() - usize::from(replace.last().is_some_and(|l| is_divider(l)));
-    let more: Vec<usize> = (0..body).filter(|&i| is_divider(&replace[i])).collect();
+    let more = inner_dividers(&replace);
     if more.is_empty() || more.len() % 2 == 1 {
         return (search, replace);
     }
     // Dividers in all: the first (`divider`) and `more`; the middle is `more[len / 2 - 1]`.
-    let middle = more[more.len() / 2 - 1];
-    let mut old = search;
-    old.push(divider);
-    old.extend(replace[..middle].iter().cloned());
-    (old, replace[middle + 1..].to_vec())
+    split_at(&search, &replace, &divider, more[more.len() / 2 - 1])
+}
+
+/// A split block's old and new text without the wrapping, byte order marks and doubled
+/// divider models add around them.
+fn cleaned(path: &str, search: Vec<String>, replace: Vec<String>) -> (Vec<String>, Vec<String>) {
+    let (search, replace) = strip_quoted_wrapping(search, replace, path);
+    (strip_bom(search), strip_doubled_divider(path, strip_bom(replace)))
+}
+
+/// The `=======` lines of the new text as first split, a last line that is one aside (the
+/// doubled divider, `strip_doubled_divider`).
+fn inner_dividers(replace: &[String]) -> Vec<usize> {
+    let body = replace.len() - usize::from(replace.last().is_some_and(|l| is_divider(l)));
+    (0..body).filter(|&i| is_divider(&replace[i])).collect()
+}
+
+/// The block split at `replace[at]` instead of at `divider`: the first divider and the lines
+/// before `at` go with the old text.
+fn split_at(
+    search: &[String],
+    replace: &[String],
+    divider: &str,
+    at: usize,
+) -> (Vec<String>, Vec<String>) {
+    let mut old = search.to_vec();
+    old.push(divider.to_string());
+    old.extend(replace[..at].iter().cloned());
+    (old, replace[at + 1..].to_vec())
 }
 
 /// The other reading of a block with exactly two `=======` lines where neither the middle
@@ -544,17 +564,12 @@ fn split_at_the_next_divider(
     if split_after_a_conflict(search, replace, divider).is_some() {
         return None;
     }
-    let body = replace.len() - usize::from(replace.last().is_some_and(|l| is_divider(l)));
-    let more: Vec<usize> = (0..body).filter(|&i| is_divider(&replace[i])).collect();
-    let [at] = more[..] else { return None };
+    let [at] = inner_dividers(replace)[..] else { return None };
     // Written twice in a row: `divider_written_twice` reads it.
     if replace[..at].iter().all(|l| l.trim().is_empty()) {
         return None;
     }
-    let mut old = search.to_vec();
-    old.push(divider.to_string());
-    old.extend(replace[..at].iter().cloned());
-    Some((old, replace[at + 1..].to_vec()))
+    Some(split_at(search, replace, divider, at))
 }
 
 /// A block whose old text quotes a git conflict (`<<<<<<< HEAD`, `=======`, `>>>>>>> branch`):
@@ -574,10 +589,7 @@ fn split_after_a_conflict(
     }
     let end = replace.iter().position(|l| conflict(l, ">>>>>>>"))?;
     let at = (end + 1..replace.len()).find(|&i| is_divider(&replace[i]))?;
-    let mut old = search.to_vec();
-    old.push(divider.to_string());
-    old.extend(replace[..at].iter().cloned());
-    Some((old, replace[at + 1..].to_vec()))
+    Some(split_at(search, replace, divider, at))
 }
 
 /// A divider written twice in a row (`=======`, maybe a blank line, `=======`): the new text
