@@ -57,6 +57,9 @@ impl Strings {
         };
         let b = text.as_bytes();
         let mut i = 0;
+        // The last byte of code before `i` on this line that is not a space: whether a `/`
+        // opens a regular expression (`= /[`]/`) or divides (`total / 2`).
+        let mut before: Option<u8> = None;
         while i < b.len() {
             match self.state {
                 State::Str { close, .. } => match find_close(b, i, close) {
@@ -89,9 +92,18 @@ impl Strings {
                         break;
                     } else if b[i] == b'"' || b[i] == b'\'' {
                         // A one-line string: to its closing quote, or the line's end.
+                        before = Some(b[i]);
                         i = find_close(b, i + 1, if b[i] == b'"' { "\"" } else { "'" })
                             .unwrap_or(b.len());
+                    } else if let Some(end) = regex_end(b, i, before) {
+                        // A regular expression literal: a quote or backtick in it is a
+                        // character it matches, not a string.
+                        before = Some(b'/');
+                        i = end;
                     } else {
+                        if !b[i].is_ascii_whitespace() {
+                            before = Some(b[i]);
+                        }
                         code(b[i]);
                         i += 1;
                     }
@@ -101,6 +113,45 @@ impl Strings {
         self.line += 1;
         inside
     }
+}
+
+/// Where a regular expression literal that opens at `b[i]` ends (just past its closing `/`),
+/// when a `/` stands where a value is expected (at the line's start or after an operator or an
+/// opening bracket: `= /x/`, `(/x/`, `return /x/`) and closes on the same line, outside a
+/// character class (`/[/]/`). A `/` after a value (`a / b`) divides.
+fn regex_end(b: &[u8], i: usize, before: Option<u8>) -> Option<usize> {
+    if b[i] != b'/' || matches!(b.get(i + 1), Some(b'/' | b'*')) {
+        return None;
+    }
+    let value_expected = match before {
+        None => true,
+        Some(c) => b"(,=:[!&|?{};+-*%<>~^".contains(&c) || ends_with_word(&b[..i], b"return"),
+    };
+    if !value_expected {
+        return None;
+    }
+    let mut class = false;
+    let mut j = i + 1;
+    while j < b.len() {
+        match b[j] {
+            b'\\' => j += 1,
+            b'[' => class = true,
+            b']' => class = false,
+            b'/' if !class => return (j > i + 1).then_some(j + 1),
+            _ => {}
+        }
+        j += 1;
+    }
+    None
+}
+
+/// Whether `b`, spaces trimmed at its end, ends with the word `word`.
+fn ends_with_word(b: &[u8], word: &[u8]) -> bool {
+    let t = b.trim_ascii_end();
+    t.ends_with(word)
+        && t.len()
+            .checked_sub(word.len() + 1)
+            .is_none_or(|k| !t[k].is_ascii_alphanumeric() && t[k] != b'_')
 }
 
 /// Whether `lines` end inside a string that spans lines (a docstring never closed): a text
@@ -195,6 +246,20 @@ mod tests {
         for l in ["#[derive(Debug)]", "fn f<'a>(x: &'a str) -> &'a str {", "    x", "}", "y"] {
             assert_eq!(s.line(l), None, "{l}");
         }
+    }
+
+    #[test]
+    fn a_backtick_or_quote_in_a_regular_expression_opens_nothing() {
+        let text = "var TOKEN = /^[a-z`]+$/\nif (/'/.test(s)) x = `a\nb`\nreturn /[/`]/g\ny\n";
+        assert_eq!(scan(text), [None, None, Some(1), None, None]);
+    }
+
+    #[test]
+    fn a_division_is_no_regular_expression() {
+        // Read as a regular expression, `/ 2; s = \`` would hide the backtick that opens.
+        let text = "n = total / 2; s = `a\nb` / 3\nc\n";
+        assert_eq!(scan(text), [None, Some(0), None]);
+        assert_eq!(scan("p = root / \"sub\" / '`'\nq\n"), [None, None]);
     }
 
     #[test]

@@ -28,6 +28,10 @@ pub(super) fn same_reading(pat: &[PatLine], a: &Alignment, b: &Alignment) -> boo
     either == 0.0 || both / either >= 0.5
 }
 
+/// How far a pattern with a `...` may reach past its voted place, and how far apart votes may
+/// be and still make one window.
+const WILD_REACH: isize = 400;
+
 /// Windows of the file worth aligning in: around the votes of rare anchor lines.
 pub(super) fn candidate_windows(
     pat: &[PatLine],
@@ -62,14 +66,16 @@ pub(super) fn candidate_windows(
     }
     votes.sort_unstable();
     votes.dedup();
-    let merge = if has_wild { 400 } else { m as isize + SLACK as isize };
+    // A `...` stands for any number of lines: the place reaches as far as the body it elides.
+    let reach = if has_wild { WILD_REACH } else { 0 };
+    let merge = if has_wild { WILD_REACH } else { m as isize + SLACK as isize };
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let mut lo = votes[0];
     let mut hi = votes[0];
     let push = |lo: isize, hi: isize, windows: &mut Vec<(usize, usize)>| {
-        let a = (lo - SLACK as isize - m as isize / 2).max(0) as usize;
-        let b =
-            ((hi + m as isize + SLACK as isize + m as isize / 2).max(0) as usize).min(file.len());
+        let a = (lo - SLACK as isize - m as isize / 2 - reach).max(0) as usize;
+        let b = ((hi + m as isize + SLACK as isize + m as isize / 2 + reach).max(0) as usize)
+            .min(file.len());
         if let Some(last) = windows.last_mut()
             && a <= last.1
         {

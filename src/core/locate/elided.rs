@@ -145,7 +145,7 @@ fn body_overrun(
 }
 
 /// A `...` that absorbed nothing: harmless unless new lines depend on where it ends.
-pub(super) fn resolve_empty_elisions(slots: &mut [HunkSlot]) -> Result<(), Refusal> {
+pub(super) fn resolve_empty_elisions(hunk: &Hunk, slots: &mut [HunkSlot]) -> Result<(), Refusal> {
     let n = slots.len();
     for k in 0..n {
         if slots[k] != HunkSlot::Elided(usize::MAX, usize::MAX) {
@@ -169,6 +169,30 @@ pub(super) fn resolve_empty_elisions(slots: &mut [HunkSlot]) -> Result<(), Refus
             return Err(Refusal {
                 kind: RefusalKind::UnanchoredElision,
                 message: "new lines sit next to a `...` at the edge of the hunk, so where they go is unknown: include the unchanged line they follow".into(),
+                closest: None,
+                candidates: Vec::new(),
+            });
+        }
+        // The model wrote a line to end what the `...` stands for, and that line was let go as
+        // made up: the `...` does stand for lines (the body it elides), only not where they
+        // were looked for, so new lines after it would land before that body, not after it.
+        let changes_after = slots[k + 1..]
+            .iter()
+            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd | HunkSlot::Removed(..)));
+        let ender = (k + 1..slots.len()).find(|&j| {
+            hunk.lines[j].kind != LineKind::Add && !hunk.lines[j].text.trim().is_empty()
+        });
+        if changes_after
+            && let Some(j) = ender
+            && slots[j] == HunkSlot::Ignored
+        {
+            return Err(Refusal {
+                kind: RefusalKind::UnanchoredElision,
+                message: format!(
+                    "the `...` at hunk line {} stands for nothing where the hunk is found, and the line after it, {:?}, is not in the file there: include the lines the file has where the `...` ends",
+                    k + 1,
+                    hunk.lines[j].text.trim()
+                ),
                 closest: None,
                 candidates: Vec::new(),
             });

@@ -400,7 +400,7 @@ fn finish(
         closest: None,
         candidates: Vec::new(),
     })?;
-    resolve_empty_elisions(&mut slots)?;
+    resolve_empty_elisions(hunk, &mut slots)?;
     check_elision_ends(hunk, &slots, file)?;
     let mut span = a.span;
     keep_blank_edges(hunk, &mut slots, file, &mut span);
