@@ -32,8 +32,8 @@ mod listing;
 mod prepared;
 mod reports;
 use already::{
-    already_applied, already_report, defined_again, in_place_already, inserted_twice,
-    removed_before,
+    already_applied, already_report, defined_again, in_place_already, in_place_as_changed_later,
+    inserted_twice, removed_before,
 };
 use doubt::placement_doubt;
 use listing::replace;
@@ -53,6 +53,9 @@ struct Working {
     /// Lines (trimmed) that some hunk of the reply removes from this file: a definition the
     /// reply writes while another of its hunks removes the old one is a move, not a second copy.
     removes: std::sync::Arc<std::collections::HashSet<String>>,
+    /// The reply's hunks for this file: one made before may have been changed since by another
+    /// ([`already::in_place_as_changed_later`]).
+    hunks: std::sync::Arc<already::Hunks>,
 }
 
 pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
@@ -92,7 +95,11 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 }
                 let w = files.entry(path.clone()).or_insert_with(|| {
                     order.push(path.clone());
-                    Working { removes: removed_by(plan, path), ..working(sources.get(path)) }
+                    Working {
+                        removes: removed_by(plan, path),
+                        hunks: hunks_for(plan, path),
+                        ..working(sources.get(path))
+                    }
                 });
                 let report =
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
@@ -185,6 +192,18 @@ fn removed_by(plan: &Plan, path: &str) -> std::sync::Arc<std::collections::HashS
     std::sync::Arc::new(out)
 }
 
+/// The plan's hunks for `path`.
+fn hunks_for(plan: &Plan, path: &str) -> std::sync::Arc<already::Hunks> {
+    let hunks = plan.items.iter().filter_map(|item| match item {
+        PlanItem::Edit { edit, path: p, .. } if p == path => match &edit.change {
+            Change::Modify { hunk } => Some(hunk.clone()),
+            _ => None,
+        },
+        _ => None,
+    });
+    std::sync::Arc::new(already::Hunks::new(hunks.collect()))
+}
+
 fn working(source: Option<&Source>) -> Working {
     let (existed, text, unusable) = match source {
         Some(Source::Text(t)) => (true, Some(TextFile::parse(t)), None),
@@ -198,6 +217,7 @@ fn working(source: Option<&Source>) -> Working {
         dirty: false,
         moves: Vec::new(),
         removes: Default::default(),
+        hunks: Default::default(),
     }
 }
 
@@ -354,7 +374,9 @@ fn modify(
     // The new text stands, whole and as written, where the hunk was found: the edit was made
     // before. This comes before the doubts about a place: new lines among lines the hunk left
     // out are no guess when they are the very lines already there.
-    if let Some(place) = in_place_already(&parts, &text.lines) {
+    if let Some(place) = in_place_already(&parts, &text.lines)
+        .or_else(|| in_place_as_changed_later(&parts, &w.hunks, &text.lines))
+    {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
     if let Some(place) = made_where_the_header_says(hunk, &parts, &text.lines, shift) {

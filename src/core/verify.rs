@@ -24,8 +24,8 @@ use similar::{Algorithm, DiffOp, capture_diff_slices};
 mod hunk;
 mod whole;
 pub use hunk::{check_hunk, check_window};
-pub use whole::check_whole;
 pub(crate) use whole::modified;
+pub use whole::{check_whole, check_whole_marked};
 
 /// Why a change is not explained by its edit: the refusal's reason.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -57,20 +57,8 @@ impl<'a> Listing<'a> {
         // Anchors are unchanged lines: compared with their indentation, without trailing
         // whitespace.
         let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
-        let wild = placeholders_of(&original.lines, &orig_info, &orig_keys, &resp, &resp_info);
-        let resp_keys: Vec<u64> = resp_info
-            .iter()
-            .enumerate()
-            .map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) })
-            .collect();
-        let mut pairs: Vec<(usize, usize)> = Vec::new();
-        for op in capture_diff_slices(Algorithm::Patience, &orig_keys, &resp_keys) {
-            if let DiffOp::Equal { old_index, new_index, len } = op {
-                for k in 0..len {
-                    pairs.push((old_index + k, new_index + k));
-                }
-            }
-        }
+        let (wild, pairs) =
+            placeholders_of(&original.lines, &orig_info, &orig_keys, &resp, &resp_info);
         let kept_nonblank = pairs.iter().filter(|(o, _)| !orig_info[*o].is_blank()).count();
         let orig_nonblank = orig_info.iter().filter(|l| !l.is_blank()).count().max(1);
         let kept_share = kept_nonblank as f64 / orig_nonblank as f64;
@@ -79,6 +67,11 @@ impl<'a> Listing<'a> {
             *counts.entry(l.key).or_insert(0usize) += 1;
         }
         Listing { original, resp, orig_info, resp_info, wild, pairs, counts, kept_share }
+    }
+
+    /// Which of the listing's lines are placeholders (one per line), as [`placeholders`] says.
+    pub fn placeholders(&self) -> &[bool] {
+        &self.wild
     }
 
     /// The first reading: each gap's lines paired with the original's where they are alike.
@@ -167,21 +160,29 @@ impl<'a> Listing<'a> {
 /// Comment lines of the listing that stand where a stretch of the original's code was, alone (but
 /// for blank lines): a placeholder in words redline does not know (`# snip`, `// [...]`, `# keep
 /// the rest as is`), recognised by where it is and what it replaces.
-pub fn stand_ins(
+///
+/// Also the lines the listing keeps as they were, `(original line, listing line)`: the diff that
+/// finds stand-ins pairs them. (A stand-in is a line the original does not have, so it pairs with
+/// nothing whether it counts as a placeholder or not: the pairs hold for the placeholders found.)
+fn stand_ins(
     orig: &[LineInfo],
     orig_keys: &[u64],
     resp: &[&str],
     resp_info: &[LineInfo],
     wild: &[bool],
-) -> Vec<bool> {
+) -> (Vec<bool>, Vec<(usize, usize)>) {
     let keys: Vec<u64> = resp_info
         .iter()
         .enumerate()
         .map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) })
         .collect();
     let mut out = vec![false; resp.len()];
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
     let known: std::collections::HashSet<u64> = orig_keys.iter().copied().collect();
     for op in capture_diff_slices(Algorithm::Patience, orig_keys, &keys) {
+        if let DiffOp::Equal { old_index, new_index, len } = op {
+            pairs.extend((0..len).map(|k| (old_index + k, new_index + k)));
+        }
         let DiffOp::Replace { old_index, old_len, new_index, new_len } = op else { continue };
         let replaced =
             orig[old_index..old_index + old_len].iter().filter(|l| !l.is_blank()).count();
@@ -195,7 +196,7 @@ pub fn stand_ins(
             out[*only] = true;
         }
     }
-    out
+    (out, pairs)
 }
 
 /// A stand-in replaces at least this many non-blank lines of code.
@@ -217,17 +218,18 @@ pub fn placeholders(original: &[String], listing: &[&str]) -> Vec<bool> {
     let orig_info: Vec<LineInfo> = original.iter().map(|l| LineInfo::new(l)).collect();
     let resp_info: Vec<LineInfo> = listing.iter().map(|l| LineInfo::new(l)).collect();
     let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
-    placeholders_of(original, &orig_info, &orig_keys, listing, &resp_info)
+    placeholders_of(original, &orig_info, &orig_keys, listing, &resp_info).0
 }
 
-/// [`placeholders`], with both sides' lines read already.
+/// [`placeholders`], with both sides' lines read already; and the lines kept as they were
+/// ([`stand_ins`]).
 fn placeholders_of(
     original: &[String],
     orig_info: &[LineInfo],
     orig_keys: &[u64],
     listing: &[&str],
     resp_info: &[LineInfo],
-) -> Vec<bool> {
+) -> (Vec<bool>, Vec<(usize, usize)>) {
     // A bare `...` is literal code (a Python stub body) when the original has it too.
     let literal_dots: std::collections::HashSet<&str> =
         original.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
@@ -235,11 +237,11 @@ fn placeholders_of(
         .iter()
         .map(|l| is_placeholder(l) && !(only_dots(l) && literal_dots.contains(l.trim())))
         .collect();
-    let extra = stand_ins(orig_info, orig_keys, listing, resp_info, &wild);
+    let (extra, pairs) = stand_ins(orig_info, orig_keys, listing, resp_info, &wild);
     for (w, s) in wild.iter_mut().zip(extra) {
         *w |= s;
     }
-    wild
+    (wild, pairs)
 }
 
 fn exact_key(l: &LineInfo) -> u64 {

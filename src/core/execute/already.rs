@@ -6,7 +6,7 @@
 //! Not for: locating (`core::locate`), or refusing placements (`doubt`).
 
 use super::reports::placed;
-use crate::core::edit::{Edit, Hunk, LineKind};
+use crate::core::edit::{Edit, Hunk, HunkLine, LineKind};
 use crate::core::locate::{HunkSlot, Located};
 use crate::core::placement::{Placement, Strategy};
 use crate::core::report::EditReport;
@@ -76,6 +76,97 @@ pub(super) fn in_place_already(
         last = last.max(end);
     }
     Some((first, last))
+}
+
+/// [`in_place_already`] for the new text as the reply's other hunks leave it: a hunk that adds a
+/// function, and a later one that changes lines of it ("on second thought it needs an hours
+/// mode": its head and first lines), made before, left the file holding the function as the
+/// second hunk wrote it, not as the first did. Each of `others` whose old lines (two or more
+/// that say something) stand together among this hunk's added lines, and nowhere else in it,
+/// is applied to them, and the result looked for where the hunk was found.
+pub(super) fn in_place_as_changed_later(
+    parts: &[(Hunk, Located)],
+    others: &Hunks,
+    lines: &[String],
+) -> Option<(usize, usize)> {
+    let mut changed = false;
+    let composed: Vec<(Hunk, Located)> = parts
+        .iter()
+        .map(|(written, loc)| {
+            let mut h = written.clone();
+            let mut slots = loc.slots.clone();
+            for o in others.starting_at_adds_of(written) {
+                if let Some((at, old_len)) = edited_in_adds(&h, o) {
+                    let new: Vec<HunkLine> = (o.lines.iter())
+                        .filter(|l| l.kind != LineKind::Remove)
+                        .map(|l| HunkLine::new(LineKind::Add, l.text.clone()))
+                        .collect();
+                    slots.splice(at..at + old_len, std::iter::repeat_n(HunkSlot::Add, new.len()));
+                    h.lines.splice(at..at + old_len, new);
+                    changed = true;
+                }
+            }
+            (h, Located { slots, ..loc.clone() })
+        })
+        .collect();
+    if !changed {
+        return None;
+    }
+    in_place_already(&composed, lines)
+}
+
+/// A reply's hunks for one file, found by the first of their old lines (trimmed): which may
+/// edit what another adds costs a look-up per added line, not a pass over the reply.
+#[derive(Default)]
+pub(super) struct Hunks {
+    hunks: Vec<Hunk>,
+    by_first: std::collections::HashMap<String, Vec<usize>>,
+}
+
+impl Hunks {
+    pub(super) fn new(hunks: Vec<Hunk>) -> Hunks {
+        let mut by_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        for (i, h) in hunks.iter().enumerate() {
+            if let Some(first) = h.lines.iter().find(|l| l.kind != LineKind::Add) {
+                by_first.entry(first.text.trim().to_string()).or_default().push(i);
+            }
+        }
+        Hunks { hunks, by_first }
+    }
+
+    /// The other hunks whose first old line is one of `hunk`'s added lines.
+    fn starting_at_adds_of<'a>(&'a self, hunk: &'a Hunk) -> impl Iterator<Item = &'a Hunk> {
+        let mut seen = std::collections::HashSet::new();
+        (hunk.lines.iter())
+            .filter(|l| l.kind == LineKind::Add)
+            .filter_map(|l| self.by_first.get(l.text.trim()))
+            .flatten()
+            .filter(move |&&i| seen.insert(i))
+            .map(|&i| &self.hunks[i])
+            .filter(move |o| *o != hunk)
+    }
+}
+
+/// Where `other`'s old lines (context and removed) stand, trimmed, as a run of `hunk`'s added
+/// lines: (first hunk line, how many). Only a run that says something (two non-blank lines, one
+/// of them telling) and stands there once; `other` must change something.
+fn edited_in_adds(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
+    let old: Vec<&str> =
+        (other.lines.iter()).filter(|l| l.kind != LineKind::Add).map(|l| l.text.trim()).collect();
+    let changes = other.lines.iter().any(|l| l.kind != LineKind::Context);
+    let says = old.iter().filter(|t| !t.is_empty()).count() >= 2
+        && old.iter().any(|t| super::doubt::telling(t));
+    if !changes || !says || old.len() > hunk.lines.len() {
+        return None;
+    }
+    let mut found = (0..=hunk.lines.len() - old.len()).filter(|&at| {
+        hunk.lines[at..at + old.len()]
+            .iter()
+            .zip(&old)
+            .all(|(l, t)| l.kind == LineKind::Add && l.text.trim() == *t)
+    });
+    let at = found.next()?;
+    found.next().is_none().then_some((at, old.len()))
 }
 
 /// Whether the hunk changes whitespace and nothing else: its removed lines and its added lines

@@ -60,7 +60,11 @@ pub(super) fn replace(
     let prose = edit.path_source == PathSource::Prose;
     let how = (prose, guessed);
     let listing = whole::Listing::new(text, content);
-    let checked = |merged| checked_merge(text, content, mentions, how, merged);
+    let wild = listing.placeholders();
+    // Whether the listing is indented unlike the file does not depend on how it is read.
+    let unlike = wild.contains(&true).then(|| indented_unlike(&text.lines, content)).flatten();
+    let read = Read { content, wild, unlike: unlike.as_deref() };
+    let checked = |merged| checked_merge(text, &read, mentions, how, merged);
     let merged = match checked(listing.merge()) {
         Ok(m) => m,
         Err(why) => match checked(listing.merge_from_start())
@@ -185,6 +189,15 @@ fn blank_end_as(content: &str, keep: usize) -> std::borrow::Cow<'_, str> {
     lines[..lines.len() - blank + keep].concat().into()
 }
 
+/// What every reading of one listing shares, for [`checked_merge`].
+struct Read<'a> {
+    content: &'a str,
+    /// Which of its lines are placeholders.
+    wild: &'a [bool],
+    /// Why it is indented unlike the file, if it is ([`indented_unlike`]).
+    unlike: Option<&'a str>,
+}
+
 /// One reading of a listing (`merged`), refused when it hides behind a placeholder something the
 /// reply says it changed, looks like an excerpt, or fails the check of the result. A listing
 /// named only in prose (`prose`) that keeps next to none of the file and is shorter than it
@@ -192,7 +205,7 @@ fn blank_end_as(content: &str, keep: usize) -> std::borrow::Cow<'_, str> {
 /// whose path was `guessed` (written otherwise) that keeps next to none of it is another file.
 fn checked_merge(
     text: &TextFile,
-    content: &str,
+    &Read { content, wild, unlike }: &Read<'_>,
     mentions: Mentions<'_>,
     (prose, guessed): (bool, bool),
     merged: Result<whole::WholeMerge, String>,
@@ -224,9 +237,9 @@ fn checked_merge(
         ));
     }
     if merged.restored
-        && let Some(why) = indented_unlike(&text.lines, content)
+        && let Some(why) = unlike
     {
-        return Err(why);
+        return Err(why.to_string());
     }
     let orig_nonblank = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
     let new_len = merged.lines.len();
@@ -273,7 +286,8 @@ fn checked_merge(
     if let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, &removed) {
         return Err(why);
     }
-    verify::check_whole(&text.lines, &merged_lines, content).map_err(|why| why.to_string())?;
+    verify::check_whole_marked(&text.lines, &merged_lines, content, wild)
+        .map_err(|why| why.to_string())?;
     Ok(merged)
 }
 

@@ -17,6 +17,19 @@ use crate::core::locate::lines::ratio;
 pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result<(), Unexplained> {
     let listed: Vec<&str> = listing.lines().collect();
     let wild = crate::core::whole::placeholders(before, &listed);
+    check_whole_marked(before, after, listing, &wild)
+}
+
+/// [`check_whole`], with the listing's placeholder lines marked already (`wild`, one per line of
+/// `listing`, as [`crate::core::whole::placeholders`] marks them): a listing read three ways
+/// is checked three times, its placeholders found once.
+pub fn check_whole_marked(
+    before: &[String],
+    after: &[String],
+    listing: &str,
+    wild: &[bool],
+) -> Result<(), Unexplained> {
+    let listed: Vec<&str> = listing.lines().collect();
     let restoring = wild.contains(&true);
     // A file whose brackets balanced must still balance: a merge that took the new code's
     // closing braces for the file's own leaves a block open. Without placeholders the result
@@ -61,7 +74,7 @@ pub fn check_whole(before: &[String], after: &[String], listing: &str) -> Result
         return Ok(());
     }
     let real: Vec<&str> =
-        listed.iter().zip(&wild).filter(|(_, w)| !**w).map(|(l, _)| l.trim_end()).collect();
+        listed.iter().zip(wild).filter(|(_, w)| !**w).map(|(l, _)| l.trim_end()).collect();
     let result: Vec<&str> = after.iter().map(|l| l.trim_end()).collect();
     let restored = restored_lines(&real, &result)?;
     let orig: HashSet<&str> = before.iter().map(|l| l.trim_end()).collect();
