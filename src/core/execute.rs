@@ -33,7 +33,7 @@ mod prepared;
 mod reports;
 use already::{
     already_applied, already_report, defined_again, in_place_already, in_place_as_changed_later,
-    inserted_twice, removed_before,
+    inserted_twice, removed_before, removed_where_another_adds,
 };
 use doubt::placement_doubt;
 use listing::replace;
@@ -376,6 +376,7 @@ fn modify(
     // out are no guess when they are the very lines already there.
     if let Some(place) = in_place_already(&parts, &text.lines)
         .or_else(|| in_place_as_changed_later(&parts, &w.hunks, &text.lines))
+        .or_else(|| removed_where_another_adds(&parts, &w.hunks, &text.lines))
     {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }

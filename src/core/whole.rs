@@ -9,12 +9,13 @@
 
 use std::collections::HashMap;
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
-
-use crate::core::elision::{is_placeholder, only_dots};
 use crate::core::locate::align::{self, PatLine, Slot};
 use crate::core::locate::lines::{Likeness, LineInfo};
 use crate::core::text::{NewLine, TextFile};
+
+mod placeholders;
+use placeholders::{exact_key, placeholders_of};
+pub use placeholders::{is_comment, placeholders};
 
 /// A whole-file merge's result.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,100 +156,6 @@ impl<'a> Listing<'a> {
         }
         Ok(WholeMerge { lines: out, restored: true, kept_share, restored_lines })
     }
-}
-
-/// Comment lines of the listing that stand where a stretch of the original's code was, alone (but
-/// for blank lines): a placeholder in words redline does not know (`# snip`, `// [...]`, `# keep
-/// the rest as is`), recognised by where it is and what it replaces.
-///
-/// Also the lines the listing keeps as they were, `(original line, listing line)`: the diff that
-/// finds stand-ins pairs them. (A stand-in is a line the original does not have, so it pairs with
-/// nothing whether it counts as a placeholder or not: the pairs hold for the placeholders found.)
-fn stand_ins(
-    orig: &[LineInfo],
-    orig_keys: &[u64],
-    resp: &[&str],
-    resp_info: &[LineInfo],
-    wild: &[bool],
-) -> (Vec<bool>, Vec<(usize, usize)>) {
-    let keys: Vec<u64> = resp_info
-        .iter()
-        .enumerate()
-        .map(|(i, l)| if wild[i] { u64::MAX - i as u64 } else { exact_key(l) })
-        .collect();
-    let mut out = vec![false; resp.len()];
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let known: std::collections::HashSet<u64> = orig_keys.iter().copied().collect();
-    for op in capture_diff_slices(Algorithm::Patience, orig_keys, &keys) {
-        if let DiffOp::Equal { old_index, new_index, len } = op {
-            pairs.extend((0..len).map(|k| (old_index + k, new_index + k)));
-        }
-        let DiffOp::Replace { old_index, old_len, new_index, new_len } = op else { continue };
-        let replaced =
-            orig[old_index..old_index + old_len].iter().filter(|l| !l.is_blank()).count();
-        let new: Vec<usize> =
-            (new_index..new_index + new_len).filter(|&i| !resp_info[i].is_blank()).collect();
-        if let [only] = new.as_slice()
-            && replaced >= STAND_IN_MIN
-            && is_comment(resp[*only])
-            && !known.contains(&keys[*only])
-        {
-            out[*only] = true;
-        }
-    }
-    (out, pairs)
-}
-
-/// A stand-in replaces at least this many non-blank lines of code.
-const STAND_IN_MIN: usize = 3;
-
-/// A line that is only a comment, in any of the usual syntaxes.
-pub fn is_comment(line: &str) -> bool {
-    let t = line.trim();
-    let hash = t.starts_with('#')
-        && !["#!", "#[", "#include", "#define", "#if", "#end", "#pragma"]
-            .iter()
-            .any(|p| t.starts_with(p));
-    hash || ["//", "/*", "--", "<!--", ";", "%"].iter().any(|p| t.starts_with(p))
-}
-
-/// Which lines of a listing stand for original lines: known placeholders, and comments that
-/// stand alone where code was ([`stand_ins`]).
-pub fn placeholders(original: &[String], listing: &[&str]) -> Vec<bool> {
-    let orig_info: Vec<LineInfo> = original.iter().map(|l| LineInfo::new(l)).collect();
-    let resp_info: Vec<LineInfo> = listing.iter().map(|l| LineInfo::new(l)).collect();
-    let orig_keys: Vec<u64> = orig_info.iter().map(exact_key).collect();
-    placeholders_of(original, &orig_info, &orig_keys, listing, &resp_info).0
-}
-
-/// [`placeholders`], with both sides' lines read already; and the lines kept as they were
-/// ([`stand_ins`]).
-fn placeholders_of(
-    original: &[String],
-    orig_info: &[LineInfo],
-    orig_keys: &[u64],
-    listing: &[&str],
-    resp_info: &[LineInfo],
-) -> (Vec<bool>, Vec<(usize, usize)>) {
-    // A bare `...` is literal code (a Python stub body) when the original has it too.
-    let literal_dots: std::collections::HashSet<&str> =
-        original.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
-    let mut wild: Vec<bool> = listing
-        .iter()
-        .map(|l| is_placeholder(l) && !(only_dots(l) && literal_dots.contains(l.trim())))
-        .collect();
-    let (extra, pairs) = stand_ins(orig_info, orig_keys, listing, resp_info, &wild);
-    for (w, s) in wild.iter_mut().zip(extra) {
-        *w |= s;
-    }
-    (wild, pairs)
-}
-
-fn exact_key(l: &LineInfo) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    l.trimmed.hash(&mut h);
-    h.finish()
 }
 
 /// Runs of equal lines worth trusting as anchors: a line unique in the original, or three or
@@ -420,6 +327,9 @@ fn emit_gap(
         if (o_pos..end).all(|f| sides.orig_info[f].is_blank()) {
             idle_placeholder.get_or_insert(i);
         }
+        if let Some(why) = leaves_its_block(sides, (slots, pat), k, o_pos..end) {
+            return Err(format!("the placeholder on line {} of the listing {why}", i + 1));
+        }
         for f in o_pos..end {
             out.push(NewLine::kept(sides.original.lines[f].clone(), sides.original.eols[f]));
             restored.push(f);
@@ -440,6 +350,38 @@ fn emit_gap(
         ));
     }
     Ok(())
+}
+
+/// A placeholder inside a block (indented) that stands for lines past the block's end (a
+/// shallower line: the next class), followed in its gap by new lines as deep as itself (a new
+/// method after `# ... existing methods ...`): those were meant inside the block, and would be
+/// written after the other block's code, into it. Placeholder `k` of the gap, `stretch` the
+/// original lines it stands for.
+fn leaves_its_block(
+    sides: &Sides,
+    (slots, pat): (&[Slot], &[PatLine]),
+    k: usize,
+    stretch: std::ops::Range<usize>,
+) -> Option<String> {
+    let depth =
+        |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
+    let own = depth(&pat[k].info);
+    if own == 0 {
+        return None;
+    }
+    let out = stretch
+        .clone()
+        .find(|&f| !sides.orig_info[f].is_blank() && depth(&sides.orig_info[f]) < own)?;
+    let next = (k + 1..pat.len()).find(|&j| !pat[j].info.is_blank())?;
+    let new_line = slots[next] == Slot::Unmatched && !pat[next].wildcard;
+    (new_line && depth(&pat[next].info) >= own).then(|| {
+        format!(
+            "stands inside a block, for lines past its end ({:?}, line {} of the file), and new lines as deep as it follow it: whether they go at the end of the block or after {:?} is unclear; list the file on to where they go",
+            sides.orig_info[out].trimmed.trim(),
+            out + 1,
+            sides.orig_info[out].trimmed.trim()
+        )
+    })
 }
 
 /// Which slots of a gap's alignment are anchored: runs of exactly matched lines that pin down a

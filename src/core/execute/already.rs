@@ -7,6 +7,7 @@
 
 use super::reports::placed;
 use crate::core::edit::{Edit, Hunk, HunkLine, LineKind};
+use crate::core::locate::lines::Likeness;
 use crate::core::locate::{HunkSlot, Located};
 use crate::core::placement::{Placement, Strategy};
 use crate::core::report::EditReport;
@@ -115,23 +116,74 @@ pub(super) fn in_place_as_changed_later(
     in_place_already(&composed, lines)
 }
 
-/// A reply's hunks for one file, found by the first of their old lines (trimmed): which may
+/// A hunk that removes lines found only at another depth, where the file holds them as another
+/// hunk of the reply writes them (a method moved to the margin: one hunk removes it from its
+/// class, another adds it dedented): on a second application the removal would take out the
+/// moved copy. The removal was made before; its place is the lines found.
+pub(super) fn removed_where_another_adds(
+    parts: &[(Hunk, Located)],
+    others: &Hunks,
+    lines: &[String],
+) -> Option<(usize, usize)> {
+    let [(h, loc)] = parts else { return None };
+    // The removed lines that say something, each found at another depth.
+    let removed: Vec<(usize, Likeness)> = (h.lines.iter().zip(&loc.slots))
+        .filter_map(|(l, s)| match *s {
+            HunkSlot::Removed(f, like) if !l.text.trim().is_empty() => Some((f, like)),
+            _ => None,
+        })
+        .collect();
+    if removed.len() < 2 || removed.iter().any(|(_, like)| matches!(like, Likeness::Same)) {
+        return None;
+    }
+    let (first, last) = (removed[0].0, removed[removed.len() - 1].0);
+    let found: Vec<&str> = lines[first..=last].iter().map(|l| l.trim_end()).collect();
+    // Another hunk: a hunk's own new lines hold its old ones re-indented (wrapped in a `try`).
+    others
+        .adding(found[0])
+        .filter(|o| *o != h)
+        .any(|o| {
+            let adds: Vec<&str> = (o.lines.iter())
+                .filter(|l| l.kind == LineKind::Add)
+                .map(|l| l.text.trim_end())
+                .collect();
+            adds.windows(found.len()).any(|w| w == found.as_slice())
+        })
+        .then_some((first, last + 1))
+}
+
+/// A reply's hunks for one file, found by the first of their old lines (trimmed: the key only
+/// narrows the search): which may
 /// edit what another adds costs a look-up per added line, not a pass over the reply.
+/// And by their added lines (trimmed), for which may add what another removes.
 #[derive(Default)]
 pub(super) struct Hunks {
     hunks: Vec<Hunk>,
     by_first: std::collections::HashMap<String, Vec<usize>>,
+    by_added: std::collections::HashMap<String, Vec<usize>>,
 }
 
 impl Hunks {
     pub(super) fn new(hunks: Vec<Hunk>) -> Hunks {
         let mut by_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        let mut by_added: std::collections::HashMap<String, Vec<usize>> = Default::default();
         for (i, h) in hunks.iter().enumerate() {
             if let Some(first) = h.lines.iter().find(|l| l.kind != LineKind::Add) {
                 by_first.entry(first.text.trim().to_string()).or_default().push(i);
             }
+            for l in h.lines.iter().filter(|l| l.kind == LineKind::Add) {
+                let at = by_added.entry(l.text.trim().to_string()).or_default();
+                if at.last() != Some(&i) {
+                    at.push(i);
+                }
+            }
         }
-        Hunks { hunks, by_first }
+        Hunks { hunks, by_first, by_added }
+    }
+
+    /// The hunks that add `line` (compared trimmed).
+    fn adding<'a>(&'a self, line: &str) -> impl Iterator<Item = &'a Hunk> {
+        self.by_added.get(line.trim()).into_iter().flatten().map(|&i| &self.hunks[i])
     }
 
     /// The other hunks whose first old line is one of `hunk`'s added lines.
@@ -147,23 +199,30 @@ impl Hunks {
     }
 }
 
-/// Where `other`'s old lines (context and removed) stand, trimmed, as a run of `hunk`'s added
+/// Where `other`'s old lines (context and removed) stand, as written, as a run of `hunk`'s added
 /// lines: (first hunk line, how many). Only a run that says something (two non-blank lines, one
 /// of them telling) and stands there once; `other` must change something.
 fn edited_in_adds(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
-    let old: Vec<&str> =
-        (other.lines.iter()).filter(|l| l.kind != LineKind::Add).map(|l| l.text.trim()).collect();
+    let old: Vec<&str> = (other.lines.iter())
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| l.text.trim_end())
+        .collect();
     let changes = other.lines.iter().any(|l| l.kind != LineKind::Context);
-    let says = old.iter().filter(|t| !t.is_empty()).count() >= 2
-        && old.iter().any(|t| super::doubt::telling(t));
-    if !changes || !says || old.len() > hunk.lines.len() {
+    let says = old.iter().filter(|t| !t.trim().is_empty()).count() >= 2
+        && old.iter().any(|t| super::doubt::telling(t.trim()));
+    // A hunk that only takes lines out (the old place of a function another hunk moves) leaves
+    // nothing of them to find: it changes nothing this hunk adds, it moves it.
+    let keeps = other.lines.iter().any(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty());
+    if !changes || !says || !keeps || old.len() > hunk.lines.len() {
         return None;
     }
+    // As written, indentation included: the lines another hunk removes from a class are not
+    // the ones this hunk writes at the margin.
     let mut found = (0..=hunk.lines.len() - old.len()).filter(|&at| {
         hunk.lines[at..at + old.len()]
             .iter()
             .zip(&old)
-            .all(|(l, t)| l.kind == LineKind::Add && l.text.trim() == *t)
+            .all(|(l, t)| l.kind == LineKind::Add && l.text.trim_end() == *t)
     });
     let at = found.next()?;
     found.next().is_none().then_some((at, old.len()))

@@ -5,6 +5,7 @@
 //!
 //! Not for: the merge itself (`core::whole`) or its check (`core::verify`).
 
+mod lost;
 use super::Working;
 use super::reports::{placed, refused};
 use crate::core::edit::{Edit, PathSource};
@@ -13,6 +14,7 @@ use crate::core::plan::Mentions;
 use crate::core::report::EditReport;
 use crate::core::text::TextFile;
 use crate::core::{verify, whole};
+use lost::{dropped_with_nothing_in_its_place, head_rewritten, names_a_mention, vanished};
 
 /// A listing that keeps less than this share of a file, without placeholders, and is much shorter
 /// than the file, is taken for an excerpt rather than the new whole file.
@@ -281,6 +283,11 @@ fn checked_merge(
     if let Some(why) = vanished(&text.lines, &merged_lines, &removed) {
         return Err(why);
     }
+    if merged.restored
+        && let Some(why) = head_rewritten(&text.lines, &merged_lines)
+    {
+        return Err(why);
+    }
     // Placeholders or not: a stretch of code gone with nothing in its place (routes after
     // `// ... existing routes ...`, taken for the rewrite of a new route like them).
     if let Some(why) = dropped_with_nothing_in_its_place(&text.lines, &merged_lines, &removed) {
@@ -289,134 +296,6 @@ fn checked_merge(
     verify::check_whole_marked(&text.lines, &merged_lines, content, wild)
         .map_err(|why| why.to_string())?;
     Ok(merged)
-}
-
-/// A stretch of the file (two lines or more that say something) that the listing leaves out
-/// with nothing in its place: a listing that stops early, or an excerpt, drops it as surely as
-/// a deletion would, and nothing in the listing tells the two apart. Taken as a deletion only
-/// when its first line of code names what the reply's prose talks about (`remove
-/// \`old_helper\``).
-fn dropped_with_nothing_in_its_place(
-    before: &[String],
-    after: &[String],
-    mentions: &[String],
-) -> Option<String> {
-    // Trimmed: lines the listing moved into a new block (wrapped in a `try`) are kept.
-    let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
-    let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
-    let listed: std::collections::HashSet<&str> = new.iter().copied().collect();
-    let says = |t: &&str| super::doubt::telling(t);
-    let depth = |l: &String| l.len() - l.trim_start().len();
-    let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
-    // A listing that keeps nothing else of the file is a rewrite, not part of the file.
-    if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
-        return None;
-    }
-    for op in similar::capture_diff_slices(similar::Algorithm::Patience, &old, &new) {
-        // Lines deleted outright, or replaced by lines none of which is like them (a changed
-        // line next to a stretch left out is one replacement to the diff).
-        let (old_index, old_len, put) = match op {
-            similar::DiffOp::Delete { old_index, old_len, .. } => (old_index, old_len, &new[..0]),
-            // A rewrite replaces lines with about as many; a stretch left out shrinks them.
-            similar::DiffOp::Replace { old_index, old_len, new_index, new_len }
-                if old_len >= new_len + 2 =>
-            {
-                (old_index, old_len, &new[new_index..new_index + new_len])
-            }
-            _ => continue,
-        };
-        let gone: Vec<usize> = (old_index..old_index + old_len)
-            .filter(|&i| !put.iter().any(|p| crate::core::verify::modified(old[i], p)))
-            .collect();
-        // A whole construct of the file (a line at its outermost depth, or one that defines
-        // something at any depth: a method left out of the middle of a class), or its end: what
-        // an excerpt or a listing that stops early leaves out. Lines inside a block whose first
-        // and last lines the listing keeps are the block rewritten.
-        let at_end = before[old_index + old_len..].iter().all(|l| l.trim().is_empty());
-        let construct = |i: usize| {
-            says(&old[i]) && (depth(&before[i]) == outermost || defined_name(old[i]).is_some())
-        };
-        if !at_end && !gone.iter().any(|&i| construct(i)) {
-            continue;
-        }
-        let gone: Vec<&str> = gone.into_iter().map(|i| old[i]).collect();
-        let telling: Vec<&str> = gone.iter().copied().filter(says).collect();
-        if telling.len() < 2 {
-            continue;
-        }
-        // Moved, not dropped: most of its lines stand elsewhere in the listing (a method made
-        // a top-level function).
-        if telling.iter().filter(|t| listed.contains(*t)).count() * 2 >= telling.len() {
-            continue;
-        }
-        if names_a_mention(&telling, mentions) {
-            continue;
-        }
-        return Some(format!(
-            "the listing leaves out lines of the file around line {} ({:?} …) with nothing in their place: left out for brevity, or deleted? send a diff, or the file in full (a placeholder comment where lines are left out)",
-            old_index + 1,
-            telling[0]
-        ));
-    }
-    None
-}
-
-/// A name the file defines (`def load(path):`, `class Sink`, `fn parse`) that the listing
-/// never defines again (its callers may still call it), and that no sentence of the reply says
-/// goes: whatever takes its place (a `load_fast` in its slot, another file's text under this
-/// file's name), the file's other users lose it. Refused, naming it. (Even a listing that keeps
-/// nothing else of the file: a rewrite that drops names is said so, or it is the wrong file.)
-fn vanished(before: &[String], after: &[String], removed: &[String]) -> Option<String> {
-    let written: std::collections::HashSet<&str> =
-        after.iter().filter_map(|l| defines(l.trim())).collect();
-    let listed: std::collections::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
-    let depth = |l: &str| l.len() - l.trim_start().len();
-    // A definition nested in something the listing dropped as a whole (a helper inside a
-    // removed function) goes with it: what encloses it decides. One whose enclosing line the
-    // listing keeps (a method of a class it keeps) counts on its own.
-    let enclosing_kept = |i: usize| {
-        let d = depth(&before[i]);
-        d == 0
-            || before[..i]
-                .iter()
-                .rev()
-                .find(|l| {
-                    !l.trim().is_empty()
-                        && depth(l) < d
-                        && (defines(l.trim()).is_some()
-                            || (depth(l) == 0 && !l.trim_start().starts_with([')', ']', '}'])))
-                })
-                .is_none_or(|l| listed.contains(l.trim()))
-    };
-    let (at, name) = before.iter().enumerate().find_map(|(i, l)| {
-        let name = defines(l.trim())?;
-        (name.chars().count() >= 3
-            && !written.contains(name)
-            && !removed.iter().any(|r| r == name)
-            && enclosing_kept(i))
-        .then_some((i, name))
-    })?;
-    Some(format!(
-        "the listing drops `{name}` (defined at line {} of the file) and defines nothing of that name: left out, renamed, or another file's text? say in the reply that it goes, or send a diff",
-        at + 1
-    ))
-}
-
-/// Whether a stretch of lines (trimmed, those that say something) is what the reply's prose
-/// talks about: a name on its first line of code (`def title_case(s):`,
-/// `exports.compileQueryParser = function …`, `clear() {`) is one the prose mentions.
-fn names_a_mention(telling: &[&str], mentions: &[String]) -> bool {
-    let comment =
-        |t: &&str| ["//", "#", "/*", "*", "\"\"\"", "'''", "<!--"].iter().any(|c| t.starts_with(c));
-    // (Decorators and attributes, `@property`, `#[inline]`, come before what they adorn.)
-    let attribute = |t: &&str| t.starts_with('@') || t.starts_with("#[");
-    let Some(head) = telling.iter().find(|t| !comment(t) && !attribute(t)).or(telling.first())
-    else {
-        return false;
-    };
-    let mut named =
-        head.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| w.len() >= 2);
-    named.any(|n| mentions.iter().any(|m| m == n))
 }
 
 /// Whether the listing is the file with stretches deleted and nothing else changed, each
