@@ -138,18 +138,26 @@ pub(super) fn removed_where_another_adds(
     }
     let (first, last) = (removed[0].0, removed[removed.len() - 1].0);
     let found: Vec<&str> = lines[first..=last].iter().map(|l| l.trim_end()).collect();
-    // Another hunk: a hunk's own new lines hold its old ones re-indented (wrapped in a `try`).
-    others
-        .adding(found[0])
-        .filter(|o| *o != h)
-        .any(|o| {
-            let adds: Vec<&str> = (o.lines.iter())
-                .filter(|l| l.kind == LineKind::Add)
-                .map(|l| l.text.trim_end())
-                .collect();
-            adds.windows(found.len()).any(|w| w == found.as_slice())
-        })
-        .then_some((first, last + 1))
+    // Another hunk (a hunk's own new lines hold its old ones re-indented, wrapped in a `try`)
+    // whose new text, context and all, stands around the lines found: the lines are its, made.
+    // (Its added lines alone could be the file's own where a whole reply is shifted a level.)
+    // Compared trimmed: a reply shifted a level writes the moved function a level deep.
+    let in_place = |o: &Hunk| {
+        let new: Vec<&HunkLine> = o.lines.iter().filter(|l| l.kind != LineKind::Remove).collect();
+        let at = (0..new.len().saturating_sub(found.len() - 1)).find(|&p| {
+            new[p..p + found.len()]
+                .iter()
+                .zip(&found)
+                .all(|(l, f)| l.kind == LineKind::Add && l.text.trim() == f.trim())
+        });
+        let Some(start) = at.and_then(|p| first.checked_sub(p)) else { return false };
+        start + new.len() <= lines.len()
+            && lines[start..start + new.len()]
+                .iter()
+                .zip(&new)
+                .all(|(f, l)| f.trim() == l.text.trim())
+    };
+    others.adding(found[0]).filter(|o| *o != h).any(in_place).then_some((first, last + 1))
 }
 
 /// A reply's hunks for one file, found by the first of their old lines (trimmed: the key only
