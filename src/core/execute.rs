@@ -169,10 +169,10 @@ fn after_of(w: Working) -> Option<After> {
     }
 }
 
-/// Whether the file holds the hunk's old lines together, as written (trailing whitespace
-/// aside).
-fn holds_as_written(lines: &[String], hunk: &Hunk) -> bool {
-    let old: Vec<&str> = hunk.old_lines().map(str::trim_end).collect();
+/// Whether the file holds `text` (a hunk's old or new lines) together, as written (trailing
+/// whitespace aside).
+fn holds_as_written<'a>(lines: &[String], text: impl Iterator<Item = &'a str>) -> bool {
+    let old: Vec<&str> = text.map(str::trim_end).collect();
     !old.is_empty()
         && lines.windows(old.len()).any(|w| w.iter().map(|l| l.trim_end()).eq(old.iter().copied()))
 }
@@ -338,12 +338,23 @@ fn modify(
             format!("{path}: no such file (the hunk changes existing lines)"),
         );
     };
-    // A block with two `=======` lines, read at its second too: when the file holds that
-    // reading's old text as written, the first is the file's own underline.
-    let hunk = match hunk.other_split.as_deref() {
-        Some(other) if holds_as_written(&text.lines, other) => other,
-        _ => hunk,
+    // A block with more `=======` lines, read at each later one too: when the file holds such a
+    // reading's old text as written, the ones before it are the file's own (a title's
+    // underline). Of several, the longest old text.
+    // A reading made before (the file holds its new text as written, not its old) comes
+    // first, the block read as it was then.
+    let readings = || std::iter::successors(Some(hunk), |h| h.other_split.as_deref());
+    let made = |h: &Hunk| {
+        h.new_lines().filter(|l| !l.trim().is_empty()).count() >= 2
+            && holds_as_written(&text.lines, h.new_lines())
+            && !holds_as_written(&text.lines, h.old_lines())
     };
+    let held = (readings().find(|h| made(h))).or_else(|| {
+        (readings().skip(1))
+            .filter(|other| holds_as_written(&text.lines, other.old_lines()))
+            .max_by_key(|other| other.old_lines().count())
+    });
+    let hunk = held.unwrap_or(hunk);
     // New text that holds a placeholder for code that stays ("# ... existing code ..."), which
     // the old text spells out: written as it is, it would replace that code with the comment.
     if let Some(l) = placeholder_in_new_text(hunk, &text.lines) {

@@ -96,16 +96,23 @@ pub(super) fn in_place_as_changed_later(
         .map(|(written, loc)| {
             let mut h = written.clone();
             let mut slots = loc.slots.clone();
-            for o in others.starting_at_adds_of(written) {
-                if let Some((at, old_len)) = edited_in_adds(&h, o) {
-                    let new: Vec<HunkLine> = (o.lines.iter())
-                        .filter(|l| l.kind != LineKind::Remove)
-                        .map(|l| HunkLine::new(LineKind::Add, l.text.clone()))
-                        .collect();
-                    slots.splice(at..at + old_len, std::iter::repeat_n(HunkSlot::Add, new.len()));
-                    h.lines.splice(at..at + old_len, new);
-                    changed = true;
-                }
+            // Round by round: a third hunk may change what the second wrote into the first's
+            // lines. Each other hunk is applied once.
+            let mut used: Vec<&Hunk> = Vec::new();
+            for _ in 0..MAX_CHAINED {
+                let current = h.clone();
+                let next = (others.starting_at_adds_of(&current))
+                    .filter(|o| *o != written && !used.contains(o))
+                    .find_map(|o| Some((o, edited_in_adds(&h, o)?)));
+                let Some((o, (at, old_len))) = next else { break };
+                let new: Vec<HunkLine> = (o.lines.iter())
+                    .filter(|l| l.kind != LineKind::Remove)
+                    .map(|l| HunkLine::new(LineKind::Add, l.text.clone()))
+                    .collect();
+                slots.splice(at..at + old_len, std::iter::repeat_n(HunkSlot::Add, new.len()));
+                h.lines.splice(at..at + old_len, new);
+                used.push(o);
+                changed = true;
             }
             (h, Located { slots, ..loc.clone() })
         })
@@ -195,7 +202,10 @@ impl Hunks {
     }
 
     /// The other hunks whose first old line is one of `hunk`'s added lines.
-    fn starting_at_adds_of<'a>(&'a self, hunk: &'a Hunk) -> impl Iterator<Item = &'a Hunk> {
+    fn starting_at_adds_of<'a, 'b>(&'a self, hunk: &'b Hunk) -> impl Iterator<Item = &'a Hunk> + 'b
+    where
+        'a: 'b,
+    {
         let mut seen = std::collections::HashSet::new();
         (hunk.lines.iter())
             .filter(|l| l.kind == LineKind::Add)
@@ -207,17 +217,19 @@ impl Hunks {
     }
 }
 
+/// How many of the reply's other hunks may be applied, one after another, to a hunk's new text.
+const MAX_CHAINED: usize = 8;
+
 /// Where `other`'s old lines (context and removed) stand, as written, as a run of `hunk`'s added
-/// lines: (first hunk line, how many). Only a run that says something (two non-blank lines, one
-/// of them telling) and stands there once; `other` must change something.
+/// lines: (first hunk line, how many). Only a run that says something (a telling line) and
+/// stands there once; `other` must change something.
 fn edited_in_adds(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
     let old: Vec<&str> = (other.lines.iter())
         .filter(|l| l.kind != LineKind::Add)
         .map(|l| l.text.trim_end())
         .collect();
     let changes = other.lines.iter().any(|l| l.kind != LineKind::Context);
-    let says = old.iter().filter(|t| !t.trim().is_empty()).count() >= 2
-        && old.iter().any(|t| super::doubt::telling(t.trim()));
+    let says = old.iter().any(|t| super::doubt::telling(t.trim()));
     // A hunk that only takes lines out (the old place of a function another hunk moves) leaves
     // nothing of them to find: it changes nothing this hunk adds, it moves it.
     let keeps = other.lines.iter().any(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty());

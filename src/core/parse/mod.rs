@@ -461,7 +461,7 @@ impl Parser {
             return;
         };
         let first = block.divider.clone();
-        let other = split_at_the_next_divider(&block.search, &block.replace, &block.divider);
+        let others = splits_at_later_dividers(&block.search, &block.replace, &block.divider);
         let (search, replace) =
             split_at_the_middle_divider(block.search, block.replace, block.divider);
         let (search, replace) = divider_written_twice(&path, search, replace, first);
@@ -488,9 +488,13 @@ impl Parser {
             return;
         }
         let mut hunk = Hunk::from_old_new(&search, &replace);
-        if let Some((old, new)) = other {
+        // Each other reading holds the next one: the executor takes the one whose old text the
+        // file holds as written.
+        for (old, new) in others.into_iter().rev() {
             let (old, new) = cleaned(&path, old, new);
-            hunk.other_split = Some(Box::new(Hunk::from_old_new(&old, &new)));
+            let mut other = Hunk::from_old_new(&old, &new);
+            other.other_split = hunk.other_split.take();
+            hunk.other_split = Some(Box::new(other));
         }
         self.emit(
             path,
@@ -553,23 +557,23 @@ fn split_at(
     (old, replace[at + 1..].to_vec())
 }
 
-/// The other reading of a block with exactly two `=======` lines where neither the middle
-/// rule nor a conflict settles which divides: split at the second, the first going with the
-/// old text (a setext title's underline: `Install` / `=======` renamed). `None` otherwise.
-fn split_at_the_next_divider(
+/// The other readings of a block with more than one `=======` line where no conflict settles
+/// which divides: split at each later one, the lines before it going with the old text (a
+/// setext title's underline: `Install` / `=======` renamed; an RST title's overline and
+/// underline). The file decides among them (it holds one reading's old text as written).
+fn splits_at_later_dividers(
     search: &[String],
     replace: &[String],
     divider: &str,
-) -> Option<(Vec<String>, Vec<String>)> {
+) -> Vec<(Vec<String>, Vec<String>)> {
     if split_after_a_conflict(search, replace, divider).is_some() {
-        return None;
+        return Vec::new();
     }
-    let [at] = inner_dividers(replace)[..] else { return None };
-    // Written twice in a row: `divider_written_twice` reads it.
-    if replace[..at].iter().all(|l| l.trim().is_empty()) {
-        return None;
-    }
-    Some(split_at(search, replace, divider, at))
+    (inner_dividers(replace).into_iter())
+        // Written twice in a row: `divider_written_twice` reads it.
+        .filter(|&at| !replace[..at].iter().all(|l| l.trim().is_empty()))
+        .map(|at| split_at(search, replace, divider, at))
+        .collect()
 }
 
 /// A block whose old text quotes a git conflict (`<<<<<<< HEAD`, `=======`, `>>>>>>> branch`):

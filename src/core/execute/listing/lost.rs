@@ -77,21 +77,26 @@ pub(super) fn dropped_with_nothing_in_its_place(
     None
 }
 
-/// A block at the margin that defines no name (`router.get('/:id', async (req, res) => {`,
-/// `describe('parse', () => {`) whose first line the merge replaced with one like it (the same
-/// call, other arguments), the file's line gone. Behind placeholders, the listing's block may
+/// A block that defines no name (`router.get('/:id', async (req, res) => {`, `describe('parse',
+/// () => {`, `mux.HandleFunc("/ready", func(w http.ResponseWriter, r *http.Request) {` inside a
+/// function) whose first line the merge replaced with one like it (the same call at the same
+/// depth, other arguments), the file's line gone. Behind placeholders, the listing's block may
 /// be new beside the file's (a route after `// ... existing routes ...` sharing lines of its
 /// body) as well as its rewrite, and the reading that pairs them loses the file's block.
+/// (Control statements, `if (a) {` made `if (b) {`, are no such blocks.)
 pub(super) fn head_rewritten(before: &[String], after: &[String]) -> Option<String> {
-    let head = |l: &str| {
-        let t = l.trim_end();
-        !l.starts_with(char::is_whitespace)
-            && t.ends_with(['{', '(', '[', ':'])
-            && defines(t.trim()).is_none()
-    };
+    const CONTROL: &[&str] =
+        &["if", "for", "while", "switch", "catch", "with", "elif", "else", "return", "match"];
     fn callee(t: &str) -> Option<&str> {
-        t.split_once('(').map(|(c, _)| c.trim()).filter(|c| !c.is_empty())
+        let c = t.split_once('(').map(|(c, _)| c.trim())?;
+        let word = c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')).next().unwrap_or("");
+        (!c.is_empty() && !c.contains(' ') && !CONTROL.contains(&word)).then_some(c)
     }
+    let head = |l: &str| {
+        let t = l.trim();
+        t.ends_with(['{', '(', '[', ':']) && defines(t).is_none() && callee(t).is_some()
+    };
+    let depth = |l: &str| l.len() - l.trim_start().len();
     let now: std::collections::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
     let was: std::collections::HashSet<&str> = before.iter().map(|l| l.trim()).collect();
     let (old, new) = before.iter().find_map(|l| {
@@ -99,9 +104,12 @@ pub(super) fn head_rewritten(before: &[String], after: &[String]) -> Option<Stri
             return None;
         }
         let c = callee(l.trim())?;
-        let new = after
-            .iter()
-            .find(|a| head(a) && !was.contains(a.trim()) && callee(a.trim()) == Some(c))?;
+        let new = after.iter().find(|a| {
+            head(a)
+                && depth(a) == depth(l)
+                && !was.contains(a.trim())
+                && callee(a.trim()) == Some(c)
+        })?;
         Some((l.trim(), new.trim()))
     })?;
     Some(format!(
