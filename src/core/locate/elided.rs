@@ -25,16 +25,8 @@ pub(super) fn check_elision_ends(
         // The line the model wrote to end the `...` was not found after it (a `}` taken for an
         // inner block's and let go): where the `...` ends, and so where the changes after it
         // go, is a guess.
-        let changes_after = slots[k + 1..]
-            .iter()
-            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd | HunkSlot::Removed(..)));
-        let ender = (k + 1..slots.len()).find(|&j| {
-            hunk.lines[j].kind != LineKind::Add && !hunk.lines[j].text.trim().is_empty()
-        });
-        if changes_after
-            && let Some(j) = ender
-            && slots[j] == HunkSlot::Ignored
-        {
+        let changes_after = changes_after(slots, k);
+        if let Some(j) = unfound_ender(hunk, slots, k) {
             return Err(Refusal {
                 kind: RefusalKind::UnanchoredElision,
                 message: format!(
@@ -144,6 +136,21 @@ fn body_overrun(
     })
 }
 
+/// Whether the hunk changes lines after slot `k` (adds or removes).
+fn changes_after(slots: &[HunkSlot], k: usize) -> bool {
+    (slots[k + 1..].iter())
+        .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd | HunkSlot::Removed(..)))
+}
+
+/// The hunk line the model wrote to end the `...` at slot `k` (its next line of old text that
+/// says something), when it was let go as made up while lines after the `...` change: where
+/// the `...` ends, and so where those changes go, is then a guess.
+fn unfound_ender(hunk: &Hunk, slots: &[HunkSlot], k: usize) -> Option<usize> {
+    let j = (k + 1..slots.len())
+        .find(|&j| hunk.lines[j].kind != LineKind::Add && !hunk.lines[j].text.trim().is_empty())?;
+    (changes_after(slots, k) && slots[j] == HunkSlot::Ignored).then_some(j)
+}
+
 /// A `...` that absorbed nothing: harmless unless new lines depend on where it ends.
 pub(super) fn resolve_empty_elisions(hunk: &Hunk, slots: &mut [HunkSlot]) -> Result<(), Refusal> {
     let n = slots.len();
@@ -176,16 +183,7 @@ pub(super) fn resolve_empty_elisions(hunk: &Hunk, slots: &mut [HunkSlot]) -> Res
         // The model wrote a line to end what the `...` stands for, and that line was let go as
         // made up: the `...` does stand for lines (the body it elides), only not where they
         // were looked for, so new lines after it would land before that body, not after it.
-        let changes_after = slots[k + 1..]
-            .iter()
-            .any(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd | HunkSlot::Removed(..)));
-        let ender = (k + 1..slots.len()).find(|&j| {
-            hunk.lines[j].kind != LineKind::Add && !hunk.lines[j].text.trim().is_empty()
-        });
-        if changes_after
-            && let Some(j) = ender
-            && slots[j] == HunkSlot::Ignored
-        {
+        if let Some(j) = unfound_ender(hunk, slots, k) {
             return Err(Refusal {
                 kind: RefusalKind::UnanchoredElision,
                 message: format!(

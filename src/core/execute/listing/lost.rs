@@ -92,9 +92,15 @@ pub(super) fn head_rewritten(before: &[String], after: &[String]) -> Option<Stri
         let word = c.split(|ch: char| !(ch.is_alphanumeric() || ch == '_')).next().unwrap_or("");
         (!c.is_empty() && !c.contains(' ') && !CONTROL.contains(&word)).then_some(c)
     }
+    // A call that opens a block: a method's (`router.get(`) or one handed a function (`it('x',
+    // () => {`); `list(page = 1) {` is a method's head, defined, not called.
     let head = |l: &str| {
         let t = l.trim();
-        t.ends_with(['{', '(', '[', ':']) && defines(t).is_none() && callee(t).is_some()
+        let called = callee(t).is_some_and(|c| c.contains('.'))
+            || t.contains("=>")
+            || t.contains("function")
+            || t.contains("func(");
+        t.ends_with(['{', '(', '[', ':']) && defines(t).is_none() && called
     };
     let depth = |l: &str| l.len() - l.trim_start().len();
     let now: std::collections::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
