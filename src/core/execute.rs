@@ -50,11 +50,9 @@ struct Working {
     dirty: bool,
     /// (line, growth) of each hunk applied, to shift later hunks' line-number hints.
     moves: Vec<(usize, isize)>,
-    /// Lines (trimmed) that some hunk of the reply removes from this file: a definition the
-    /// reply writes while another of its hunks removes the old one is a move, not a second copy.
-    removes: std::sync::Arc<std::collections::HashSet<String>>,
     /// The reply's hunks for this file: one made before may have been changed since by another
-    /// ([`already::in_place_as_changed_later`]).
+    /// ([`already::in_place_as_changed_later`]), and a definition the reply writes while another
+    /// of its hunks removes the old one is a move, not a second copy ([`already::Hunks::removed`]).
     hunks: std::sync::Arc<already::Hunks>,
 }
 
@@ -95,11 +93,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 }
                 let w = files.entry(path.clone()).or_insert_with(|| {
                     order.push(path.clone());
-                    Working {
-                        removes: removed_by(plan, path),
-                        hunks: hunks_for(plan, path),
-                        ..working(sources.get(path))
-                    }
+                    Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
                 });
                 let report =
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
@@ -177,21 +171,6 @@ fn holds_as_written<'a>(lines: &[String], text: impl Iterator<Item = &'a str>) -
         && lines.windows(old.len()).any(|w| w.iter().map(|l| l.trim_end()).eq(old.iter().copied()))
 }
 
-/// The lines (trimmed) the plan's hunks remove from `path`.
-fn removed_by(plan: &Plan, path: &str) -> std::sync::Arc<std::collections::HashSet<String>> {
-    let mut out = std::collections::HashSet::new();
-    for item in &plan.items {
-        if let PlanItem::Edit { edit, path: p, .. } = item
-            && p == path
-            && let Change::Modify { hunk } = &edit.change
-        {
-            let removed = hunk.lines.iter().filter(|l| l.kind == LineKind::Remove);
-            out.extend(removed.map(|l| l.text.trim().to_string()));
-        }
-    }
-    std::sync::Arc::new(out)
-}
-
 /// The plan's hunks for `path`.
 fn hunks_for(plan: &Plan, path: &str) -> std::sync::Arc<already::Hunks> {
     let hunks = plan.items.iter().filter_map(|item| match item {
@@ -210,15 +189,7 @@ fn working(source: Option<&Source>) -> Working {
         Some(Source::Unusable(why)) => (true, None, Some(why.clone())),
         Some(Source::Missing) | None => (false, None, None),
     };
-    Working {
-        existed,
-        text,
-        unusable,
-        dirty: false,
-        moves: Vec::new(),
-        removes: Default::default(),
-        hunks: Default::default(),
-    }
+    Working { existed, text, unusable, dirty: false, moves: Vec::new(), hunks: Default::default() }
 }
 
 /// Run one edit on a copy of the file's state, keeping the copy only if the edit applied: a
@@ -338,11 +309,10 @@ fn modify(
             format!("{path}: no such file (the hunk changes existing lines)"),
         );
     };
-    // A block with more `=======` lines, read at each later one too: when the file holds such a
-    // reading's old text as written, the ones before it are the file's own (a title's
-    // underline). Of several, the longest old text.
-    // A reading made before (the file holds its new text as written, not its old) comes
-    // first, the block read as it was then.
+    // A block with more `=======` lines is read at each later one too. A reading made before
+    // (the file holds its new text as written, not its old) is the block as it was read then;
+    // else a later reading whose old text the file holds as written (the `=======` lines before
+    // its divider are the file's own, a title's underline), the longest of several.
     let readings = || std::iter::successors(Some(hunk), |h| h.other_split.as_deref());
     let made = |h: &Hunk| {
         h.new_lines().filter(|l| !l.trim().is_empty()).count() >= 2
@@ -426,7 +396,7 @@ fn modify(
         w.moves.truncate(moves);
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
-    if let Some((head, line)) = defined_again(hunk, &before.lines, &text.lines, &w.removes) {
+    if let Some((head, line)) = defined_again(hunk, &before.lines, &text.lines, w.hunks.removed()) {
         return refused(
             edit,
             path.into(),

@@ -363,18 +363,16 @@ fn leaves_its_block(
     k: usize,
     stretch: std::ops::Range<usize>,
 ) -> Option<String> {
-    let depth =
-        |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
-    let own = depth(&pat[k].info);
+    let own = pat[k].info.columns();
     if own == 0 {
         return None;
     }
     let out = stretch
         .clone()
-        .find(|&f| !sides.orig_info[f].is_blank() && depth(&sides.orig_info[f]) < own)?;
+        .find(|&f| !sides.orig_info[f].is_blank() && sides.orig_info[f].columns() < own)?;
     let next = (k + 1..pat.len()).find(|&j| !pat[j].info.is_blank())?;
     let new_line = slots[next] == Slot::Unmatched && !pat[next].wildcard;
-    (new_line && depth(&pat[next].info) >= own).then(|| {
+    (new_line && pat[next].info.columns() >= own).then(|| {
         format!(
             "stands inside a block, for lines past its end ({:?}, line {} of the file), and new lines as deep as it follow it: whether they go at the end of the block or after {:?} is unclear; list the file on to where they go",
             sides.orig_info[out].trimmed.trim(),

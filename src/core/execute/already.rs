@@ -82,9 +82,9 @@ pub(super) fn in_place_already(
 /// [`in_place_already`] for the new text as the reply's other hunks leave it: a hunk that adds a
 /// function, and a later one that changes lines of it ("on second thought it needs an hours
 /// mode": its head and first lines), made before, left the file holding the function as the
-/// second hunk wrote it, not as the first did. Each of `others` whose old lines (two or more
-/// that say something) stand together among this hunk's added lines, and nowhere else in it,
-/// is applied to them, and the result looked for where the hunk was found.
+/// second hunk wrote it, not as the first did. Each of `others` whose old lines stand together
+/// among this hunk's added lines, once ([`edited_in_adds`]), is applied to them, round by round,
+/// and the result looked for where the hunk was found.
 pub(super) fn in_place_as_changed_later(
     parts: &[(Hunk, Located)],
     others: &Hunks,
@@ -100,8 +100,7 @@ pub(super) fn in_place_as_changed_later(
             // lines. Each other hunk is applied once.
             let mut used: Vec<&Hunk> = Vec::new();
             for _ in 0..MAX_CHAINED {
-                let current = h.clone();
-                let next = (others.starting_at_adds_of(&current))
+                let next = (others.starting_at_adds_of(&h))
                     .filter(|o| *o != written && !used.contains(o))
                     .find_map(|o| Some((o, edited_in_adds(&h, o)?)));
                 let Some((o, (at, old_len))) = next else { break };
@@ -167,22 +166,26 @@ pub(super) fn removed_where_another_adds(
     others.adding(found[0]).filter(|o| *o != h).any(in_place).then_some((first, last + 1))
 }
 
-/// A reply's hunks for one file, found by the first of their old lines (trimmed: the key only
-/// narrows the search): which may
-/// edit what another adds costs a look-up per added line, not a pass over the reply.
-/// And by their added lines (trimmed), for which may add what another removes.
+/// A reply's hunks for one file, found by the first of their old lines and by their added lines
+/// (trimmed: the keys only narrow the search), so that which hunk may edit what another adds, or
+/// add what another removes, costs a look-up per line, not a pass over the reply.
 #[derive(Default)]
 pub(super) struct Hunks {
     hunks: Vec<Hunk>,
     by_first: std::collections::HashMap<String, Vec<usize>>,
     by_added: std::collections::HashMap<String, Vec<usize>>,
+    /// The lines (trimmed) the hunks remove.
+    removed: std::collections::HashSet<String>,
 }
 
 impl Hunks {
     pub(super) fn new(hunks: Vec<Hunk>) -> Hunks {
         let mut by_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
         let mut by_added: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        let mut removed = std::collections::HashSet::new();
         for (i, h) in hunks.iter().enumerate() {
+            let removes = h.lines.iter().filter(|l| l.kind == LineKind::Remove);
+            removed.extend(removes.map(|l| l.text.trim().to_string()));
             if let Some(first) = h.lines.iter().find(|l| l.kind != LineKind::Add) {
                 by_first.entry(first.text.trim().to_string()).or_default().push(i);
             }
@@ -193,7 +196,12 @@ impl Hunks {
                 }
             }
         }
-        Hunks { hunks, by_first, by_added }
+        Hunks { hunks, by_first, by_added, removed }
+    }
+
+    /// The lines (trimmed) that some hunk removes from the file.
+    pub(super) fn removed(&self) -> &std::collections::HashSet<String> {
+        &self.removed
     }
 
     /// The hunks that add `line` (compared trimmed).

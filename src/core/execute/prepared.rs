@@ -98,7 +98,6 @@ impl PreparedFile {
             unusable: self.unusable.clone(),
             dirty: false,
             moves: Vec::new(),
-            removes: Default::default(),
             hunks: Default::default(),
         };
         let report = guarded(edit, path, &mut w, |w| {

@@ -58,10 +58,8 @@ pub(super) fn check_elision_ends(
         }
         // A closing `}` ends the `...` well when everything the `...` covers is deeper than it:
         // the body of the block it closes (`fn f() {` / `...` / `}`).
-        let cols =
-            |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
-        let end = cols(&file[next[0]]);
-        if file[s..e].iter().all(|l| l.is_blank() || cols(l) > end) {
+        let end = file[next[0]].columns();
+        if file[s..e].iter().all(|l| l.is_blank() || l.columns() > end) {
             continue;
         }
         return Err(Refusal {
@@ -100,22 +98,21 @@ fn body_overrun(
         return Ok(());
     };
     let after = found(&slots[j]).expect("found above");
-    let cols =
-        |l: &LineInfo| l.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>();
     let opener = &file[before];
     let opens = opener.trimmed.ends_with(':') || opener.trimmed.ends_with('{');
-    if !opens || cols(&file[after]) <= cols(opener) {
+    if !opens || file[after].columns() <= opener.columns() {
         return Ok(());
     }
     let outside: Vec<&LineInfo> =
-        file[s..e].iter().filter(|l| !l.is_blank() && cols(l) <= cols(opener)).collect();
+        file[s..e].iter().filter(|l| !l.is_blank() && l.columns() <= opener.columns()).collect();
     // Name the other block by its first line, not by the closer that ends this one.
     let closer = |l: &&LineInfo| crate::core::indent::is_closer(l.trimmed);
     let Some(other) = outside.iter().find(|l| !closer(l)).or(outside.first()) else {
         return Ok(());
     };
     // The opener's own body: up to the first line at its depth or shallower.
-    let body_end = (before + 1..e).find(|&f| !file[f].is_blank() && cols(&file[f]) <= cols(opener));
+    let body_end =
+        (before + 1..e).find(|&f| !file[f].is_blank() && file[f].columns() <= opener.columns());
     let model = hunk.lines[j].text.trim();
     let twin = file[before + 1..body_end.unwrap_or(e)].iter().any(|l| {
         !l.is_blank() && crate::core::locate::lines::ratio(l.trimmed.trim(), model) >= 0.6

@@ -64,6 +64,11 @@ impl<'a> LineInfo<'a> {
         })
     }
 
+    /// How wide the indentation is, a tab counting four columns.
+    pub fn columns(&self) -> usize {
+        self.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum()
+    }
+
     pub fn is_blank(&self) -> bool {
         self.loose_len == 0
     }
