@@ -33,7 +33,7 @@ mod prepared;
 mod reports;
 use already::{
     already_applied, already_report, defined_again, in_place_already, in_place_as_changed_later,
-    inserted_twice, removed_before, removed_where_another_adds,
+    inserted_twice, removed_before, removed_where_another_adds, removes_what_another_adds,
 };
 use doubt::placement_doubt;
 use listing::replace;
@@ -361,6 +361,27 @@ fn modify(
     {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
+    // A removal found on the lines another hunk of the reply writes would undo that hunk: the
+    // model wrote the removal as the moved copy reads. It is looked for outside those lines;
+    // found nowhere else, it was made before (the copy it meant is gone).
+    let parts = match removes_what_another_adds(&parts, &w.hunks, &text.lines) {
+        None => parts,
+        Some((region, found)) => match locate_outside(hunk, &text.lines, region, shift) {
+            Ok(parts) => parts,
+            Err(None) => return made_before(edit, path, hunk, found, &mut w.moves),
+            Err(Some(why)) => {
+                return refused(
+                    edit,
+                    path.into(),
+                    format!(
+                        "{path}: the lines this edit removes are the ones another edit of the reply writes (lines {}-{}), and {why}",
+                        region.0 + 1,
+                        region.1
+                    ),
+                );
+            }
+        },
+    };
     if let Some(place) = made_where_the_header_says(hunk, &parts, &text.lines, shift) {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
@@ -410,6 +431,35 @@ fn modify(
     }
     w.dirty = true;
     applied_report(edit, path, &parts)
+}
+
+/// Locate `hunk` with file lines `start..end` out of reach (each stands for no text the hunk
+/// has): line numbers stay the file's, and the parts must touch nothing in that range. `None`
+/// when the hunk's old text is nowhere else, else why it cannot be placed there.
+fn locate_outside(
+    hunk: &Hunk,
+    lines: &[String],
+    (start, end): (usize, usize),
+    shift: isize,
+) -> Result<Vec<(Hunk, Located)>, Option<String>> {
+    const MASK: &str = "\u{0}";
+    let infos: Vec<LineInfo> = (lines.iter().enumerate())
+        .map(|(i, l)| LineInfo::new(if (start..end).contains(&i) { MASK } else { l }))
+        .collect();
+    let parts = match locate_parts_indexed(hunk, &infos, &FileIndex::new(&infos), shift) {
+        Ok(parts) => parts,
+        Err(r) if matches!(r.kind, RefusalKind::NotFound | RefusalKind::RemovedNotFound) => {
+            return Err(None);
+        }
+        Err(r) => return Err(Some(format!("elsewhere: {}", r.message))),
+    };
+    let reaches = (parts.iter().flat_map(|(_, loc)| &loc.slots)).any(
+        |s| matches!(s, HunkSlot::Removed(f, _) | HunkSlot::Kept(f, _) if (start..end).contains(f)),
+    );
+    if reaches {
+        return Err(Some("found elsewhere only together with them".into()));
+    }
+    Ok(parts)
 }
 
 /// The report of an edit made before, its new text at `place`: the lines it added are in the

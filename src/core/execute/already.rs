@@ -143,11 +143,46 @@ pub(super) fn removed_where_another_adds(
         return None;
     }
     let (first, last) = (removed[0].0, removed[removed.len() - 1].0);
-    let found: Vec<&str> = lines[first..=last].iter().map(|l| l.trim_end()).collect();
-    // Another hunk (a hunk's own new lines hold its old ones re-indented, wrapped in a `try`)
-    // whose new text, context and all, stands around the lines found: the lines are its, made.
-    // (Its added lines alone could be the file's own where a whole reply is shifted a level.)
-    // Compared trimmed: a reply shifted a level writes the moved function a level deep.
+    added_around(h, (first, last + 1), others, lines).map(|_| (first, last + 1))
+}
+
+/// A hunk that only takes lines out, found exactly where another hunk of the reply writes
+/// them (its whole new text standing around them): a move whose removal the model wrote as the
+/// moved copy reads (`def _slugify(text):` at the margin, where the class has it indented), so
+/// that the removal would take out what the other hunk adds. The lines of the other hunk's new
+/// text, which the removal must be placed outside of, and the lines the removal was found on.
+pub(super) fn removes_what_another_adds(
+    parts: &[(Hunk, Located)],
+    others: &Hunks,
+    lines: &[String],
+) -> Option<((usize, usize), (usize, usize))> {
+    let [(h, loc)] = parts else { return None };
+    if h.lines.iter().any(|l| l.kind == LineKind::Add && !l.text.trim().is_empty()) {
+        return None;
+    }
+    let removed: Vec<usize> = (h.lines.iter().zip(&loc.slots))
+        .filter_map(|(l, s)| match *s {
+            HunkSlot::Removed(f, _) if !l.text.trim().is_empty() => Some(f),
+            _ => None,
+        })
+        .collect();
+    let (&first, &last) = (removed.first()?, removed.last()?);
+    if removed.len() < 2 {
+        return None;
+    }
+    added_around(h, (first, last + 1), others, lines).map(|region| (region, (first, last + 1)))
+}
+
+/// The place of another hunk's whole new text (context and all, compared trimmed) standing in
+/// the file around lines `first..end`, which are added lines of it: the lines are that hunk's.
+/// (Its added lines alone could be the file's own where a whole reply is shifted a level.)
+fn added_around(
+    h: &Hunk,
+    (first, end): (usize, usize),
+    others: &Hunks,
+    lines: &[String],
+) -> Option<(usize, usize)> {
+    let found: Vec<&str> = lines[first..end].iter().map(|l| l.trim_end()).collect();
     let in_place = |o: &Hunk| {
         let new: Vec<&HunkLine> = o.lines.iter().filter(|l| l.kind != LineKind::Remove).collect();
         let at = (0..new.len().saturating_sub(found.len() - 1)).find(|&p| {
@@ -156,14 +191,15 @@ pub(super) fn removed_where_another_adds(
                 .zip(&found)
                 .all(|(l, f)| l.kind == LineKind::Add && l.text.trim() == f.trim())
         });
-        let Some(start) = at.and_then(|p| first.checked_sub(p)) else { return false };
-        start + new.len() <= lines.len()
+        let start = at.and_then(|p| first.checked_sub(p))?;
+        let stands = start + new.len() <= lines.len()
             && lines[start..start + new.len()]
                 .iter()
                 .zip(&new)
-                .all(|(f, l)| f.trim() == l.text.trim())
+                .all(|(f, l)| f.trim() == l.text.trim());
+        stands.then_some((start, start + new.len()))
     };
-    others.adding(found[0]).filter(|o| *o != h).any(in_place).then_some((first, last + 1))
+    others.adding(found[0]).filter(|o| *o != h).find_map(in_place)
 }
 
 /// A reply's hunks for one file, found by the first of their old lines and by their added lines

@@ -78,10 +78,10 @@ pub(super) fn check_elision_ends(
 
 /// A `...` right after a block's opener (`def load_users(self):`, `fn f() {`) and followed by a
 /// line deeper than it stands for the block's body. When the line after it is found only past
-/// that body, in another block, while the body has a line like it (`return len(self.users)` for
-/// the model's `return len(self.groups)`), the model meant its own block's line and miscopied
-/// it: the place found is the other block's, a near-twin. (Without such a line the `...` may
-/// well span blocks: a fused hunk's `# ... rest unchanged ...` between two functions.)
+/// that body, in another block, the place found is another block's: refused when the body has
+/// a line like the one after the `...` (`return len(self.users)` for the model's
+/// `return len(self.groups)`: it miscopied its own block's line), or when that line heads a
+/// definition the changes after it go into (the model put it in this block).
 fn body_overrun(
     hunk: &Hunk,
     slots: &[HunkSlot],
@@ -117,13 +117,20 @@ fn body_overrun(
     let twin = file[before + 1..body_end.unwrap_or(e)].iter().any(|l| {
         !l.is_blank() && crate::core::locate::lines::ratio(l.trimmed.trim(), model) >= 0.6
     });
-    if !twin {
+    // Without a twin, the `...` may reach past the block (a fused hunk's `# ... rest of the
+    // function ...` before lines of the next one), unless the line after it is a definition's
+    // head with changes after it: the model put that definition in this block, and the one
+    // found is another block's (`impl Counter {` / `...` / `pub fn reset`, where only `impl
+    // Histogram` has `reset`): where the changes go is a guess.
+    let claims_member = changes_after(slots, k) && member_head(&hunk.lines[j].text);
+    if !(twin || claims_member) {
         return Ok(());
     }
+    let why = if twin { ", while that body has a line like it" } else { "" };
     Err(Refusal {
         kind: RefusalKind::UnanchoredElision,
         message: format!(
-            "the `...` at hunk line {} stands for the body of {:?}, but the line after it is found only past {:?}, in another block, while that body has a line like it: include the lines the file has there",
+            "the `...` at hunk line {} stands for the body of {:?}, but the line after it is found only past {:?}, in another block{why}: include the lines the file has there",
             k + 1,
             opener.trimmed.trim(),
             other.trimmed.trim()
@@ -131,6 +138,24 @@ fn body_overrun(
         closest: None,
         candidates: Vec::new(),
     })
+}
+
+/// Whether a line heads a function or method (`pub fn reset(&mut self) {`, `reset(): void {`,
+/// `def reset(self):`): a block opened by a name called with parameters, not a control
+/// statement (`if (a) {`, `} else {`) nor a call handed a function (`it('x', () => {`).
+fn member_head(line: &str) -> bool {
+    const CONTROL: &[&str] = &[
+        "if", "else", "elif", "for", "while", "loop", "match", "switch", "try", "catch", "finally",
+        "do", "with", "except", "case", "return", "unless", "until", "foreach",
+    ];
+    let t = line.trim();
+    let word = t.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    t.ends_with(['{', ':'])
+        && t.contains('(')
+        && !t.starts_with('}')
+        && !CONTROL.contains(&word)
+        && !t.contains("=>")
+        && !t.contains("function(")
 }
 
 /// Whether the hunk changes lines after slot `k` (adds or removes).
