@@ -29,6 +29,7 @@ mod already;
 mod doubt;
 mod elsewhere;
 mod listing;
+mod outside;
 mod prepared;
 mod reports;
 use already::{
@@ -37,6 +38,7 @@ use already::{
 };
 use doubt::placement_doubt;
 use listing::replace;
+use outside::{also_outside_a_string, locate_outside};
 use prepared::Prepared;
 pub use prepared::{Placed, PreparedFile, apply_each};
 use reports::{applied_report, placed, refusal_report, refused, round};
@@ -382,6 +384,9 @@ fn modify(
             }
         },
     };
+    if let Some(why) = also_outside_a_string(hunk, &parts, &text.lines, shift) {
+        return refused(edit, path.into(), format!("{path}: {why}"));
+    }
     if let Some(place) = made_where_the_header_says(hunk, &parts, &text.lines, shift) {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
@@ -431,35 +436,6 @@ fn modify(
     }
     w.dirty = true;
     applied_report(edit, path, &parts)
-}
-
-/// Locate `hunk` with file lines `start..end` out of reach (each stands for no text the hunk
-/// has): line numbers stay the file's, and the parts must touch nothing in that range. `None`
-/// when the hunk's old text is nowhere else, else why it cannot be placed there.
-fn locate_outside(
-    hunk: &Hunk,
-    lines: &[String],
-    (start, end): (usize, usize),
-    shift: isize,
-) -> Result<Vec<(Hunk, Located)>, Option<String>> {
-    const MASK: &str = "\u{0}";
-    let infos: Vec<LineInfo> = (lines.iter().enumerate())
-        .map(|(i, l)| LineInfo::new(if (start..end).contains(&i) { MASK } else { l }))
-        .collect();
-    let parts = match locate_parts_indexed(hunk, &infos, &FileIndex::new(&infos), shift) {
-        Ok(parts) => parts,
-        Err(r) if matches!(r.kind, RefusalKind::NotFound | RefusalKind::RemovedNotFound) => {
-            return Err(None);
-        }
-        Err(r) => return Err(Some(format!("elsewhere: {}", r.message))),
-    };
-    let reaches = (parts.iter().flat_map(|(_, loc)| &loc.slots)).any(
-        |s| matches!(s, HunkSlot::Removed(f, _) | HunkSlot::Kept(f, _) if (start..end).contains(f)),
-    );
-    if reaches {
-        return Err(Some("found elsewhere only together with them".into()));
-    }
-    Ok(parts)
 }
 
 /// The report of an edit made before, its new text at `place`: the lines it added are in the

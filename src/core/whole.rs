@@ -271,6 +271,10 @@ fn merge_gap(
     }
     let slots = match sides.params {
         Some(params) if o.1 > o.0 => {
+            // A gap that ends right before an anchored line (not at the file's end, where the
+            // lines after a placeholder may well be new: a test appended after the others).
+            let anchored_end = o.1 < sides.orig_info.len();
+            let params = align::Params { anchored_end, ..params };
             align::align_with(&pat, sides.orig_info, o.0, o.1, params).map(|a| a.slots)
         }
         _ => None,

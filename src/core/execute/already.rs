@@ -102,7 +102,9 @@ pub(super) fn in_place_as_changed_later(
             for _ in 0..MAX_CHAINED {
                 let next = (others.starting_at_adds_of(&h))
                     .filter(|o| *o != written && !used.contains(o))
-                    .find_map(|o| Some((o, edited_in_adds(&h, o)?)));
+                    .find_map(|o| {
+                        Some((o, edited_in_adds(&h, o).or_else(|| edited_from_end(&h, o))?))
+                    });
                 let Some((o, (at, old_len))) = next else { break };
                 let new: Vec<HunkLine> = (o.lines.iter())
                     .filter(|l| l.kind != LineKind::Remove)
@@ -290,6 +292,35 @@ fn edited_in_adds(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
     });
     let at = found.next()?;
     found.next().is_none().then_some((at, old.len()))
+}
+
+/// Where `other`'s old lines begin with this hunk's last added lines and go on past them (its
+/// SEARCH spans the end of a function this hunk adds and the file's own lines after it): the
+/// added lines from there are replaced by `other`'s new text, which covers the file's lines it
+/// changed as well; [`in_place_already`] then looks for all of it where this hunk was found.
+fn edited_from_end(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
+    let old: Vec<&str> = (other.lines.iter())
+        .filter(|l| l.kind != LineKind::Add)
+        .map(|l| l.text.trim_end())
+        .collect();
+    let changes = other.lines.iter().any(|l| l.kind != LineKind::Context);
+    let keeps = other.lines.iter().any(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty());
+    if !changes || !keeps || old.len() < 2 {
+        return None;
+    }
+    let n = hunk.lines.len();
+    // The longest run of this hunk's trailing added lines that `other`'s old text opens with,
+    // and that says something; `other` must reach past it.
+    (n.saturating_sub(old.len() - 1)..n)
+        .find(|&at| {
+            let tail = &hunk.lines[at..];
+            tail.iter().any(|l| super::doubt::telling(l.text.trim()))
+                && tail
+                    .iter()
+                    .zip(&old)
+                    .all(|(l, t)| l.kind == LineKind::Add && l.text.trim_end() == *t)
+        })
+        .map(|at| (at, n - at))
 }
 
 /// Whether the hunk changes whitespace and nothing else: its removed lines and its added lines

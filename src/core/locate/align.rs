@@ -96,6 +96,11 @@ pub struct Params {
     /// match cost what skipped lines cost, instead of nothing (a listing's gap, which starts
     /// right after an anchored line).
     pub anchored_start: bool,
+    /// Whether, of alignments that score the same, the one ending at the window's last line is
+    /// taken (a listing's gap that ends right before an anchored line: of two equal places for
+    /// the lines after a placeholder, the one next to the anchor, so that the placeholder
+    /// stands for the lines before them).
+    pub anchored_end: bool,
 }
 
 impl Params {
@@ -105,10 +110,16 @@ impl Params {
         fuzzy_min_len: 0,
         delta: None,
         anchored_start: false,
+        anchored_end: false,
     };
     /// For whole-file listings, whose paired lines replace the original: pair only near-copies.
-    pub const LISTING: Params =
-        Params { fuzzy_min: 0.7, fuzzy_min_len: 8, delta: None, anchored_start: false };
+    pub const LISTING: Params = Params {
+        fuzzy_min: 0.7,
+        fuzzy_min_len: 8,
+        delta: None,
+        anchored_start: false,
+        anchored_end: false,
+    };
     /// [`Params::LISTING`], starting at the gap's first line.
     pub const LISTING_FROM_START: Params = Params { anchored_start: true, ..Params::LISTING };
 }
@@ -133,7 +144,10 @@ pub fn align_with(
     }
     let mut table = Table::new(m, n, lo);
     table.fill(pat, file, params);
-    let (end_j, top) = table.best_end(m)?;
+    let (mut end_j, top) = table.best_end(m)?;
+    if params.anchored_end && table.score[m * table.w + n] >= top - 1e-12 {
+        end_j = n;
+    }
     let slots = table.trace(m, end_j);
     let span = span_of(&slots)?;
     Some(Alignment { score: top, slots, span })
@@ -344,5 +358,24 @@ mod tests {
         let p = pat(&["alpha()", "beta()"]);
         let a = align(&p, &f, 0, f.len()).unwrap();
         assert_eq!(a.span, (5, 7));
+    }
+
+    #[test]
+    fn a_listing_gap_pairs_the_lines_after_a_placeholder_next_to_its_end() {
+        // `#[inline]` and a blank line stand before every function: the ones the listing
+        // writes after `...` are those right before the anchor the gap ends at.
+        let f =
+            file(&["", "#[inline]", "fn a() {}", "", "#[inline]", "fn b() {}", "", "#[inline]"]);
+        let p = pat(&["...", "", "#[inline]", "#[must_use]"]);
+        let params = Params { anchored_end: true, ..Params::LISTING };
+        let a = align_with(&p, &f, 0, f.len(), params).unwrap();
+        // (Before the first line paired, the `...` is free either way: it absorbs nothing.)
+        assert!(matches!(a.slots[0], Slot::Unmatched | Slot::Wild(_, 6)));
+        assert!(matches!(a.slots[1], Slot::Line(6, _)));
+        assert!(matches!(a.slots[2], Slot::Line(7, _)));
+        assert_eq!(a.slots[3], Slot::Unmatched);
+        // A hunk's alignment ends where its last line matches best, the first such place.
+        let a = align(&p, &f, 0, f.len()).unwrap();
+        assert!(matches!(a.slots[2], Slot::Line(1, _)));
     }
 }

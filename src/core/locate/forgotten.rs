@@ -19,6 +19,9 @@ use crate::core::indent::bracket_closer;
 /// closer (`}`, `);`), which ends the block whose body the model left out (`fn f() {`, a new
 /// line, `}`); and lines the file holds right beside the place (a `};` weighs too little to be
 /// aligned).
+/// Most lines with text a run at a hunk's end may hold to be taken for forgotten `+` markers.
+const FORGOTTEN_AT_END: usize = 3;
+
 pub(super) fn mark_forgotten_adds(
     hunk: &Hunk,
     slots: &mut [HunkSlot],
@@ -48,6 +51,19 @@ pub(super) fn mark_forgotten_adds(
         // A hunk opens with the context it is anchored by; lines at its very start that are not
         // in the file are miscopied context, not new code.
         let leading = start == 0;
+        // At its very end, with nothing found after it, a long run is the context the model
+        // thought followed (code from elsewhere), not a slip of a few `+` markers: nothing
+        // confirms where it would end, and written in, it would be foreign code.
+        let said = hunk.lines[start..k].iter().filter(|l| !l.text.trim().is_empty()).count();
+        if touches_add && has_text && k == n && said > FORGOTTEN_AT_END {
+            return Err(format!(
+                "the hunk ends with {said} lines after its new lines that are not in the file (from `{}`): context from elsewhere, or new lines without their `+`? copy the context as the file has it, or mark new lines `+`",
+                hunk.lines[start..k]
+                    .iter()
+                    .find(|l| !l.text.trim().is_empty())
+                    .map_or("", |l| l.text.trim())
+            ));
+        }
         if touches_add && has_text && !leading {
             for s in &mut slots[start..k] {
                 *s = HunkSlot::ForgottenAdd;
