@@ -122,7 +122,11 @@ fn body_overrun(
     // head with changes after it: the model put that definition in this block, and the one
     // found is another block's (`impl Counter {` / `...` / `pub fn reset`, where only `impl
     // Histogram` has `reset`): where the changes go is a guess.
-    let claims_member = changes_after(slots, k) && member_head(&hunk.lines[j].text);
+    // Decorators and attributes (`@property`, `#[inline]`) belong to the head after them.
+    let head = (hunk.lines[j..].iter().map(|l| l.text.trim()))
+        .find(|t| !(t.starts_with('@') || t.starts_with("#[")))
+        .unwrap_or("");
+    let claims_member = changes_after(slots, k) && member_head(head);
     if !(twin || claims_member) {
         return Ok(());
     }
