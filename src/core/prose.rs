@@ -141,6 +141,16 @@ fn removed_in(sentence: &str) -> Vec<String> {
         "function",
         "method",
         "class",
+        "local",
+        "variable",
+        "constant",
+        "parameter",
+        "argument",
+        "field",
+        "property",
+        "attribute",
+        "private",
+        "internal",
         "and",
         "also",
     ];
@@ -257,6 +267,8 @@ mod tests {
             ("Removed `a`; the other helpers remain as they were.", &["a"]),
             ("Delete the old `a`, `b` and `c` helpers.", &["a", "b", "c"]),
             ("`parse_v1` is no longer needed.", &["parse_v1"]),
+            ("Rename the local variable `listener` to `onceListener`.", &["listener"]),
+            ("Rename the private field `count` to `total`.", &["count"]),
         ] {
             assert_eq!(removal_names(line), want, "{line}");
         }
