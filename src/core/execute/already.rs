@@ -151,7 +151,7 @@ pub(super) fn removed_where_another_adds(
 /// A hunk that only takes lines out, found exactly where another hunk of the reply writes
 /// them (its whole new text standing around them): a move whose removal the model wrote as the
 /// moved copy reads (`def _slugify(text):` at the margin, where the class has it indented), so
-/// that the removal would take out what the other hunk adds. The lines of the other hunk's new
+/// that the removal would take out the definition the other hunk adds. The lines of the other hunk's new
 /// text, which the removal must be placed outside of, and the lines the removal was found on.
 pub(super) fn removes_what_another_adds(
     parts: &[(Hunk, Located)],
@@ -172,20 +172,26 @@ pub(super) fn removes_what_another_adds(
     if removed.len() < 2 {
         return None;
     }
-    added_around(h, (first, last + 1), others, lines).map(|region| (region, (first, last + 1)))
+    let (region, other) = added_around(h, (first, last + 1), others, lines)?;
+    // A definition, most of what the other hunk adds: a move's copy (its new version may have
+    // gained a docstring). Lines inside what it adds (two debug lines of a method) are the reply
+    // correcting itself: taken out there.
+    let adds = other.lines.iter().filter(|l| l.kind == LineKind::Add && !l.text.trim().is_empty());
+    let defines = super::listing::defines(lines[first].trim()).is_some();
+    (defines && 2 * removed.len() >= adds.count()).then_some((region, (first, last + 1)))
 }
 
 /// The place of another hunk's whole new text (context and all, compared trimmed) standing in
 /// the file around lines `first..end`, which are added lines of it: the lines are that hunk's.
 /// (Its added lines alone could be the file's own where a whole reply is shifted a level.)
-fn added_around(
+fn added_around<'a>(
     h: &Hunk,
     (first, end): (usize, usize),
-    others: &Hunks,
+    others: &'a Hunks,
     lines: &[String],
-) -> Option<(usize, usize)> {
+) -> Option<((usize, usize), &'a Hunk)> {
     let found: Vec<&str> = lines[first..end].iter().map(|l| l.trim_end()).collect();
-    let in_place = |o: &Hunk| {
+    let in_place = |o: &'a Hunk| {
         let new: Vec<&HunkLine> = o.lines.iter().filter(|l| l.kind != LineKind::Remove).collect();
         let at = (0..new.len().saturating_sub(found.len() - 1)).find(|&p| {
             new[p..p + found.len()]
@@ -199,7 +205,7 @@ fn added_around(
                 .iter()
                 .zip(&new)
                 .all(|(f, l)| f.trim() == l.text.trim());
-        stands.then_some((start, start + new.len()))
+        stands.then_some(((start, start + new.len()), o))
     };
     others.adding(found[0]).filter(|o| *o != h).find_map(in_place)
 }
@@ -270,16 +276,9 @@ const MAX_CHAINED: usize = 8;
 /// lines: (first hunk line, how many). Only a run that says something (a telling line) and
 /// stands there once; `other` must change something.
 fn edited_in_adds(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
-    let old: Vec<&str> = (other.lines.iter())
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| l.text.trim_end())
-        .collect();
-    let changes = other.lines.iter().any(|l| l.kind != LineKind::Context);
+    let old = editing_old_lines(other)?;
     let says = old.iter().any(|t| super::doubt::telling(t.trim()));
-    // A hunk that only takes lines out (the old place of a function another hunk moves) leaves
-    // nothing of them to find: it changes nothing this hunk adds, it moves it.
-    let keeps = other.lines.iter().any(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty());
-    if !changes || !says || !keeps || old.len() > hunk.lines.len() {
+    if !says || old.len() > hunk.lines.len() {
         return None;
     }
     // As written, indentation included: the lines another hunk removes from a class are not
@@ -299,13 +298,8 @@ fn edited_in_adds(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
 /// added lines from there are replaced by `other`'s new text, which covers the file's lines it
 /// changed as well; [`in_place_already`] then looks for all of it where this hunk was found.
 fn edited_from_end(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
-    let old: Vec<&str> = (other.lines.iter())
-        .filter(|l| l.kind != LineKind::Add)
-        .map(|l| l.text.trim_end())
-        .collect();
-    let changes = other.lines.iter().any(|l| l.kind != LineKind::Context);
-    let keeps = other.lines.iter().any(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty());
-    if !changes || !keeps || old.len() < 2 {
+    let old = editing_old_lines(other)?;
+    if old.len() < 2 {
         return None;
     }
     let n = hunk.lines.len();
@@ -321,6 +315,23 @@ fn edited_from_end(hunk: &Hunk, other: &Hunk) -> Option<(usize, usize)> {
                     .all(|(l, t)| l.kind == LineKind::Add && l.text.trim_end() == *t)
         })
         .map(|at| (at, n - at))
+}
+
+/// `other`'s old lines (context and removed, as written) when it changes something: not a hunk
+/// that only takes out a definition (the old place of a function another hunk moves), which
+/// changes nothing another hunk adds, it moves it. (One that only takes out lines inside what
+/// another adds, two debug lines, is the reply correcting itself.)
+fn editing_old_lines(other: &Hunk) -> Option<Vec<&str>> {
+    let changes = other.lines.iter().any(|l| l.kind != LineKind::Context);
+    let keeps = other.lines.iter().any(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty());
+    let first_removed = other.lines.iter().find(|l| !l.text.trim().is_empty());
+    let moves = first_removed.is_some_and(|l| super::listing::defines(l.text.trim()).is_some());
+    (changes && (keeps || !moves)).then(|| {
+        (other.lines.iter())
+            .filter(|l| l.kind != LineKind::Add)
+            .map(|l| l.text.trim_end())
+            .collect()
+    })
 }
 
 /// Whether the hunk changes whitespace and nothing else: its removed lines and its added lines

@@ -331,6 +331,9 @@ fn only_named_deletions(before: &[String], listing: &str, mentions: &[String]) -
 /// [`defined_name`], when the line is a definition's head: the name right after its keyword
 /// and not assigned to (`func = getattr(…)` names no Go function).
 pub(super) fn defines(line: &str) -> Option<&str> {
+    if let Some(name) = method_of(line) {
+        return Some(name);
+    }
     let name = defined_name(line)?;
     let at = line.find(name)?;
     // `func = getattr(…)`: the word before the name is no keyword but an assignment.
@@ -376,7 +379,7 @@ fn defined_name(line: &str) -> Option<&str> {
         "impl",
         "module",
     ];
-    if let Some(name) = function_valued(line) {
+    if let Some(name) = function_valued(line).or_else(|| method_of(line)) {
         return Some(name);
     }
     let mut words =
@@ -390,6 +393,69 @@ fn defined_name(line: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// The name a method defines where no keyword stands right before it: a JavaScript or
+/// TypeScript class method ([`method_head`]) or a Go method after its receiver (`func (s
+/// *Server) handleOrder(w http.ResponseWriter, r *http.Request) {`).
+fn method_of(line: &str) -> Option<&str> {
+    if let Some(rest) = line.trim_start().strip_prefix("func (") {
+        let after = rest.split_once(')')?.1.trim_start();
+        let end = after.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+        return (end > 0 && after[end..].starts_with('(')).then(|| &after[..end]);
+    }
+    method_head(line)
+}
+
+/// The name a JavaScript or TypeScript class method defines (`findOne(@Param('id') id: string)
+/// {`, `async remove(id: string): Promise<void> {`, `get size() {`): a name right before its
+/// parameters, whose closing `)` (and return type) the line's `{` follows. Not a call handed a
+/// function or an object (`describe('x', () => {`, `render(h, {`), nor a control statement.
+fn method_head(line: &str) -> Option<&str> {
+    const MODIFIERS: &[&str] = &[
+        "async",
+        "static",
+        "public",
+        "private",
+        "protected",
+        "override",
+        "readonly",
+        "get",
+        "set",
+    ];
+    const CONTROL: &[&str] =
+        &["if", "for", "while", "switch", "catch", "function", "return", "with", "elif", "match"];
+    let t = line.trim();
+    if !t.ends_with('{') || t.contains("=>") {
+        return None;
+    }
+    let mut rest = t;
+    let name = loop {
+        let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))?;
+        let (word, after) = rest.split_at(end);
+        if MODIFIERS.contains(&word) && after.starts_with(' ') {
+            rest = after.trim_start();
+            continue;
+        }
+        break word;
+    };
+    let after = rest[name.len()..].strip_prefix('(')?;
+    if name.is_empty() || CONTROL.contains(&name) || name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return None;
+    }
+    // The `)` that closes the parameters, then nothing but a return type before the `{`.
+    let mut depth = 1;
+    let close = after.char_indices().find_map(|(i, c)| {
+        depth += match c {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        (depth == 0).then_some(i)
+    })?;
+    let tail = after[close + 1..].trim();
+    (tail == "{" || (tail.starts_with(':') && !tail.contains("function"))).then_some(name)
 }
 
 /// The name a JavaScript or TypeScript binding gives a function (`export const fetchUser =
@@ -474,8 +540,29 @@ mod tests {
         assert_eq!(defined_name("        return self.function(x)"), None);
         assert_eq!(defined_name("# the class that reads"), None);
         assert_eq!(defines("func = getattr(value, 'fget', value)"), None);
-        assert_eq!(defines("func (s *Server) Run() error {"), None);
+        assert_eq!(defines("func (s *Server) Run() error {"), Some("Run"));
         assert_eq!(defines("func Run() error {"), Some("Run"));
+    }
+
+    #[test]
+    fn a_method_is_read_without_a_keyword_before_its_name() {
+        for (line, want) in [
+            ("  findOne(@Param('id') id: string) {", Some("findOne")),
+            ("  async remove(id: string): Promise<void> {", Some("remove")),
+            ("  get size() {", Some("size")),
+            ("  private list(page = 1) {", Some("list")),
+            ("describe('cart', () => {", None),
+            ("  render(h, {", None),
+            ("  if (ready) {", None),
+            ("  while (i < n) {", None),
+            ("  this.load(path);", None),
+            (
+                "func (s *Server) handleOrder(w http.ResponseWriter, r *http.Request) {",
+                Some("handleOrder"),
+            ),
+        ] {
+            assert_eq!(defines(line), want, "{line}");
+        }
     }
 
     #[test]

@@ -93,7 +93,9 @@ fn body_overrun(
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
         _ => None,
     };
-    let next = (k + 1..slots.len()).find(|&j| found(&slots[j]).is_some());
+    // (A blank line after the `...` says nothing of where it ends.)
+    let next = (k + 1..slots.len())
+        .find(|&j| found(&slots[j]).is_some() && !hunk.lines[j].text.trim().is_empty());
     let (Some(before), Some(j)) = (slots[..k].iter().rev().find_map(found), next) else {
         return Ok(());
     };
@@ -123,10 +125,7 @@ fn body_overrun(
     // found is another block's (`impl Counter {` / `...` / `pub fn reset`, where only `impl
     // Histogram` has `reset`): where the changes go is a guess.
     // Decorators and attributes (`@property`, `#[inline]`) belong to the head after them.
-    let head = (hunk.lines[j..].iter().map(|l| l.text.trim()))
-        .find(|t| !(t.starts_with('@') || t.starts_with("#[")))
-        .unwrap_or("");
-    let claims_member = changes_after(slots, k) && member_head(head);
+    let claims_member = changes_after(slots, k) && member_head(head_after(hunk, j));
     if !(twin || claims_member) {
         return Ok(());
     }
@@ -144,22 +143,104 @@ fn body_overrun(
     })
 }
 
-/// Whether a line heads a function or method (`pub fn reset(&mut self) {`, `reset(): void {`,
-/// `def reset(self):`): a block opened by a name called with parameters, not a control
-/// statement (`if (a) {`, `} else {`) nor a call handed a function (`it('x', () => {`).
+/// The line that heads what hunk line `j` begins: past blank lines, comments and doc comments,
+/// and decorators or attributes (`@property`, `#[inline]`, a `@pytest.mark.parametrize(` over
+/// several lines), which belong to the head after them.
+fn head_after(hunk: &Hunk, j: usize) -> &str {
+    let balance = |t: &str| {
+        t.chars()
+            .map(|c| match c {
+                '(' | '[' | '{' => 1,
+                ')' | ']' | '}' => -1,
+                _ => 0,
+            })
+            .sum::<i32>()
+    };
+    let mut open = 0;
+    for l in &hunk.lines[j..] {
+        let t = l.text.trim();
+        if open > 0 {
+            open += balance(t);
+        } else if t.starts_with('@') || t.starts_with("#[") {
+            open = balance(t).max(0);
+        } else if !(t.is_empty() || ["//", "/*", "*", "#"].iter().any(|c| t.starts_with(c))) {
+            return t;
+        }
+    }
+    ""
+}
+
+/// Whether a line heads a definition (`pub fn reset(&mut self) {`, `def apply(` over several
+/// lines, `class Meta:`, `reset(): void {`, `reset = (): void => {`): a definition keyword
+/// after modifiers, or a block opened by a name with parameters that is no control statement
+/// (`if (a) {`, `} else {`) nor a call handed a function (`it('x', () => {`).
 fn member_head(line: &str) -> bool {
+    const DEFINES: &[&str] = &[
+        "def",
+        "fn",
+        "function",
+        "func",
+        "fun",
+        "class",
+        "struct",
+        "impl",
+        "trait",
+        "interface",
+        "enum",
+        "sub",
+    ];
+    const MODIFIERS: &[&str] = &[
+        "pub",
+        "crate",
+        "super",
+        "in",
+        "self",
+        "async",
+        "export",
+        "default",
+        "static",
+        "public",
+        "private",
+        "protected",
+        "override",
+        "abstract",
+        "final",
+        "unsafe",
+        "extern",
+        "const",
+        "inline",
+        "virtual",
+        "internal",
+        "open",
+        "suspend",
+        "readonly",
+    ];
     const CONTROL: &[&str] = &[
         "if", "else", "elif", "for", "while", "loop", "match", "switch", "try", "catch", "finally",
         "do", "with", "except", "case", "return", "unless", "until", "foreach",
     ];
     let t = line.trim();
-    let word = t.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
-    t.ends_with(['{', ':'])
-        && t.contains('(')
-        && !t.starts_with('}')
-        && !CONTROL.contains(&word)
-        && !t.contains("=>")
-        && !t.contains("function(")
+    let mut words = t.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
+    if words.find(|w| !MODIFIERS.contains(w)).is_some_and(|w| DEFINES.contains(&w)) {
+        return true;
+    }
+    // A class field holding an arrow function: `reset = (): void => {`.
+    let arrow_field = t.split_once('=').is_some_and(|(name, value)| {
+        let value = value.trim_start();
+        !name.contains(['(', '.', '['])
+            && (value.starts_with('(') || value.starts_with("async"))
+            && t.contains("=>")
+    });
+    // The code before a trailing comment (`def purge(self):  # pragma: no cover`).
+    let code = t.split(" #").next().unwrap_or(t).split(" //").next().unwrap_or(t).trim_end();
+    let word = code.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+    arrow_field
+        || (code.ends_with(['{', ':'])
+            && code.contains('(')
+            && !code.starts_with(['}', '.'])
+            && !CONTROL.contains(&word)
+            && !code.contains("=>")
+            && !code.contains("function("))
 }
 
 /// Whether the hunk changes lines after slot `k` (adds or removes).
