@@ -30,7 +30,9 @@ pub fn locate_parts_indexed(
     hint_shift: isize,
 ) -> Result<Vec<(Hunk, Located)>, Refusal> {
     let whole = locate_indexed(hunk, file, index, hint_shift);
-    if whole.as_ref().is_ok_and(clean) {
+    // Only a diff fuses hunks (two changes under one `@@` header): a SEARCH block's old text is
+    // one stretch, and cut into parts it would be placed piecemeal, a line of it at a twin.
+    if !hunk.marked || whole.as_ref().is_ok_and(clean) {
         return whole.map(|l| vec![(hunk.clone(), l)]);
     }
     let mut budget = BUDGET;
