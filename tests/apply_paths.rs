@@ -49,6 +49,24 @@ impl Project {
         out.status.code().expect("exit code")
     }
 
+    /// [`Project::apply`] with `HOME` set to `home` and no other git configuration in reach.
+    fn apply_at_home(&self, reply: &str, home: &Path) -> i32 {
+        fs::create_dir_all(self.root()).expect("root");
+        let reply_path = self.dir.path().join("reply.md");
+        fs::write(&reply_path, reply).expect("write reply");
+        let out = Command::new(env!("CARGO_BIN_EXE_redline"))
+            .args(["apply", "--root"])
+            .arg(self.root())
+            .arg(&reply_path)
+            .env("HOME", home)
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("GIT_CONFIG_GLOBAL")
+            .env("GIT_CONFIG_SYSTEM", home.join("no-system-config"))
+            .output()
+            .expect("run redline");
+        out.status.code().expect("exit code")
+    }
+
     fn text(&self, rel: &str) -> Option<String> {
         fs::read_to_string(self.root().join(rel)).ok()
     }
@@ -209,4 +227,34 @@ fn a_doubled_divider_and_a_bom_are_not_written() {
     let reply = "a.py\n```python\n<<<<<<< SEARCH\n\u{feff}x = 1\n=======\n\u{feff}x = 3\n=======\n>>>>>>> REPLACE\n```\n";
     assert_eq!(p.apply(reply), 0);
     assert_eq!(p.text("a.py").as_deref(), Some("\u{feff}x = 3\ny = 2\n"));
+}
+
+/// The user's global gitignore (`core.excludesFile`, or `~/.config/git/ignore`) hides files from
+/// the project's listing as git would: a path written by its base name alone is not led to a
+/// file it ignores. Checked through that fallback, the one place the listing decides.
+#[test]
+fn the_global_gitignore_is_honoured() {
+    let reply = "helpers.py\n```python\n<<<<<<< SEARCH\n    return max(lo, min(x, hi))\n=======\n    return min(hi, max(x, lo))\n>>>>>>> REPLACE\n```\n";
+    let homes = TempDir::new().expect("homes");
+    let named = homes.path().join("named");
+    fs::create_dir_all(&named).expect("mkdir");
+    fs::write(
+        named.join(".gitconfig"),
+        "[user]\n\tname = x\n[core]\n\texcludesFile = ~/global-ignore\n",
+    )
+    .expect("config");
+    fs::write(named.join("global-ignore"), "vendor/\n").expect("ignore");
+    let default = homes.path().join("default");
+    fs::create_dir_all(default.join(".config/git")).expect("mkdir");
+    fs::write(default.join(".config/git/ignore"), "vendor/\n").expect("ignore");
+    for home in [&named, &default] {
+        let p = Project::new(&[("vendor/helpers.py", UTIL)]);
+        assert_eq!(p.apply_at_home(reply, home), 1, "{}", home.display());
+        assert_eq!(p.text("vendor/helpers.py").as_deref(), Some(UTIL));
+    }
+    let bare = homes.path().join("bare");
+    fs::create_dir_all(&bare).expect("mkdir");
+    let p = Project::new(&[("vendor/helpers.py", UTIL)]);
+    assert_eq!(p.apply_at_home(reply, &bare), 0);
+    assert!(p.text("vendor/helpers.py").expect("file").contains("min(hi, max(x, lo))"));
 }

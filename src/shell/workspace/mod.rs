@@ -20,6 +20,7 @@
 //! Not for: deciding what to write (that is `core::execute`), or watching files for
 //! changes (`shell::watcher`).
 
+mod excludes;
 mod paths;
 mod tmp;
 
@@ -262,6 +263,11 @@ pub fn list_project_files(root: &Path) -> Vec<String> {
     walker.hidden(false).require_git(false).follow_links(false).filter_entry(|e| {
         e.depth() == 0 || !paths::is_git_dir_name(&e.file_name().to_string_lossy())
     });
+    // The user's global gitignore, found without `ignore`'s regular expression (`excludes`).
+    walker.git_global(false);
+    if let Some(global) = excludes::global_excludes_file() {
+        walker.add_ignore(global);
+    }
     let mut files = Vec::new();
     for entry in walker.build().flatten() {
         let Some(kind) = entry.file_type() else { continue };
