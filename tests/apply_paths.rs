@@ -258,3 +258,51 @@ fn the_global_gitignore_is_honoured() {
     assert_eq!(p.apply_at_home(reply, &bare), 0);
     assert!(p.text("vendor/helpers.py").expect("file").contains("min(hi, max(x, lo))"));
 }
+
+/// "Here is the corrected edit, use this one instead": a later SEARCH/REPLACE block that looks
+/// for the same text with other new text is the model's correction. It alone is written; the
+/// first is refused with the reason (exit 1), never applied under it (its lines twice).
+#[test]
+fn a_corrected_block_replaces_the_first_one() {
+    let load = "import json\n\n\ndef load(path):\n    with open(path) as f:\n        return json.load(f)\n";
+    let p = Project::new(&[("cfg.py", load)]);
+    let block = |new: &str| {
+        format!(
+            "cfg.py\n```python\n<<<<<<< SEARCH\n    with open(path) as f:\n=======\n{new}>>>>>>> REPLACE\n```\n"
+        )
+    };
+    let first = block("    if not path:\n        return {}\n    with open(path) as f:\n");
+    let second = block(
+        "    if not path:\n        return {}\n    with open(path, encoding=\"utf-8\") as f:\n",
+    );
+    let reply = format!(
+        "Skip a missing path:\n\n{first}\nAlso read it as UTF-8; use this one instead:\n\n{second}"
+    );
+    assert_eq!(p.apply(&reply), 1);
+    let want = "import json\n\n\ndef load(path):\n    if not path:\n        return {}\n    with open(path, encoding=\"utf-8\") as f:\n        return json.load(f)\n";
+    assert_eq!(p.text("cfg.py").as_deref(), Some(want));
+    // The same block sent twice is one edit, made once.
+    let p = Project::new(&[("cfg.py", load)]);
+    assert_eq!(p.apply(&format!("{first}\n{first}")), 0);
+    assert_eq!(p.text("cfg.py").expect("file").matches("if not path").count(), 1);
+}
+
+/// A listing named only in prose among SEARCH/REPLACE blocks is a quote: one that holds lines
+/// the file does not ("Here is the updated `log.py`:") is refused with the reason, not dropped
+/// without a word; one that quotes the file as it stands after the blocks says nothing.
+#[test]
+fn a_prose_listing_among_blocks_that_changes_the_file_is_refused_not_dropped() {
+    let app = "from .routes import register\n\n\ndef create():\n    register()\n";
+    let log = "import logging\n\n\ndef setup():\n    logging.basicConfig()\n";
+    let block = "app/__init__.py\n```python\n<<<<<<< SEARCH\n    register()\n=======\n    setup()\n    register()\n>>>>>>> REPLACE\n```\n";
+    let updated = "import logging\nimport sys\n\n\ndef setup():\n    logging.basicConfig(stream=sys.stdout)\n";
+    let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
+    let reply = format!("{block}\nHere is the updated `app/log.py`:\n\n```python\n{updated}```\n");
+    assert_eq!(p.apply(&reply), 1);
+    assert_eq!(p.text("app/log.py").as_deref(), Some(log));
+    assert!(p.text("app/__init__.py").expect("file").contains("    setup()\n"));
+    let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
+    let reply = format!("{block}\nFor reference, `app/log.py` is:\n\n```python\n{log}```\n");
+    assert_eq!(p.apply(&reply), 0);
+    assert_eq!(p.text("app/log.py").as_deref(), Some(log));
+}

@@ -83,6 +83,15 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
             }
+            PlanItem::Quote { edit, path } => {
+                let w = files.entry(path.clone()).or_insert_with(|| {
+                    order.push(path.clone());
+                    Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
+                });
+                if let Some(why) = quote_differs(edit, w.text.as_ref()) {
+                    reports.push(refused(edit, path.clone(), format!("{path}: {why}")));
+                }
+            }
             PlanItem::Edit { edit, path, .. } => {
                 if made.contains(&(path.as_str(), &edit.change)) {
                     reports.push(placed(
@@ -119,6 +128,24 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
         }
     }
     Outcome { reports, writes }
+}
+
+/// Why a listing named only in prose among other edits ([`PlanItem::Quote`]) is not a quote
+/// of the file as it now stands: it holds lines the file does not (in order, blank lines and
+/// placeholders aside), so it is another version of it, which is not written: the reply's
+/// form does not say it is the file.
+fn quote_differs(edit: &Edit, text: Option<&TextFile>) -> Option<String> {
+    let Change::Replace { content } = &edit.change else { return None };
+    let file: Vec<&str> = text?.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
+    let mut rest = file.iter();
+    let stray = content
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !crate::core::elision::is_placeholder(l))
+        .find(|l| !rest.any(|f| f == l))?;
+    Some(format!(
+        "the block after the sentence naming this file holds {stray:?}, which the file does not: a new version of it, named only in prose among diffs or SEARCH/REPLACE blocks, is not written; put the path alone on the line before the block"
+    ))
 }
 
 /// A file's state after one edit.

@@ -9,7 +9,7 @@
 //! Not for: locating or applying edits (`execute`), or the types the later steps share
 //! (`file`, `report`).
 
-use crate::core::edit::{Edit, Format, PathSource, Problem};
+use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::parse::{Event, ParseOptions, parse_reply};
 use crate::core::prose::{prose_names, removal_names};
 use crate::core::resolve::{PathMatch, Project, is_quote};
@@ -50,6 +50,10 @@ pub(crate) enum PlanItem {
     Refused { edit: Edit, reason: String },
     /// A block the parser could not read.
     Problem(Problem),
+    /// A listing of an existing file named only in prose, among diffs or SEARCH/REPLACE blocks:
+    /// a quote, not an edit. Checked when reached: one that holds lines the file does not (a
+    /// new version, "here is the updated `x.py`") is refused, never dropped without a word.
+    Quote { edit: Edit, path: String },
 }
 
 impl Plan {
@@ -62,7 +66,7 @@ impl Plan {
     pub fn paths_to_read(&self) -> Vec<String> {
         let mut seen = Vec::<String>::new();
         for item in &self.items {
-            if let PlanItem::Edit { path, .. } = item
+            if let PlanItem::Edit { path, .. } | PlanItem::Quote { path, .. } = item
                 && !seen.contains(path)
             {
                 seen.push(path.clone());
@@ -135,14 +139,18 @@ fn plan_reply(
                     // A block named only in prose among diffs or SEARCH/REPLACE blocks is a
                     // quote or an example, not an edit; but one for a file the project lacks
                     // would be a new file, dropped without a word: say so.
-                    if let Ok(r) = project.resolve(edit)
-                        && !project.contains(&r.path)
-                    {
-                        let reason = format!(
-                            "{}: a block named only in prose, in a reply with diffs or SEARCH/REPLACE blocks, is not taken for a new file: put the path alone on the line before it",
-                            r.path
-                        );
-                        items.push(PlanItem::Refused { edit: edit.clone(), reason });
+                    match project.resolve(edit) {
+                        Ok(r) if !project.contains(&r.path) => {
+                            let reason = format!(
+                                "{}: a block named only in prose, in a reply with diffs or SEARCH/REPLACE blocks, is not taken for a new file: put the path alone on the line before it",
+                                r.path
+                            );
+                            items.push(PlanItem::Refused { edit: edit.clone(), reason });
+                        }
+                        Ok(r) if !r.by.is_fallback() => {
+                            items.push(PlanItem::Quote { edit: edit.clone(), path: r.path })
+                        }
+                        _ => {}
                     }
                     continue;
                 }
@@ -160,7 +168,48 @@ fn plan_reply(
             }
         }
     }
+    supersede(&mut items);
     Plan { items, mentions: prose_names(reply), removed: removal_names(reply) }
+}
+
+/// A SEARCH/REPLACE block whose old text a later block of the reply, for the same file, looks
+/// for again with other new text ("here is the corrected edit, use this one instead"): the
+/// later block is the model's correction, and the earlier is refused, not applied under it.
+/// Applied in turn, the first would change the text the second then finds only roughly, and
+/// the second would write its lines beside the first's (a guard written twice).
+fn supersede(items: &mut [PlanItem]) {
+    fn block(item: &PlanItem) -> Option<(&str, &Hunk, (usize, usize))> {
+        match item {
+            PlanItem::Edit { edit, path, .. } => match &edit.change {
+                Change::Modify { hunk } if !hunk.marked => Some((path, hunk, edit.reply_lines)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    let trimmed = |h: &Hunk, old: bool| -> Vec<String> {
+        let lines: Vec<&str> = if old { h.old_lines().collect() } else { h.new_lines().collect() };
+        lines.iter().map(|l| l.trim_end().to_string()).collect()
+    };
+    for i in 0..items.len() {
+        let Some((path, hunk, _)) = block(&items[i]) else { continue };
+        let old = trimmed(hunk, true);
+        if old.iter().all(|l| l.trim().is_empty()) {
+            continue;
+        }
+        let new = trimmed(hunk, false);
+        let later = items[i + 1..]
+            .iter()
+            .filter_map(block)
+            .find(|(p, h, _)| *p == path && trimmed(h, true) == old && trimmed(h, false) != new);
+        let Some((_, _, (from, to))) = later else { continue };
+        let reason = format!(
+            "{path}: the block at reply lines {from}-{to} replaces the same text otherwise: it is taken as this one's correction, and this one is not applied"
+        );
+        if let PlanItem::Edit { edit, .. } = &items[i] {
+            items[i] = PlanItem::Refused { edit: edit.clone(), reason };
+        }
+    }
 }
 
 #[cfg(test)]

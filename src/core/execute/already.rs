@@ -425,7 +425,18 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
             found = Some((start, start + new.len()));
         }
     }
-    found
+    // The old text still standing as written outside the new text: the edit is still to be
+    // made there (twice, in two twins: an ambiguity), and the new text elsewhere is another
+    // function's (the one the model copied the change from).
+    let old: Vec<&str> = hunk.old_lines().collect();
+    let (from, to) = found?;
+    let old_elsewhere = !old.is_empty()
+        && old.len() <= lines.len()
+        && (0..=lines.len() - old.len()).any(|start| {
+            (start + old.len() <= from || start >= to)
+                && old.iter().zip(&lines[start..]).all(|(o, l)| same(o, l))
+        });
+    (!old_elsewhere).then_some((from, to))
 }
 
 /// A hunk that only removes lines, whose context the file holds exactly and together at one

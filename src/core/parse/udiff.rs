@@ -120,9 +120,13 @@ impl Parser {
 
     /// Returns true when the line is not part of the diff and must be read as prose.
     pub(super) fn diff_line_in(&mut self, b: &mut DiffBlock, line: &str) -> bool {
+        // A fence line after a space, while the hunk's `@@` counts want more lines, is a context
+        // line of a Markdown file's own code block (` ```` in a diff of `README.md`), not the
+        // end of the reply's fence: cut there, the hunk would lose its second half.
         if b.fenced
             && let Some(f) = fence_line(line)
             && self.fence.as_ref().is_some_and(|open| f.closes(&open.open))
+            && !(line.starts_with(' ') && b.hunk.as_ref().is_some_and(wants_more))
         {
             self.finish_diff(b, HunkEnd::Clear);
             b.end();
@@ -392,6 +396,14 @@ fn strip_first_boms(lines: &mut [HunkLine]) {
             first.text = rest.to_string();
         }
     }
+}
+
+/// Whether a hunk's `@@` header counts more old or new lines than it has yet.
+fn wants_more(h: &HunkAcc) -> bool {
+    let Some((want_old, want_new)) = h.counts else { return false };
+    let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count();
+    let new = h.lines.iter().filter(|l| l.kind != LineKind::Remove).count();
+    old < want_old || new < want_new
 }
 
 /// Why a hunk that ended this way is not complete, if it is not.
