@@ -43,14 +43,21 @@ pub enum Exit {
     Signal(i32),
 }
 
-impl From<Exit> for ExitCode {
-    fn from(exit: Exit) -> Self {
-        ExitCode::from(match exit {
+impl Exit {
+    /// The process exit status.
+    pub fn code(self) -> u8 {
+        match self {
             Exit::Applied => 0,
             Exit::Refused => 1,
             Exit::Error => 2,
             Exit::Signal(n) => u8::try_from(128 + n).unwrap_or(2),
-        })
+        }
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> Self {
+        ExitCode::from(exit.code())
     }
 }
 

@@ -115,11 +115,29 @@ pub fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
-    match panic::catch_unwind(AssertUnwindSafe(|| run(cli))) {
-        Ok(exit) => exit.into(),
-        Err(_) => Exit::Error.into(),
+    let one_shot = matches!(cli.command, Some(Command::Apply(_) | Command::Parse(_)));
+    let exit = panic::catch_unwind(AssertUnwindSafe(|| run(cli))).unwrap_or(Exit::Error);
+    if one_shot {
+        end_now(exit);
     }
+    exit.into()
 }
+
+/// End a one-shot command (`apply`, `parse`) at once, its output flushed: its work is on disk
+/// and on the terminal, and what `exit` would still run (the allocator handing its memory back
+/// to the system page by page, destructors of statics) was a twentieth of a short `apply`.
+#[cfg(unix)]
+fn end_now(exit: Exit) {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` ends the process; nothing after it runs, and every file this command
+    // wrote was closed (and synced) before its report was printed.
+    unsafe { libc::_exit(i32::from(exit.code())) }
+}
+
+#[cfg(not(unix))]
+fn end_now(_: Exit) {}
 
 /// Run a parsed command line.
 pub fn run(cli: Cli) -> Exit {
