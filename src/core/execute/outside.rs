@@ -52,13 +52,22 @@ pub(super) fn also_outside_a_string(
         return None;
     }
     let mut strings = crate::core::strings::Strings::new();
-    let opened: Vec<Option<usize>> = lines[..loc.end].iter().map(|l| strings.line(l)).collect();
+    let mut opened: Vec<Option<usize>> = lines[..loc.end].iter().map(|l| strings.line(l)).collect();
     let first = opened[loc.start]?;
-    if !opened[loc.start..loc.end].iter().all(|o| *o == Some(first)) {
+    let in_one_string = |opened: &[Option<usize>]| {
+        opened.first().copied().flatten().is_some_and(|o| opened.iter().all(|x| *x == Some(o)))
+    };
+    if !in_one_string(&opened[loc.start..loc.end]) {
         return None;
     }
     let other = locate_outside(hunk, lines, (loc.start, loc.end), shift).ok()?;
     let (start, end) = (other.first()?.1.start, other.last()?.1.end);
+    // The other place inside a string too (two templates alike): the strings are the code
+    // here, and the exact one is the place.
+    opened.extend(lines[opened.len()..end.max(opened.len())].iter().map(|l| strings.line(l)));
+    if in_one_string(&opened[start..end]) {
+        return None;
+    }
     Some(format!(
         "the old text stands inside the string that opens at line {} (lines {}-{}), and like it in the code at lines {}-{}: which one the edit changes is a guess; include a line that tells them apart",
         first + 1,
