@@ -172,6 +172,10 @@ fn aider_source_fences_apply() {
     let reply = "src/app.py\n<source python>\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n</source>\n";
     assert_eq!(p.apply(reply), 0);
     assert_eq!(p.text("src/app.py").as_deref(), Some("x = 2\n"));
+    // As aider's prompt writes its fence: the language right after the tag.
+    let reply = "src/app.py\n<source>python\n<<<<<<< SEARCH\nx = 2\n=======\nx = 3\n>>>>>>> REPLACE\n</source>\n";
+    assert_eq!(p.apply(reply), 0);
+    assert_eq!(p.text("src/app.py").as_deref(), Some("x = 3\n"));
 }
 
 #[test]
@@ -287,22 +291,27 @@ fn a_corrected_block_replaces_the_first_one() {
     assert_eq!(p.text("cfg.py").expect("file").matches("if not path").count(), 1);
 }
 
-/// A listing named only in prose among SEARCH/REPLACE blocks is a quote: one that holds lines
-/// the file does not ("Here is the updated `log.py`:") is refused with the reason, not dropped
-/// without a word; one that quotes the file as it stands after the blocks says nothing.
+/// A listing named only in prose among SEARCH/REPLACE blocks ("Here is the updated
+/// `app/log.py`:") is that file's new version, written with the blocks; one that quotes the
+/// file as it stands after the blocks writes nothing.
 #[test]
-fn a_prose_listing_among_blocks_that_changes_the_file_is_refused_not_dropped() {
+fn a_prose_listing_among_blocks_is_the_files_new_version_or_a_quote() {
     let app = "from .routes import register\n\n\ndef create():\n    register()\n";
     let log = "import logging\n\n\ndef setup():\n    logging.basicConfig()\n";
     let block = "app/__init__.py\n```python\n<<<<<<< SEARCH\n    register()\n=======\n    setup()\n    register()\n>>>>>>> REPLACE\n```\n";
     let updated = "import logging\nimport sys\n\n\ndef setup():\n    logging.basicConfig(stream=sys.stdout)\n";
     let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
     let reply = format!("{block}\nHere is the updated `app/log.py`:\n\n```python\n{updated}```\n");
-    assert_eq!(p.apply(&reply), 1);
-    assert_eq!(p.text("app/log.py").as_deref(), Some(log));
+    assert_eq!(p.apply(&reply), 0);
+    assert_eq!(p.text("app/log.py").as_deref(), Some(updated));
     assert!(p.text("app/__init__.py").expect("file").contains("    setup()\n"));
     let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
     let reply = format!("{block}\nFor reference, `app/log.py` is:\n\n```python\n{log}```\n");
+    assert_eq!(p.apply(&reply), 0);
+    assert_eq!(p.text("app/log.py").as_deref(), Some(log));
+    // A new module the blocks import, introduced by name: created.
+    let p = Project::new(&[("app/__init__.py", app)]);
+    let reply = format!("{block}\nCreate `app/log.py`:\n\n```python\n{log}```\n");
     assert_eq!(p.apply(&reply), 0);
     assert_eq!(p.text("app/log.py").as_deref(), Some(log));
 }

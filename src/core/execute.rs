@@ -34,7 +34,8 @@ mod prepared;
 mod reports;
 use already::{
     already_applied, already_report, defined_again, in_place_already, in_place_as_changed_later,
-    inserted_twice, removed_before, removed_where_another_adds, removes_what_another_adds,
+    inserted_twice, made_with_gaps, removed_before, removed_where_another_adds,
+    removes_what_another_adds,
 };
 use doubt::placement_doubt;
 use listing::replace;
@@ -83,16 +84,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
             }
-            PlanItem::Quote { edit, path } => {
-                let w = files.entry(path.clone()).or_insert_with(|| {
-                    order.push(path.clone());
-                    Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
-                });
-                if let Some(why) = quote_differs(edit, w.text.as_ref()) {
-                    reports.push(refused(edit, path.clone(), format!("{path}: {why}")));
-                }
-            }
-            PlanItem::Edit { edit, path, .. } => {
+            PlanItem::Edit { edit, path, .. } | PlanItem::Quote { edit, path } => {
                 if made.contains(&(path.as_str(), &edit.change)) {
                     reports.push(placed(
                         edit,
@@ -106,6 +98,9 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     order.push(path.clone());
                     Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
                 });
+                if matches!(item, PlanItem::Quote { .. }) && quotes(edit, w.text.as_ref()) {
+                    continue;
+                }
                 let report =
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
                 if report.status.is_placed() {
@@ -130,22 +125,17 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
     Outcome { reports, writes }
 }
 
-/// Why a listing named only in prose among other edits ([`PlanItem::Quote`]) is not a quote
-/// of the file as it now stands: it holds lines the file does not (in order, blank lines and
-/// placeholders aside), so it is another version of it, which is not written: the reply's
-/// form does not say it is the file.
-fn quote_differs(edit: &Edit, text: Option<&TextFile>) -> Option<String> {
-    let Change::Replace { content } = &edit.change else { return None };
-    let file: Vec<&str> = text?.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
-    let mut rest = file.iter();
-    let stray = content
+/// Whether a listing named only in prose among other edits ([`PlanItem::Quote`]) quotes the
+/// file as it now stands: its lines (blank lines and placeholders aside) are the file's, in
+/// order. Anything else is the file's new version.
+fn quotes(edit: &Edit, text: Option<&TextFile>) -> bool {
+    let (Change::Replace { content }, Some(text)) = (&edit.change, text) else { return false };
+    let mut file = text.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
+    content
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !crate::core::elision::is_placeholder(l))
-        .find(|l| !rest.any(|f| f == l))?;
-    Some(format!(
-        "the block after the sentence naming this file holds {stray:?}, which the file does not: a new version of it, named only in prose among diffs or SEARCH/REPLACE blocks, is not written; put the path alone on the line before the block"
-    ))
+        .all(|l| file.any(|f| f == l))
 }
 
 /// A file's state after one edit.
@@ -356,6 +346,10 @@ fn modify(
     let hunk = held.unwrap_or(hunk);
     // New text that holds a placeholder for code that stays ("# ... existing code ..."), which
     // the old text spells out: written as it is, it would replace that code with the comment.
+    // Standing alone for old lines between two kept ones, it keeps them.
+    let filled = placeholder_in_new_text(hunk, &text.lines)
+        .and_then(|l| crate::core::elision::fill_kept(hunk, l));
+    let hunk = filled.as_ref().unwrap_or(hunk);
     if let Some(l) = placeholder_in_new_text(hunk, &text.lines) {
         return refused(
             edit,
@@ -429,6 +423,7 @@ fn modify(
                 already_applied(hunk, &text.lines)
                     .filter(|r| !removals_still_there(&parts, &text.lines, *r))
                     .or_else(|| removed_before(hunk, &text.lines).filter(|r| within(&parts, *r)))
+                    .or_else(|| made_with_gaps(hunk, &parts, &text.lines))
             })
             .flatten()
     });

@@ -81,6 +81,13 @@ pub(crate) fn depth(line: &str) -> usize {
     columns(leading(line))
 }
 
+/// How each line with text is nested against the one with text before it (deeper, as deep,
+/// shallower): the shape of a block, whatever its unit of indentation.
+pub(crate) fn nesting<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<std::cmp::Ordering> {
+    let depths: Vec<usize> = lines.filter(|l| !l.trim().is_empty()).map(depth).collect();
+    depths.windows(2).map(|w| w[1].cmp(&w[0])).collect()
+}
+
 fn columns(ws: &str) -> usize {
     ws.chars().map(|c| if c == '\t' { TAB } else { 1 }).sum()
 }

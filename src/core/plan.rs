@@ -51,8 +51,8 @@ pub(crate) enum PlanItem {
     /// A block the parser could not read.
     Problem(Problem),
     /// A listing of an existing file named only in prose, among diffs or SEARCH/REPLACE blocks:
-    /// a quote, not an edit. Checked when reached: one that holds lines the file does not (a
-    /// new version, "here is the updated `x.py`") is refused, never dropped without a word.
+    /// a quote of the file when it holds nothing the file does not when reached (nothing to
+    /// do), else the file's new version ("Here is the updated `x.py`:"), an edit like any.
     Quote { edit: Edit, path: String },
 }
 
@@ -136,16 +136,21 @@ fn plan_reply(
             Event::Edit(edit) => {
                 let weak = edit.path_source == PathSource::Prose;
                 if weak && edit.format == Format::Whole && has_hunks {
-                    // A block named only in prose among diffs or SEARCH/REPLACE blocks is a
-                    // quote or an example, not an edit; but one for a file the project lacks
-                    // would be a new file, dropped without a word: say so.
+                    // A block named only in prose among diffs or SEARCH/REPLACE blocks
+                    // ("Here is the updated `app/log.py`:", "Create `app/limits.py`:") is
+                    // that file's new version when the introduction says so (the parser's
+                    // rules), unless a later edit finds its old text in it (a quote before the
+                    // edit). One of an existing file is checked again when reached: a quote of
+                    // the file as it then stands writes nothing.
                     match project.resolve(edit) {
+                        Ok(r) if is_quote(edit, &r.path, &events[i + 1..], &project) => {}
                         Ok(r) if !project.contains(&r.path) => {
-                            let reason = format!(
-                                "{}: a block named only in prose, in a reply with diffs or SEARCH/REPLACE blocks, is not taken for a new file: put the path alone on the line before it",
-                                r.path
-                            );
-                            items.push(PlanItem::Refused { edit: edit.clone(), reason });
+                            project.insert(&r.path);
+                            items.push(PlanItem::Edit {
+                                edit: edit.clone(),
+                                path: r.path,
+                                by: r.by,
+                            })
                         }
                         Ok(r) if !r.by.is_fallback() => {
                             items.push(PlanItem::Quote { edit: edit.clone(), path: r.path })
@@ -233,23 +238,14 @@ mod tests {
         assert_eq!(plan.path_matches().len(), 2);
     }
 
-    /// A new module named only in prose, in a reply whose other edit imports it: not taken
-    /// for a file among SEARCH/REPLACE blocks, and not dropped without a word either.
+    /// A new module named only in prose ("Create `app/limits.py`:"), in a reply whose other
+    /// edit imports it: the file the introduction names, created with the other edit.
     #[test]
-    fn a_new_file_named_only_in_prose_among_hunks_is_refused_not_dropped() {
+    fn a_new_file_named_only_in_prose_among_hunks_is_created() {
         let files = files(&["app/main.py"]);
         let reply = "Create `app/limits.py`:\n\n```python\nMAX = 5\n```\n\napp/main.py\n```python\n<<<<<<< SEARCH\nimport os\n=======\nimport os\nfrom app.limits import MAX\n>>>>>>> REPLACE\n```\n";
         let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
-        assert_eq!(plan.path_matches(), [("app/main.py", PathMatch::Exact)]);
-        let refused: Vec<&str> = (plan.items.iter())
-            .filter_map(|i| match i {
-                PlanItem::Refused { reason, .. } => Some(reason.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert!(
-            matches!(refused.as_slice(), [r] if r.starts_with("app/limits.py: a block named only in prose")),
-            "{refused:?}"
-        );
+        let paths: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(paths, ["app/limits.py", "app/main.py"], "{:?}", plan.items);
     }
 }

@@ -7,6 +7,7 @@
 
 use super::reports::placed;
 use crate::core::edit::{Edit, Hunk, HunkLine, LineKind};
+use crate::core::indent::nesting;
 use crate::core::locate::lines::Likeness;
 use crate::core::locate::{HunkSlot, Located};
 use crate::core::placement::{Placement, Strategy};
@@ -341,14 +342,6 @@ fn whitespace_only(h: &Hunk) -> bool {
     of(LineKind::Remove).next().is_some() && of(LineKind::Remove).eq(of(LineKind::Add))
 }
 
-/// How each non-blank line is indented against the one before it (deeper, level, shallower):
-/// the nesting, whatever the width of a step or the shift of the whole.
-fn nesting<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<std::cmp::Ordering> {
-    let depths: Vec<usize> =
-        lines.filter(|l| !l.trim().is_empty()).map(crate::core::indent::depth).collect();
-    depths.windows(2).map(|w| w[1].cmp(&w[0])).collect()
-}
-
 /// The report of an edit whose new text the file already holds at lines `start..end`.
 pub(super) fn already_report(edit: &Edit, path: &str, (start, end): (usize, usize)) -> EditReport {
     let placement = Placement {
@@ -437,6 +430,56 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
                 && old.iter().zip(&lines[start..]).all(|(o, l)| same(o, l))
         });
     (!old_elsewhere).then_some((from, to))
+}
+
+/// A roughly placed hunk whose new text stands in order where it was found, with lines the
+/// hunk left out between (a context line skipped: `in_place_already` wants the new text
+/// together), while none of the lines it removes is there: the edit was made before. Applied
+/// again, it would match its own result roughly and write its new lines a second time. Every
+/// added line with text must stand there exactly, and at least two of them say something.
+pub(super) fn made_with_gaps(
+    hunk: &Hunk,
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+) -> Option<(usize, usize)> {
+    let start = parts.iter().map(|(_, l)| l.start).min()?;
+    let end = parts.iter().map(|(_, l)| l.end).max()?;
+    let added: Vec<&str> = (hunk.lines.iter())
+        .filter(|l| l.kind == LineKind::Add && !l.text.trim().is_empty())
+        .map(|l| l.text.trim())
+        .collect();
+    let telling = added.iter().filter(|l| l.chars().filter(|c| c.is_alphanumeric()).count() >= 4);
+    if telling.count() < 2 {
+        return None;
+    }
+    // The place the new text takes once made: the old place and as many lines more.
+    let window = start..(end + added.len() + 1).min(lines.len());
+    let here: Vec<&str> = lines[window.clone()].iter().map(|l| l.trim()).collect();
+    // Only a hunk that replaces lines has lines to miss (one that only adds, its added lines
+    // already nearby, may mean a second copy: `inserted_twice` judges those).
+    let removed: Vec<&str> = (hunk.lines.iter())
+        .filter(|l| l.kind == LineKind::Remove && !l.text.trim().is_empty())
+        .map(|l| l.text.trim())
+        .collect();
+    if removed.is_empty() || removed.iter().any(|r| here.contains(r)) {
+        return None;
+    }
+    // The new text in order, gaps allowed; its added lines exactly, its context as found.
+    let mut at = 0;
+    let (mut first, mut last) = (None, 0);
+    for l in hunk.lines.iter().filter(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty()) {
+        let found = (at..here.len()).find(|&k| here[k] == l.text.trim());
+        match (found, l.kind) {
+            (Some(k), _) => {
+                first.get_or_insert(k);
+                last = k + 1;
+                at = k + 1;
+            }
+            (None, LineKind::Add) => return None,
+            (None, _) => {}
+        }
+    }
+    Some((window.start + first?, window.start + last))
 }
 
 /// A hunk that only removes lines, whose context the file holds exactly and together at one

@@ -38,12 +38,19 @@ pub fn fence_line(line: &str) -> Option<FenceLine> {
     Some(FenceLine { ch, len, info: info.to_string(), closer: false })
 }
 
-/// `<source>`, `<source python>` or `</source>` alone on a line.
+/// `<source>`, `<source python>`, `<source>python` (aider's own fence with its language after
+/// it, as aider's prompt writes it) or `</source>` alone on a line.
 fn source_tag(tag: &str) -> Option<FenceLine> {
     let fence =
         |info: &str, closer| FenceLine { ch: SOURCE_TAG, len: 1, info: info.to_string(), closer };
     if tag == "</source>" {
         return Some(fence("", true));
+    }
+    if let Some(language) = tag.strip_prefix("<source>")
+        && !language.is_empty()
+    {
+        let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '#' | '-' | '_' | '.');
+        return language.chars().all(word).then(|| fence(language, false));
     }
     let inner = tag.strip_prefix("<source")?.strip_suffix('>')?;
     if !(inner.is_empty() || inner.starts_with(' ')) || inner.contains(['<', '>']) {
@@ -200,6 +207,11 @@ mod tests {
         assert!(!fence_line("<source>").unwrap().closes(&source));
         assert!(!fence_line("</source>").unwrap().opens());
         assert!(fence_line("<sourced>").is_none());
+        let aider = fence_line("<source>python").unwrap();
+        assert_eq!(aider.language(), "python");
+        assert!(aider.opens() && fence_line("</source>").unwrap().closes(&aider));
+        assert_eq!(fence_line("<source>c++").unwrap().language(), "c++");
+        assert!(fence_line("<source>see below").is_none());
         assert!(fence_line("<source lang='x'> more").is_none());
     }
 

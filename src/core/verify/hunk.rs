@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Diffed, Unexplained, brackets, changed, cols, match_in_order, plain, same_text};
 use crate::core::edit::{Hunk, LineKind};
+use crate::core::indent::nesting;
 use crate::core::locate::lines::ratio;
 
 /// A removed line found only roughly still has to look like the line the edit removes.
@@ -74,7 +75,19 @@ pub fn check_window(
 /// line it shares, could pair lines otherwise and find it unexplained.) Where the old side was
 /// found is not this check's business; it only sees that nothing else changed.
 fn literally(hunk: &Hunk, before: &[String], after: &[String]) -> bool {
-    let same = |a: &str, b: &str| a.trim_end() == b.trim_end();
+    literally_as(hunk, before, after, |a, b| a.trim_end() == b.trim_end())
+        || literally_as(hunk, before, after, |a, b| a.trim() == b.trim())
+}
+
+/// [`literally`] with lines compared by `same`. Compared without their indentation (a hunk
+/// written with spaces for a file of tabs, placed by the file's own indentation), the old and
+/// the new side must also be nested where they stand as the hunk nests them.
+fn literally_as(
+    hunk: &Hunk,
+    before: &[String],
+    after: &[String],
+    same: impl Fn(&str, &str) -> bool,
+) -> bool {
     let old: Vec<&str> =
         hunk.lines.iter().filter(|l| l.kind != LineKind::Add).map(|l| l.text.as_str()).collect();
     let new: Vec<&str> =
@@ -94,9 +107,15 @@ fn literally(hunk: &Hunk, before: &[String], after: &[String]) -> bool {
     // and ends at or after the last.
     let first = (before.len() - suffix).saturating_sub(old.len());
     let last = prefix.min(before.len() - old.len());
+    let shaped = |file: &[String], side: &[&str]| {
+        nesting(file.iter().map(|l| l.as_str())) == nesting(side.iter().copied())
+    };
     (first..=last).take(256).any(|lo| {
-        before[lo..lo + old.len()].iter().zip(&old).all(|(f, h)| same(f, h))
-            && after[lo..lo + new.len()].iter().zip(&new).all(|(f, h)| same(f, h))
+        let (was, now) = (&before[lo..lo + old.len()], &after[lo..lo + new.len()]);
+        was.iter().zip(&old).all(|(f, h)| same(f, h))
+            && now.iter().zip(&new).all(|(f, h)| same(f, h))
+            && shaped(was, &old)
+            && shaped(now, &new)
     })
 }
 
