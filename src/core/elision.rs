@@ -129,6 +129,45 @@ fn strip_comment(t: &str) -> (&str, bool) {
     (s.trim(), had)
 }
 
+/// A SEARCH/REPLACE block whose new text has `placeholder` (a line of it, as
+/// [`stands_for_kept_code`] reads it) where the old text has lines, between two lines both
+/// keep (`switch (format) {` / `// ... cases unchanged ...` / `}`): the block with those lines
+/// kept and the placeholder gone, which is what it asks for. Only where the placeholder is
+/// the one line added between them: with new lines beside it, where they go among the kept
+/// ones is unknown. `None` when the placeholder stands otherwise (or the hunk is a diff,
+/// whose `-` marks say the lines go).
+pub fn fill_kept(
+    hunk: &crate::core::edit::Hunk,
+    placeholder: &str,
+) -> Option<crate::core::edit::Hunk> {
+    use crate::core::edit::LineKind;
+    if hunk.marked {
+        return None;
+    }
+    let lines = &hunk.lines;
+    let at = lines.iter().position(|l| l.kind == LineKind::Add && l.text == placeholder)?;
+    let from = lines[..at].iter().rposition(|l| l.kind == LineKind::Context)? + 1;
+    let to = at + lines[at..].iter().position(|l| l.kind == LineKind::Context)?;
+    let run = &lines[from..to];
+    let adds = run.iter().filter(|l| l.kind == LineKind::Add && !l.text.trim().is_empty()).count();
+    if adds != 1 || !run.iter().any(|l| l.kind == LineKind::Remove) {
+        return None;
+    }
+    let mut filled = hunk.clone();
+    filled.lines = lines[..from]
+        .iter()
+        .cloned()
+        .chain(
+            run.iter()
+                .filter(|l| l.kind == LineKind::Remove)
+                .map(|l| crate::core::edit::HunkLine::new(LineKind::Context, l.text.clone())),
+        )
+        .chain(lines[to..].iter().cloned())
+        .collect();
+    filled.other_split = None;
+    Some(filled)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,43 +207,4 @@ mod tests {
             assert!(!is_placeholder(l), "{l}");
         }
     }
-}
-
-/// A SEARCH/REPLACE block whose new text has `placeholder` (a line of it, as
-/// [`stands_for_kept_code`] reads it) where the old text has lines, between two lines both
-/// keep (`switch (format) {` / `// ... cases unchanged ...` / `}`): the block with those lines
-/// kept and the placeholder gone, which is what it asks for. Only where the placeholder is
-/// the one line added between them: with new lines beside it, where they go among the kept
-/// ones is unknown. `None` when the placeholder stands otherwise (or the hunk is a diff,
-/// whose `-` marks say the lines go).
-pub fn fill_kept(
-    hunk: &crate::core::edit::Hunk,
-    placeholder: &str,
-) -> Option<crate::core::edit::Hunk> {
-    use crate::core::edit::LineKind;
-    if hunk.marked {
-        return None;
-    }
-    let lines = &hunk.lines;
-    let at = lines.iter().position(|l| l.kind == LineKind::Add && l.text == placeholder)?;
-    let from = lines[..at].iter().rposition(|l| l.kind == LineKind::Context)? + 1;
-    let to = at + lines[at..].iter().position(|l| l.kind == LineKind::Context)?;
-    let run = &lines[from..to];
-    let adds = run.iter().filter(|l| l.kind == LineKind::Add && !l.text.trim().is_empty()).count();
-    if adds != 1 || !run.iter().any(|l| l.kind == LineKind::Remove) {
-        return None;
-    }
-    let mut filled = hunk.clone();
-    filled.lines = lines[..from]
-        .iter()
-        .cloned()
-        .chain(
-            run.iter()
-                .filter(|l| l.kind == LineKind::Remove)
-                .map(|l| crate::core::edit::HunkLine::new(LineKind::Context, l.text.clone())),
-        )
-        .chain(lines[to..].iter().cloned())
-        .collect();
-    filled.other_split = None;
-    Some(filled)
 }
