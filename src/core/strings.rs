@@ -18,8 +18,9 @@ enum State {
     Code,
     /// A `/* … */` comment.
     Comment,
-    /// A string closed by `close`, opened on line `opened`.
-    Str { close: &'static str, opened: usize },
+    /// A string closed by `close`, opened on line `opened`; `raw` when a backslash escapes
+    /// nothing in it (Rust's `r#"…"#`).
+    Str { close: &'static str, opened: usize, raw: bool },
 }
 
 /// Scans lines in order; [`Strings::line`] says, for each, where the string it begins inside
@@ -62,7 +63,7 @@ impl Strings {
         let mut before: Option<u8> = None;
         while i < b.len() {
             match self.state {
-                State::Str { close, .. } => match find_close(b, i, close) {
+                State::Str { close, raw, .. } => match find_close(b, i, close, raw) {
                     Some(end) => {
                         self.state = State::Code;
                         i = end;
@@ -80,8 +81,13 @@ impl Strings {
                     // Bytes, not `str` slices: `i` may stand inside a character (`ö` in a
                     // name), and every token looked for is ASCII.
                     let rest = &b[i..];
-                    if let Some(open) = OPENERS.iter().find(|o| rest.starts_with(o.as_bytes())) {
-                        self.state = State::Str { close: open, opened: self.line };
+                    if let Some((len, close)) = raw_open(b, i) {
+                        self.state = State::Str { close, opened: self.line, raw: true };
+                        i += len;
+                    } else if let Some(open) =
+                        OPENERS.iter().find(|o| rest.starts_with(o.as_bytes()))
+                    {
+                        self.state = State::Str { close: open, opened: self.line, raw: false };
                         i += open.len();
                     } else if rest.starts_with(b"/*") {
                         self.state = State::Comment;
@@ -93,7 +99,7 @@ impl Strings {
                     } else if b[i] == b'"' || b[i] == b'\'' {
                         // A one-line string: to its closing quote, or the line's end.
                         before = Some(b[i]);
-                        i = find_close(b, i + 1, if b[i] == b'"' { "\"" } else { "'" })
+                        i = find_close(b, i + 1, if b[i] == b'"' { "\"" } else { "'" }, false)
                             .unwrap_or(b.len());
                     } else if let Some(end) = regex_end(b, i, before) {
                         // A regular expression literal: a quote or backtick in it is a
@@ -184,12 +190,31 @@ pub fn code_brackets<'a>(lines: impl IntoIterator<Item = &'a str>) -> [i64; 3] {
     net
 }
 
-/// The index after the first unescaped `close` at or after `from`.
-fn find_close(b: &[u8], from: usize, close: &str) -> Option<usize> {
+/// A Rust raw string opening at `b[i]` (`r#"`, `br##"`: one to three `#`), which may span
+/// lines and hold quotes and backticks: its length and its closer.
+fn raw_open(b: &[u8], i: usize) -> Option<(usize, &'static str)> {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let start = if b[i] == b'b' && b.get(i + 1) == Some(&b'r') { i + 1 } else { i };
+    if b[start] != b'r' || (i > 0 && word(b[i - 1])) {
+        return None;
+    }
+    let hashes = b[start + 1..].iter().take_while(|c| **c == b'#').count();
+    let close = match hashes {
+        1 => "\"#",
+        2 => "\"##",
+        3 => "\"###",
+        _ => return None,
+    };
+    (b.get(start + 1 + hashes) == Some(&b'"')).then_some((start + 2 + hashes - i, close))
+}
+
+/// The index after the first `close` at or after `from` that no backslash escapes (any, when
+/// `raw`).
+fn find_close(b: &[u8], from: usize, close: &str, raw: bool) -> Option<usize> {
     let c = close.as_bytes();
     let mut i = from;
     while i < b.len() {
-        if b[i] == b'\\' {
+        if b[i] == b'\\' && !raw {
             i += 2;
             continue;
         }
@@ -246,6 +271,19 @@ mod tests {
         for l in ["#[derive(Debug)]", "fn f<'a>(x: &'a str) -> &'a str {", "    x", "}", "y"] {
             assert_eq!(s.line(l), None, "{l}");
         }
+    }
+
+    #[test]
+    fn rust_raw_strings_span_lines_and_hold_quotes_and_backticks() {
+        let lines = [
+            "let doc = r#\"usage: `tool` \"x\"",
+            "  more \\",
+            "\"#;",
+            "let s = br##\"a\"#b\"##; let t = 1;",
+            "let var#x = 2;",
+            "code",
+        ];
+        assert_eq!(scan(&lines.join("\n")), [None, Some(0), Some(0), None, None, None]);
     }
 
     #[test]
