@@ -273,11 +273,20 @@ fn tail_place(
     pos: usize,
     indent: &IndentMap,
 ) -> Tail {
-    let depth = depth_of(indent, &added_from(hunk, slots, k));
+    let added = added_from(hunk, slots, k);
+    let depth = depth_of(indent, &added);
+    // New lines that begin by closing the construct themselves (`} else {`, `} catch (e) {`,
+    // `})`) continue it: the file's closer at their depth then closes what they open, and
+    // they go before it.
+    let continues = added
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.trim_start().starts_with(['}', ')', ']']));
     let mut n = pos;
     while let (Some(d), Some(line)) = (depth, lines.get(n))
         && is_closer(line)
         && crate::core::indent::depth(line) >= d
+        && !(continues && crate::core::indent::depth(line) == d)
     {
         n += 1;
     }
