@@ -272,7 +272,7 @@ fn a_corrected_block_replaces_the_first_one() {
     let p = Project::new(&[("cfg.py", load)]);
     let block = |new: &str| {
         format!(
-            "cfg.py\n```python\n<<<<<<< SEARCH\n    with open(path) as f:\n=======\n{new}>>>>>>> REPLACE\n```\n"
+            "cfg.py\n```python\n<<<<<<< SEARCH\ndef load(path):\n    with open(path) as f:\n=======\ndef load(path):\n{new}>>>>>>> REPLACE\n```\n"
         )
     };
     let first = block("    if not path:\n        return {}\n    with open(path) as f:\n");
@@ -289,29 +289,46 @@ fn a_corrected_block_replaces_the_first_one() {
     let p = Project::new(&[("cfg.py", load)]);
     assert_eq!(p.apply(&format!("{first}\n{first}")), 0);
     assert_eq!(p.text("cfg.py").expect("file").matches("if not path").count(), 1);
+    // Two blocks at one short anchor adding other lines each are two edits, not a correction.
+    let p = Project::new(&[("cfg.py", load)]);
+    let at_import = |new: &str| {
+        format!(
+            "cfg.py\n```python\n<<<<<<< SEARCH\nimport json\n=======\nimport json\n{new}\n>>>>>>> REPLACE\n```\n"
+        )
+    };
+    let reply = format!("{}\n{}", at_import("import os"), at_import("import sys"));
+    assert_eq!(p.apply(&reply), 0);
+    let text = p.text("cfg.py").expect("file");
+    assert!(text.contains("import os\n") && text.contains("import sys\n"), "{text}");
 }
 
-/// A listing named only in prose among SEARCH/REPLACE blocks ("Here is the updated
-/// `app/log.py`:") is that file's new version, written with the blocks; one that quotes the
-/// file as it stands after the blocks writes nothing.
+/// A listing named only in prose among SEARCH/REPLACE blocks is a quote, an example or output,
+/// not an edit: one that quotes the file (as it was, or as it stands after the blocks) writes
+/// nothing; one with lines the file lacks ("Here is the updated `app/log.py`:", "Example
+/// usage, `app/log.py`:") is refused with the reason, never dropped without a word and never
+/// written over the file; one for a file the project lacks ("Sample output (`out.csv`):") is
+/// refused, not created.
 #[test]
-fn a_prose_listing_among_blocks_is_the_files_new_version_or_a_quote() {
+fn a_prose_listing_among_blocks_is_a_quote_or_refused() {
     let app = "from .routes import register\n\n\ndef create():\n    register()\n";
     let log = "import logging\n\n\ndef setup():\n    logging.basicConfig()\n";
     let block = "app/__init__.py\n```python\n<<<<<<< SEARCH\n    register()\n=======\n    setup()\n    register()\n>>>>>>> REPLACE\n```\n";
     let updated = "import logging\nimport sys\n\n\ndef setup():\n    logging.basicConfig(stream=sys.stdout)\n";
+    let after = "from .routes import register\n\n\ndef create():\n    setup()\n    register()\n";
     let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
     let reply = format!("{block}\nHere is the updated `app/log.py`:\n\n```python\n{updated}```\n");
-    assert_eq!(p.apply(&reply), 0);
-    assert_eq!(p.text("app/log.py").as_deref(), Some(updated));
-    assert!(p.text("app/__init__.py").expect("file").contains("    setup()\n"));
-    let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
-    let reply = format!("{block}\nFor reference, `app/log.py` is:\n\n```python\n{log}```\n");
-    assert_eq!(p.apply(&reply), 0);
+    assert_eq!(p.apply(&reply), 1);
     assert_eq!(p.text("app/log.py").as_deref(), Some(log));
-    // A new module the blocks import, introduced by name: created.
+    assert_eq!(p.text("app/__init__.py").as_deref(), Some(after));
+    for quoted in [app, after] {
+        let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
+        let reply =
+            format!("{block}\nFor reference, `app/__init__.py`:\n\n```python\n{quoted}```\n");
+        assert_eq!(p.apply(&reply), 0, "{quoted}");
+        assert_eq!(p.text("app/__init__.py").as_deref(), Some(after));
+    }
     let p = Project::new(&[("app/__init__.py", app)]);
-    let reply = format!("{block}\nCreate `app/log.py`:\n\n```python\n{log}```\n");
-    assert_eq!(p.apply(&reply), 0);
-    assert_eq!(p.text("app/log.py").as_deref(), Some(log));
+    let reply = format!("{block}\nSample output (`out.csv`):\n\n```csv\nname,count\nx,1\n```\n");
+    assert_eq!(p.apply(&reply), 1);
+    assert_eq!(p.files(), ["app/__init__.py"]);
 }

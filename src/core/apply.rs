@@ -176,7 +176,7 @@ impl<'a> Rebuilt<'a> {
     }
 
     /// New lines (starting at hunk line `k`) that follow a line the hunk shares with the file.
-    fn insert(&mut self, slots: &[HunkSlot], k: usize, added: &[&'a str]) {
+    fn insert(&mut self, slots: &[HunkSlot], k: usize, mut added: &[&'a str]) {
         let (file, pos) = (self.file, self.pos);
         let run_end = k + added.len();
         // Lines the model left out between the line these follow and the next one (a
@@ -193,6 +193,9 @@ impl<'a> Rebuilt<'a> {
                 let tail = tail_place(&file.lines, self.hunk, slots, k, pos, self.indent);
                 found_after = tail.found;
                 self.end = self.end.max(tail.at);
+                if tail.closer_given {
+                    added = &added[1..];
+                }
                 tail.at
             }
         };
@@ -257,6 +260,9 @@ struct Tail {
     found: bool,
     /// A non-blank line of that context not found: where they go is a guess.
     lost: Option<usize>,
+    /// The new lines' first line is the file's closer right before `at` (`}`), which the old
+    /// text stopped short of: it stands there already, and is not written a second time.
+    closer_given: bool,
 }
 
 /// Place new lines ending a hunk (they start at hunk line `k`; the hunk's last found line ends
@@ -290,6 +296,19 @@ fn tail_place(
     {
         n += 1;
     }
+    // They begin with the very closer the file has there and close one block more than they
+    // open (`}`, a blank line, a whole new function): that `}` is the file's, which the old
+    // text stopped short of; the rest go after it. (Written again, it would close one block
+    // too many.)
+    let first = added.first().filter(|l| !l.trim().is_empty());
+    if continues
+        && let (Some(first), Some(line)) = (first, lines.get(n))
+        && first.trim() == line.trim()
+        && is_closer(line)
+        && crate::core::strings::code_brackets(added.iter().copied()).iter().sum::<i64>() < 0
+    {
+        return Tail { at: n + 1, found: true, lost: None, closer_given: true };
+    }
     let mut passed: Vec<usize> =
         (0..k).rev().take_while(|&j| slots[j] == HunkSlot::Ignored).collect();
     passed.reverse();
@@ -300,9 +319,9 @@ fn tail_place(
             .enumerate()
             .all(|(i, &j)| lines.get(at + i).is_some_and(|l| l.trim() == text(j)))
     };
-    let at = |a: usize| Tail { at: a, found: true, lost: None };
+    let at = |a: usize| Tail { at: a, found: true, lost: None, closer_given: false };
     if passed.is_empty() {
-        return Tail { at: n, found: false, lost: None };
+        return Tail { at: n, found: false, lost: None, closer_given: false };
     }
     // Among the closers or right after them, the first place the context stands as the hunk has
     // it in the file's indentation: the model's `}` of the outer block is not the inner one's.
@@ -323,7 +342,7 @@ fn tail_place(
         }
     }
     let Some(lost) = passed.iter().copied().find(|&j| !text(j).is_empty()) else {
-        return Tail { at: n, found: false, lost: None };
+        return Tail { at: n, found: false, lost: None, closer_given: false };
     };
     // The block the last found line opens, its body left out of the hunk (`fn f() {` … `}`).
     if pos > 0 {
@@ -337,7 +356,7 @@ fn tail_place(
             return at(body_end + passed.len());
         }
     }
-    Tail { at: n, found: false, lost: Some(lost) }
+    Tail { at: n, found: false, lost: Some(lost), closer_given: false }
 }
 
 /// Whether the hunk ends with new lines after context the locator passed over: where they go

@@ -153,6 +153,39 @@ pub fn fill_kept(
     if adds != 1 || !run.iter().any(|l| l.kind == LineKind::Remove) {
         return None;
     }
+    // A placeholder that says the lines go (`# ... v1 endpoints removed ...`) is a deletion.
+    let lower = placeholder.to_lowercase();
+    if ["remov", "delet", "drop", "gone"].iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    // A line the block moves (taken out on one side of the placeholder, written again on the
+    // other, or kept while written again) leaves what the placeholder stands for unclear: the
+    // diff may have paired the moved line as kept and the placeholder with too little.
+    let text = |l: &&crate::core::edit::HunkLine| l.text.trim().to_string();
+    let changed = |kind| -> Vec<String> {
+        (lines.iter())
+            .filter(|l| l.kind == kind && !l.text.trim().is_empty() && l.text != placeholder)
+            .map(|l| text(&l))
+            .collect()
+    };
+    let (removed, added) = (changed(LineKind::Remove), changed(LineKind::Add));
+    let kept: Vec<String> =
+        lines.iter().filter(|l| l.kind == LineKind::Context).map(|l| text(&l)).collect();
+    let run_removed: Vec<String> =
+        run.iter().filter(|l| l.kind == LineKind::Remove).map(|l| text(&l)).collect();
+    let moved = removed.iter().any(|r| added.contains(r))
+        || added.iter().any(|a| kept.contains(a) || run_removed.contains(a));
+    // Lines taken out elsewhere with nothing in their place: the placeholder may stand for
+    // them too (`setup_logging(...)` dropped while `config = ...` moves up past it).
+    let dropped = lines.split(|l| l.kind == LineKind::Context).any(|changes| {
+        let at_run = changes.iter().any(|l| l.text == placeholder && l.kind == LineKind::Add);
+        !at_run
+            && changes.iter().any(|l| l.kind == LineKind::Remove && !l.text.trim().is_empty())
+            && !changes.iter().any(|l| l.kind == LineKind::Add && !l.text.trim().is_empty())
+    });
+    if moved || dropped {
+        return None;
+    }
     let mut filled = hunk.clone();
     filled.lines = lines[..from]
         .iter()

@@ -84,7 +84,26 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
             PlanItem::Refused { edit, reason } => {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
             }
-            PlanItem::Edit { edit, path, .. } | PlanItem::Quote { edit, path } => {
+            PlanItem::Quote { edit, path } => {
+                let w = files.entry(path.clone()).or_insert_with(|| {
+                    order.push(path.clone());
+                    Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
+                });
+                let original = match sources.get(path) {
+                    Some(Source::Text(t)) => Some(TextFile::parse(t)),
+                    _ => None,
+                };
+                if !quotes(edit, w.text.as_ref()) && !quotes(edit, original.as_ref()) {
+                    reports.push(refused(
+                        edit,
+                        path.clone(),
+                        format!(
+                            "{path}: the block after the sentence naming this file holds lines the file does not: named only in prose among diffs or SEARCH/REPLACE blocks, it is not taken for the file's new version; put the path alone on the line before it"
+                        ),
+                    ));
+                }
+            }
+            PlanItem::Edit { edit, path, .. } => {
                 if made.contains(&(path.as_str(), &edit.change)) {
                     reports.push(placed(
                         edit,
@@ -98,9 +117,6 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     order.push(path.clone());
                     Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
                 });
-                if matches!(item, PlanItem::Quote { .. }) && quotes(edit, w.text.as_ref()) {
-                    continue;
-                }
                 let report =
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
                 if report.status.is_placed() {
@@ -126,8 +142,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
 }
 
 /// Whether a listing named only in prose among other edits ([`PlanItem::Quote`]) quotes the
-/// file as it now stands: its lines (blank lines and placeholders aside) are the file's, in
-/// order. Anything else is the file's new version.
+/// file `text`: its lines (blank lines and placeholders aside) are the file's, in order.
 fn quotes(edit: &Edit, text: Option<&TextFile>) -> bool {
     let (Change::Replace { content }, Some(text)) = (&edit.change, text) else { return false };
     let mut file = text.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty());

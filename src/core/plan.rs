@@ -51,8 +51,9 @@ pub(crate) enum PlanItem {
     /// A block the parser could not read.
     Problem(Problem),
     /// A listing of an existing file named only in prose, among diffs or SEARCH/REPLACE blocks:
-    /// a quote of the file when it holds nothing the file does not when reached (nothing to
-    /// do), else the file's new version ("Here is the updated `x.py`:"), an edit like any.
+    /// a quote, not an edit. Checked when reached: a quote of the file as it was or as it
+    /// stands writes nothing; one that holds lines the file does not (a new version, "here is
+    /// the updated `x.py`", or an example) is refused, never dropped without a word.
     Quote { edit: Edit, path: String },
 }
 
@@ -136,21 +137,19 @@ fn plan_reply(
             Event::Edit(edit) => {
                 let weak = edit.path_source == PathSource::Prose;
                 if weak && edit.format == Format::Whole && has_hunks {
-                    // A block named only in prose among diffs or SEARCH/REPLACE blocks
-                    // ("Here is the updated `app/log.py`:", "Create `app/limits.py`:") is
-                    // that file's new version when the introduction says so (the parser's
-                    // rules), unless a later edit finds its old text in it (a quote before the
-                    // edit). One of an existing file is checked again when reached: a quote of
-                    // the file as it then stands writes nothing.
+                    // A block named only in prose among diffs or SEARCH/REPLACE blocks is a
+                    // quote, an example or output ("Sample output (`report.csv`):", "your
+                    // `.env`:", the original file for reference), not an edit: one for a file
+                    // the project lacks is refused with that reason, one of an existing file
+                    // is checked when reached (nothing to do for a quote of the file, else
+                    // refused), never dropped without a word.
                     match project.resolve(edit) {
-                        Ok(r) if is_quote(edit, &r.path, &events[i + 1..], &project) => {}
                         Ok(r) if !project.contains(&r.path) => {
-                            project.insert(&r.path);
-                            items.push(PlanItem::Edit {
-                                edit: edit.clone(),
-                                path: r.path,
-                                by: r.by,
-                            })
+                            let reason = format!(
+                                "{}: a block named only in prose, in a reply with diffs or SEARCH/REPLACE blocks, is not taken for a new file: put the path alone on the line before it",
+                                r.path
+                            );
+                            items.push(PlanItem::Refused { edit: edit.clone(), reason });
                         }
                         Ok(r) if !r.by.is_fallback() => {
                             items.push(PlanItem::Quote { edit: edit.clone(), path: r.path })
@@ -196,17 +195,33 @@ fn supersede(items: &mut [PlanItem]) {
         let lines: Vec<&str> = if old { h.old_lines().collect() } else { h.new_lines().collect() };
         lines.iter().map(|l| l.trim_end().to_string()).collect()
     };
+    // What a block adds that says something: a correction keeps at least half of it (a
+    // second block adding other lines at the same anchor, `import json` then `import time`, is
+    // an edit of its own).
+    let adds = |h: &Hunk| -> Vec<String> {
+        (h.lines.iter())
+            .filter(|l| l.kind == crate::core::edit::LineKind::Add)
+            .map(|l| l.text.trim().to_string())
+            .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+            .collect()
+    };
     for i in 0..items.len() {
         let Some((path, hunk, _)) = block(&items[i]) else { continue };
         let old = trimmed(hunk, true);
-        if old.iter().all(|l| l.trim().is_empty()) {
+        // A short old text (`return None`, `import os`) may stand for two places, one per
+        // block: only two lines or more say the blocks are after the same place.
+        if old.iter().filter(|l| !l.trim().is_empty()).count() < 2 {
             continue;
         }
         let new = trimmed(hunk, false);
-        let later = items[i + 1..]
-            .iter()
-            .filter_map(block)
-            .find(|(p, h, _)| *p == path && trimmed(h, true) == old && trimmed(h, false) != new);
+        let first_adds = adds(hunk);
+        let later = items[i + 1..].iter().filter_map(block).find(|(p, h, _)| {
+            let kept = adds(h);
+            *p == path
+                && trimmed(h, true) == old
+                && trimmed(h, false) != new
+                && first_adds.iter().filter(|a| kept.contains(a)).count() * 2 >= first_adds.len()
+        });
         let Some((_, _, (from, to))) = later else { continue };
         let reason = format!(
             "{path}: the block at reply lines {from}-{to} replaces the same text otherwise: it is taken as this one's correction, and this one is not applied"
@@ -238,14 +253,24 @@ mod tests {
         assert_eq!(plan.path_matches().len(), 2);
     }
 
-    /// A new module named only in prose ("Create `app/limits.py`:"), in a reply whose other
-    /// edit imports it: the file the introduction names, created with the other edit.
+    /// A new module named only in prose, in a reply whose other edit imports it: not taken
+    /// for a file among SEARCH/REPLACE blocks (it may be sample output, or a file outside the
+    /// project), and not dropped without a word either.
     #[test]
-    fn a_new_file_named_only_in_prose_among_hunks_is_created() {
+    fn a_new_file_named_only_in_prose_among_hunks_is_refused_not_dropped() {
         let files = files(&["app/main.py"]);
         let reply = "Create `app/limits.py`:\n\n```python\nMAX = 5\n```\n\napp/main.py\n```python\n<<<<<<< SEARCH\nimport os\n=======\nimport os\nfrom app.limits import MAX\n>>>>>>> REPLACE\n```\n";
         let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
-        let paths: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
-        assert_eq!(paths, ["app/limits.py", "app/main.py"], "{:?}", plan.items);
+        assert_eq!(plan.path_matches(), [("app/main.py", PathMatch::Exact)]);
+        let refused: Vec<&str> = (plan.items.iter())
+            .filter_map(|i| match i {
+                PlanItem::Refused { reason, .. } => Some(reason.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            matches!(refused.as_slice(), [r] if r.starts_with("app/limits.py: a block named only in prose")),
+            "{refused:?}"
+        );
     }
 }

@@ -464,19 +464,34 @@ pub(super) fn made_with_gaps(
     if removed.is_empty() || removed.iter().any(|r| here.contains(r)) {
         return None;
     }
-    // The new text in order, gaps allowed; its added lines exactly, its context as found.
+    // Where the locator paired the removed lines, the file holds lines the edit adds (its
+    // own result, found roughly): a removed line paired with some other line of the file (a
+    // misquoted comment) means the edit is still to be made.
+    let paired_with_new = parts.iter().all(|(h, l)| {
+        h.lines.iter().zip(&l.slots).all(|(line, slot)| match *slot {
+            HunkSlot::Removed(f, _) if line.kind == LineKind::Remove => {
+                added.contains(&lines[f].trim())
+            }
+            _ => true,
+        })
+    });
+    if !paired_with_new {
+        return None;
+    }
+    // The new text in order, each line at most one line after the one before (the line the
+    // hunk left out); its added lines exactly, its context as found.
     let mut at = 0;
     let (mut first, mut last) = (None, 0);
     for l in hunk.lines.iter().filter(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty()) {
-        let found = (at..here.len()).find(|&k| here[k] == l.text.trim());
+        let reach = if first.is_some() { (at + 2).min(here.len()) } else { here.len() };
+        let found = (at..reach).find(|&k| here[k] == l.text.trim());
         match (found, l.kind) {
             (Some(k), _) => {
                 first.get_or_insert(k);
                 last = k + 1;
                 at = k + 1;
             }
-            (None, LineKind::Add) => return None,
-            (None, _) => {}
+            (None, _) => return None,
         }
     }
     Some((window.start + first?, window.start + last))
