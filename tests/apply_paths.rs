@@ -332,3 +332,13 @@ fn a_prose_listing_among_blocks_is_a_quote_or_refused() {
     assert_eq!(p.apply(&reply), 1);
     assert_eq!(p.files(), ["app/__init__.py"]);
 }
+
+/// A path from a home folder (`~/.bashrc`) names a file outside the project: refused, never
+/// created as a folder named `~` inside it.
+#[test]
+fn home_folder_paths_are_outside_the_project() {
+    let p = Project::new(&[("a.py", "x = 1\n")]);
+    let reply = "Add this to your shell:\n\n~/.bashrc\n```bash\nexport PATH=$HOME/bin:$PATH\n```\n";
+    assert_eq!(p.apply(reply), 1);
+    assert_eq!(p.files(), ["a.py"]);
+}

@@ -228,6 +228,11 @@ pub fn unsafe_reason(path: &str) -> Option<String> {
         return Some(format!("{path}: absolute paths are outside the project"));
     }
     let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    // `~/.bashrc`, `~alice/notes`: a home folder, as every shell reads it (a folder named `~`
+    // in the project is never what a reply means).
+    if parts.len() > 1 && parts[0].starts_with('~') {
+        return Some(format!("{path}: a path from a home folder (`~`) is outside the project"));
+    }
     if parts.contains(&"..") {
         return Some(format!("{path}: `..` leads outside the project"));
     }
@@ -304,6 +309,9 @@ mod tests {
 
     #[test]
     fn refuses_unsafe_paths() {
+        assert!(unsafe_reason("~/.bashrc").is_some());
+        assert!(unsafe_reason("~alice/notes.txt").is_some());
+        assert!(unsafe_reason("docs/~draft.md").is_none());
         assert!(unsafe_reason("/etc/passwd").is_some());
         assert!(unsafe_reason("../x").is_some());
         assert!(unsafe_reason("a/../../x").is_some());
