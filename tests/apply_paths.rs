@@ -304,10 +304,9 @@ fn a_corrected_block_replaces_the_first_one() {
 
 /// A listing named only in prose among SEARCH/REPLACE blocks is a quote, an example or output,
 /// not an edit: one that quotes the file (as it was, or as it stands after the blocks) writes
-/// nothing; one with lines the file lacks ("Here is the updated `app/log.py`:", "Example
-/// usage, `app/log.py`:") is refused with the reason, never dropped without a word and never
-/// written over the file; one for a file the project lacks ("Sample output (`out.csv`):") is
-/// refused, not created.
+/// nothing; one with lines the file lacks ("Here is the updated `app/log.py`:", a test to add)
+/// is refused with the reason, never dropped without a word and never written over the file;
+/// one for a file the project lacks ("Sample output (`out.csv`):") is refused, not created.
 #[test]
 fn a_prose_listing_among_blocks_is_a_quote_or_refused() {
     let app = "from .routes import register\n\n\ndef create():\n    register()\n";
@@ -327,6 +326,14 @@ fn a_prose_listing_among_blocks_is_a_quote_or_refused() {
         assert_eq!(p.apply(&reply), 0, "{quoted}");
         assert_eq!(p.text("app/__init__.py").as_deref(), Some(after));
     }
+    // A snippet (a test to add, an example) is refused too: passed over, a test meant to be
+    // added would be lost without a word.
+    let p = Project::new(&[("app/__init__.py", app), ("app/log.py", log)]);
+    let reply = format!(
+        "{block}\nAnd a check for it, `app/log.py`:\n\n```python\ndef check():\n    assert setup() is None\n```\n"
+    );
+    assert_eq!(p.apply(&reply), 1);
+    assert_eq!(p.text("app/log.py").as_deref(), Some(log));
     let p = Project::new(&[("app/__init__.py", app)]);
     let reply = format!("{block}\nSample output (`out.csv`):\n\n```csv\nname,count\nx,1\n```\n");
     assert_eq!(p.apply(&reply), 1);
