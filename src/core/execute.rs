@@ -454,7 +454,10 @@ fn modify(
     // (A hunk whose new text repeats its own lines, `tick()` made `tick()` twice, means the
     // copy.)
     let only_adds = hunk.lines.iter().all(|l| l.kind != LineKind::Remove) && !repeats_itself(hunk);
-    if let Some(place) = only_adds.then(|| inserted_twice(&before.lines, &text.lines)).flatten() {
+    let sibling = |l: &str| w.hunks.adding(l).any(|h| h != hunk);
+    if let Some(place) =
+        only_adds.then(|| inserted_twice(&before.lines, &text.lines, sibling)).flatten()
+    {
         *text = before;
         w.moves.truncate(moves);
         return made_before(edit, path, hunk, place, &mut w.moves);

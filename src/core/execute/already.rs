@@ -250,7 +250,7 @@ impl Hunks {
     }
 
     /// The hunks that add `line` (compared trimmed).
-    fn adding<'a>(&'a self, line: &str) -> impl Iterator<Item = &'a Hunk> {
+    pub(super) fn adding<'a>(&'a self, line: &str) -> impl Iterator<Item = &'a Hunk> {
         self.by_added.get(line.trim()).into_iter().flatten().map(|&i| &self.hunks[i])
     }
 
@@ -354,9 +354,14 @@ pub(super) fn already_report(edit: &Edit, path: &str, (start, end): (usize, usiz
 }
 
 /// Where `after` is `before` with blocks of lines inserted, each right beside a copy of itself
-/// (an edit made a second time), the lines they span. Blocks of blank lines and closers alone
-/// say nothing.
-pub(super) fn inserted_twice(before: &[String], after: &[String]) -> Option<(usize, usize)> {
+/// (an edit made a second time), the lines they span; lines between them that other edits of
+/// the reply add (`sibling`) do not part them. Blocks of blank lines and closers alone say
+/// nothing.
+pub(super) fn inserted_twice(
+    before: &[String],
+    after: &[String],
+    sibling: impl Fn(&str) -> bool,
+) -> Option<(usize, usize)> {
     // With their indentation: a second copy is written as the first was, and a line beside
     // its twin at another depth (`return` inside an `except` above the method's `return`) is
     // new.
@@ -368,8 +373,13 @@ pub(super) fn inserted_twice(before: &[String], after: &[String]) -> Option<(usi
             similar::DiffOp::Equal { .. } => {}
             similar::DiffOp::Insert { new_index: at, new_len: n, .. } => {
                 let block = &new[at..at + n];
-                let beside = (at >= n && new[at - n..at] == *block)
-                    || new.get(at + n..at + 2 * n).is_some_and(|b| b == block);
+                // Past lines that other edits of the reply add there (`import json` and
+                // `import time`, each after `import os`): the copy is still beside it.
+                let other = |k: &usize| sibling(new[*k]) && !block.contains(&new[*k]);
+                let down = at + n + (at + n..new.len()).take_while(other).count();
+                let up = at - (0..at).rev().take_while(other).count();
+                let beside = (up >= n && new[up - n..up] == *block)
+                    || new.get(down..down + n).is_some_and(|b| b == block);
                 if !beside {
                     return None;
                 }

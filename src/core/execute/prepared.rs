@@ -183,7 +183,7 @@ fn lands_beside_a_copy(
     let mut after: Vec<String> = lines[from..lo].to_vec();
     after.extend(window.iter().cloned());
     after.extend(lines[hi..to].iter().cloned());
-    super::already::inserted_twice(&lines[from..to], &after).is_some()
+    super::already::inserted_twice(&lines[from..to], &after, |_| false).is_some()
 }
 
 /// A located hunk's lines counted from `lo`, if they all fall in `lo..hi` (and `lo < hi`: an
