@@ -33,9 +33,9 @@ mod outside;
 mod prepared;
 mod reports;
 use already::{
-    already_applied, already_report, defined_again, in_place_already, in_place_as_changed_later,
-    inserted_twice, made_with_gaps, removed_before, removed_where_another_adds,
-    removes_what_another_adds,
+    already_applied, already_report, defined_again, found_where_another_wrote, in_place_already,
+    in_place_as_changed_later, inserted_twice, made_with_gaps, removed_before,
+    removed_where_another_adds, removes_what_another_adds,
 };
 use doubt::placement_doubt;
 use listing::replace;
@@ -396,6 +396,7 @@ fn modify(
     if let Some(place) = in_place_already(&parts, &text.lines)
         .or_else(|| in_place_as_changed_later(&parts, &w.hunks, &text.lines))
         .or_else(|| removed_where_another_adds(&parts, &w.hunks, &text.lines))
+        .or_else(|| found_where_another_wrote(hunk, &parts, &w.hunks, &text.lines))
     {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }

@@ -442,6 +442,45 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
     (!old_elsewhere).then_some((from, to))
 }
 
+/// A hunk whose old text was found exactly on lines that another edit of the reply writes,
+/// that edit made (its new text stands as written, its old text nowhere), while this hunk's own
+/// new text stands as written elsewhere: the reply applied a second time, this hunk's old text
+/// now the other's result (`timeout = 5` made 30 in one client, 60 made 5 in another). Made
+/// before, at the place its new text stands. On a first application the other edit's old text
+/// is still there.
+pub(super) fn found_where_another_wrote(
+    hunk: &Hunk,
+    parts: &[(Hunk, Located)],
+    others: &Hunks,
+    lines: &[String],
+) -> Option<(usize, usize)> {
+    let [(_, loc)] = parts else { return None };
+    if loc.strategy != crate::core::locate::MatchKind::Exact || loc.end <= loc.start {
+        return None;
+    }
+    let found: Vec<&str> = lines[loc.start..loc.end].iter().map(|l| l.trim()).collect();
+    let stands = |text: Vec<&str>| -> Option<usize> {
+        let text: Vec<&str> = text.iter().map(|l| l.trim()).collect();
+        if text.is_empty() || text.len() > lines.len() {
+            return None;
+        }
+        lines.windows(text.len()).position(|w| w.iter().map(|l| l.trim()).eq(text.iter().copied()))
+    };
+    let writer = others.adding(found.first()?).find(|o| {
+        *o != hunk
+            && found.iter().all(|f| {
+                f.is_empty()
+                    || o.lines.iter().any(|l| l.kind == LineKind::Add && l.text.trim() == *f)
+            })
+            && stands(o.new_lines().collect()).is_some()
+            && stands(o.old_lines().collect()).is_none()
+    });
+    writer?;
+    let new: Vec<&str> = hunk.new_lines().collect();
+    let at = stands(new.clone())?;
+    (!(loc.start..loc.end).contains(&at)).then_some((at, at + new.len()))
+}
+
 /// A roughly placed hunk whose new text stands in order where it was found, with lines the
 /// hunk left out between (a context line skipped: `in_place_already` wants the new text
 /// together), while none of the lines it removes is there: the edit was made before. Applied
