@@ -85,10 +85,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                 reports.push(refused(edit, edit.path.clone(), reason.clone()))
             }
             PlanItem::Quote { edit, path } => {
-                let w = files.entry(path.clone()).or_insert_with(|| {
-                    order.push(path.clone());
-                    Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
-                });
+                let w = working_at(&mut files, &mut order, plan, sources, path);
                 let original = match sources.get(path) {
                     Some(Source::Text(t)) => Some(TextFile::parse(t)),
                     _ => None,
@@ -113,10 +110,7 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     ));
                     continue;
                 }
-                let w = files.entry(path.clone()).or_insert_with(|| {
-                    order.push(path.clone());
-                    Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
-                });
+                let w = working_at(&mut files, &mut order, plan, sources, path);
                 let report =
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
                 if report.status.is_placed() {
@@ -139,6 +133,21 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
         }
     }
     Outcome { reports, writes }
+}
+
+/// The file `path` as the edits so far left it, read from `sources` (and put in `order`) the
+/// first time an item of the plan names it.
+fn working_at<'f>(
+    files: &'f mut BTreeMap<String, Working>,
+    order: &mut Vec<String>,
+    plan: &Plan,
+    sources: &BTreeMap<String, Source>,
+    path: &str,
+) -> &'f mut Working {
+    files.entry(path.to_string()).or_insert_with(|| {
+        order.push(path.to_string());
+        Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
+    })
 }
 
 /// Whether a listing named only in prose among other edits ([`PlanItem::Quote`]) quotes the
@@ -362,10 +371,14 @@ fn modify(
     // New text that holds a placeholder for code that stays ("# ... existing code ..."), which
     // the old text spells out: written as it is, it would replace that code with the comment.
     // Standing alone for old lines between two kept ones, it keeps them.
-    let filled = placeholder_in_new_text(hunk, &text.lines)
-        .and_then(|l| crate::core::elision::fill_kept(hunk, l));
+    let placeholder = placeholder_in_new_text(hunk, &text.lines);
+    let filled = placeholder.and_then(|l| crate::core::elision::fill_kept(hunk, l));
+    let placeholder = match &filled {
+        Some(f) => placeholder_in_new_text(f, &text.lines),
+        None => placeholder,
+    };
     let hunk = filled.as_ref().unwrap_or(hunk);
-    if let Some(l) = placeholder_in_new_text(hunk, &text.lines) {
+    if let Some(l) = placeholder {
         return refused(
             edit,
             path.into(),

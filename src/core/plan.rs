@@ -191,8 +191,7 @@ fn supersede(items: &mut [PlanItem]) {
             _ => None,
         }
     }
-    let trimmed = |h: &Hunk, old: bool| -> Vec<String> {
-        let lines: Vec<&str> = if old { h.old_lines().collect() } else { h.new_lines().collect() };
+    let trimmed = |lines: Vec<&str>| -> Vec<String> {
         lines.iter().map(|l| l.trim_end().to_string()).collect()
     };
     // What a block adds that says something: a correction keeps at least half of it (a
@@ -205,27 +204,43 @@ fn supersede(items: &mut [PlanItem]) {
             .filter(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
             .collect()
     };
-    for i in 0..items.len() {
-        let Some((path, hunk, _)) = block(&items[i]) else { continue };
-        let old = trimmed(hunk, true);
+    // Each block's file, old text, new text and what it adds, read once.
+    struct Read<'p> {
+        path: &'p str,
+        old: Vec<String>,
+        new: Vec<String>,
+        adds: Vec<String>,
+        reply_lines: (usize, usize),
+    }
+    let read: Vec<Option<Read>> = (items.iter())
+        .map(|item| {
+            let (path, h, reply_lines) = block(item)?;
+            let (old, new) = (trimmed(h.old_lines().collect()), trimmed(h.new_lines().collect()));
+            Some(Read { path, old, new, adds: adds(h), reply_lines })
+        })
+        .collect();
+    let mut superseded = Vec::new();
+    for (i, first) in read.iter().enumerate() {
+        let Some(first) = first else { continue };
         // A short old text (`return None`, `import os`) may stand for two places, one per
         // block: only two lines or more say the blocks are after the same place.
-        if old.iter().filter(|l| !l.trim().is_empty()).count() < 2 {
+        if first.old.iter().filter(|l| !l.trim().is_empty()).count() < 2 {
             continue;
         }
-        let new = trimmed(hunk, false);
-        let first_adds = adds(hunk);
-        let later = items[i + 1..].iter().filter_map(block).find(|(p, h, _)| {
-            let kept = adds(h);
-            *p == path
-                && trimmed(h, true) == old
-                && trimmed(h, false) != new
-                && first_adds.iter().filter(|a| kept.contains(a)).count() * 2 >= first_adds.len()
+        let later = read[i + 1..].iter().flatten().find(|r| {
+            r.path == first.path
+                && r.old == first.old
+                && r.new != first.new
+                && first.adds.iter().filter(|a| r.adds.contains(a)).count() * 2 >= first.adds.len()
         });
-        let Some((_, _, (from, to))) = later else { continue };
+        let Some(Read { reply_lines: (from, to), .. }) = later else { continue };
         let reason = format!(
-            "{path}: the block at reply lines {from}-{to} replaces the same text otherwise: it is taken as this one's correction, and this one is not applied"
+            "{}: the block at reply lines {from}-{to} replaces the same text otherwise: it is taken as this one's correction, and this one is not applied",
+            first.path
         );
+        superseded.push((i, reason));
+    }
+    for (i, reason) in superseded {
         if let PlanItem::Edit { edit, .. } = &items[i] {
             items[i] = PlanItem::Refused { edit: edit.clone(), reason };
         }

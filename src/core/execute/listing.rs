@@ -334,15 +334,21 @@ pub(super) fn defines(line: &str) -> Option<&str> {
     if let Some(name) = method_of(line) {
         return Some(name);
     }
-    let name = defined_name(line)?;
+    let name = function_valued(line).or_else(|| keyword_name(line))?;
     let at = line.find(name)?;
     // `func = getattr(…)`: the word before the name is no keyword but an assignment.
     line[..at].trim_end().ends_with(char::is_alphabetic).then_some(name)
 }
 
 /// The name a line defines, if it opens a definition: `def f`, `fn f`, `function f`, `class C`
-/// (after modifiers such as `pub` or `async`; `return self.function(x)` defines nothing).
+/// (after modifiers such as `pub` or `async`; `return self.function(x)` defines nothing), a
+/// function bound to a name, or a method.
 fn defined_name(line: &str) -> Option<&str> {
+    function_valued(line).or_else(|| method_of(line)).or_else(|| keyword_name(line))
+}
+
+/// The name right after a definition keyword, past modifiers (`pub async fn f`).
+fn keyword_name(line: &str) -> Option<&str> {
     const MODIFIERS: &[&str] = &[
         "pub",
         "crate",
@@ -379,9 +385,6 @@ fn defined_name(line: &str) -> Option<&str> {
         "impl",
         "module",
     ];
-    if let Some(name) = function_valued(line).or_else(|| method_of(line)) {
-        return Some(name);
-    }
     let mut words =
         line.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
     while let Some(w) = words.next() {

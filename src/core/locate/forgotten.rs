@@ -9,6 +9,9 @@ use super::lines::LineInfo;
 use crate::core::edit::{Hunk, LineKind};
 use crate::core::indent::bracket_closer;
 
+/// Most lines with text a run at a hunk's end may hold to be taken for forgotten `+` markers.
+const FORGOTTEN_AT_END: usize = 3;
+
 /// In a diff, context lines not found in the file, in a run touching changed lines, are lines
 /// whose `+` the model forgot: they are added, not searched for. (They count half against the
 /// similarity, since invented context looks the same.)
@@ -19,9 +22,6 @@ use crate::core::indent::bracket_closer;
 /// closer (`}`, `);`), which ends the block whose body the model left out (`fn f() {`, a new
 /// line, `}`); and lines the file holds right beside the place (a `};` weighs too little to be
 /// aligned).
-/// Most lines with text a run at a hunk's end may hold to be taken for forgotten `+` markers.
-const FORGOTTEN_AT_END: usize = 3;
-
 pub(super) fn mark_forgotten_adds(
     hunk: &Hunk,
     slots: &mut [HunkSlot],

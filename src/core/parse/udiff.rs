@@ -398,11 +398,17 @@ fn strip_first_boms(lines: &mut [HunkLine]) {
     }
 }
 
+/// How many old and new lines a hunk has so far.
+fn counted(h: &HunkAcc) -> (usize, usize) {
+    let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count();
+    let new = h.lines.iter().filter(|l| l.kind != LineKind::Remove).count();
+    (old, new)
+}
+
 /// Whether a hunk's `@@` header counts more old or new lines than it has yet.
 fn wants_more(h: &HunkAcc) -> bool {
     let Some((want_old, want_new)) = h.counts else { return false };
-    let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count();
-    let new = h.lines.iter().filter(|l| l.kind != LineKind::Remove).count();
+    let (old, new) = counted(h);
     old < want_old || new < want_new
 }
 
@@ -415,8 +421,8 @@ fn incomplete(h: &HunkAcc, end: HunkEnd, held: usize) -> Option<String> {
         return None;
     }
     let (want_old, want_new) = h.counts?;
-    let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count() + held;
-    let new = h.lines.iter().filter(|l| l.kind != LineKind::Remove).count() + held;
+    let (old, new) = counted(h);
+    let (old, new) = (old + held, new + held);
     if want_old <= old && want_new <= new {
         return None;
     }
