@@ -41,6 +41,10 @@ pub fn apply_hunk_styled(
         end: loc.end,
     };
     let slots = &loc.slots;
+    // File lines the model left out between removed lines that new lines replace: placed among
+    // the new lines by [`Rebuilt::replace_removed`]. (hunk line of the removed line after
+    // them, first file line, end)
+    let mut deferred: Vec<(usize, usize, usize)> = Vec::new();
     let mut k = 0;
     while k < slots.len() {
         match slots[k] {
@@ -49,7 +53,11 @@ pub fn apply_hunk_styled(
                 b.pos = f + 1;
             }
             HunkSlot::Removed(f, _) => {
-                b.keep(b.pos, f);
+                if b.pos < f && k > 0 && is_removed(slots[k - 1]) && replaced_run(slots, k) {
+                    deferred.push((k, b.pos, f));
+                } else {
+                    b.keep(b.pos, f);
+                }
                 b.pos = f + 1;
             }
             HunkSlot::Elided(_, e) => {
@@ -62,7 +70,7 @@ pub fn apply_hunk_styled(
                 let after_removal =
                     k > 0 && slots[k - 1..k].iter().any(|s| matches!(s, HunkSlot::Removed(..)));
                 if after_removal {
-                    b.replace_removed(slots, k, &added);
+                    b.replace_removed(slots, k, &added, &std::mem::take(&mut deferred));
                 } else {
                     b.insert(slots, k, &added);
                 }
@@ -230,7 +238,17 @@ impl<'a> Rebuilt<'a> {
     /// New lines (starting at hunk line `k`) that replace the removed lines right before them.
     /// Where a removed line was found only roughly (a copy error, a fragment of the line), the
     /// model's change is carried onto the file's own line instead of overwriting it.
-    fn replace_removed(&mut self, slots: &[HunkSlot], k: usize, added: &[&'a str]) {
+    ///
+    /// File lines the model left out between the removed lines (`gaps`: the hunk line of the
+    /// removed line after them, and their file lines) go among the new lines where
+    /// [`gap_splits`] puts them.
+    fn replace_removed(
+        &mut self,
+        slots: &[HunkSlot],
+        k: usize,
+        added: &[&'a str],
+        gaps: &[(usize, usize, usize)],
+    ) {
         let removed: Vec<usize> = (0..k)
             .rev()
             .take_while(|&j| matches!(slots[j], HunkSlot::Removed(..)))
@@ -238,8 +256,13 @@ impl<'a> Rebuilt<'a> {
             .into_iter()
             .rev()
             .collect();
+        let splits = gap_splits(self, &removed, added, gaps);
+        let mut gaps = gaps.iter().zip(splits).peekable();
         let pairs = removed.len() == added.len();
         for (i, l) in added.iter().enumerate() {
+            while let Some((&(_, from, to), _)) = gaps.next_if(|(_, s)| *s <= i) {
+                self.keep(from, to);
+            }
             let merged = match pairs.then(|| slots[removed[i]]) {
                 Some(HunkSlot::Removed(f, Likeness::Fuzzy(_))) => {
                     merge_line(&self.hunk.lines[removed[i]].text, l, &self.file.lines[f])
@@ -248,7 +271,76 @@ impl<'a> Rebuilt<'a> {
             };
             self.add(l, merged.unwrap_or_else(|| self.indent.apply(l)));
         }
+        for (&(_, from, to), _) in gaps {
+            self.keep(from, to);
+        }
     }
+}
+
+/// Whether the run of removed lines hunk line `k` is in ends in new lines (they replace it).
+fn replaced_run(slots: &[HunkSlot], k: usize) -> bool {
+    (k..slots.len()).find(|&j| !is_removed(slots[j])).is_some_and(|j| is_added(slots[j]))
+}
+
+/// Where left-out file lines between removed lines (`gaps`, each before removed hunk line
+/// `gaps[i].0`) go among the new lines that replace the run (`added`): the index of the new line
+/// they go before. Each goes right after the new line that is the rewrite of the removed line
+/// before it (each the other's most alike, [`crate::core::verify::modified`]): `subject = ..`,
+/// a line the user added since, `send(subject)`, rewritten as `subject = ..` and a `send(` over
+/// several lines, keeps the user's line between the two. With no such line, blank lines go
+/// after new lines deeper than the removed line after them (a loop's body line rewritten, the
+/// method below it removed: the blank stays a separator), the rest before the new lines.
+/// In file order either way.
+fn gap_splits(
+    b: &Rebuilt<'_>,
+    removed: &[usize],
+    added: &[&str],
+    gaps: &[(usize, usize, usize)],
+) -> Vec<usize> {
+    use crate::core::verify::modified;
+    let text = |j: usize| b.hunk.lines[j].text.as_str();
+    let likeness = |old: &str, new: &str| {
+        modified(old, new).then(|| crate::core::locate::lines::ratio(old, new))
+    };
+    // The removed line most like new line `a`, and the new line most like removed line `r`.
+    let best_old = |a: usize| {
+        (removed.iter().enumerate())
+            .filter_map(|(i, &r)| likeness(text(r), added[a]).map(|s| (i, s)))
+            .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
+                Some((_, t)) if t >= s => best,
+                _ => Some((i, s)),
+            })
+            .map(|(i, _)| i)
+    };
+    let best_new = |i: usize| {
+        (0..added.len())
+            .filter_map(|a| likeness(text(removed[i]), added[a]).map(|s| (a, s)))
+            .fold(None, |best: Option<(usize, f64)>, (a, s)| match best {
+                Some((_, t)) if t >= s => best,
+                _ => Some((a, s)),
+            })
+            .map(|(a, _)| a)
+    };
+    let depth = crate::core::indent::depth;
+    let mut last = 0;
+    gaps.iter()
+        .map(|&(k, from, to)| {
+            let before = removed.iter().position(|&r| r + 1 == k);
+            let rewrite = before.and_then(|i| best_new(i).filter(|&a| best_old(a) == Some(i)));
+            let blank = b.file.lines[from..to].iter().all(|l| l.trim().is_empty());
+            let split = match rewrite {
+                Some(a) => a + 1,
+                None if blank
+                    && depth_of(b.indent, added).is_some_and(|d| d > depth(&b.file.lines[to])) =>
+                {
+                    added.len()
+                }
+                None => 0,
+            };
+            last = split.max(last);
+            last
+        })
+        .collect()
 }
 
 /// Where new lines that end a hunk go, after the hunk's last found line (`pos`).
@@ -540,6 +632,10 @@ fn next_anchor(slots: &[HunkSlot]) -> Option<usize> {
         HunkSlot::Elided(s, _) if *s != usize::MAX => Some(*s),
         _ => None,
     })
+}
+
+fn is_removed(s: HunkSlot) -> bool {
+    matches!(s, HunkSlot::Removed(..))
 }
 
 fn is_added(s: HunkSlot) -> bool {

@@ -64,6 +64,9 @@ pub(super) fn mark_forgotten_adds(
                     .map_or("", |l| l.text.trim())
             ));
         }
+        if touches_add && has_text && !leading && miscopied_in_place(hunk, slots, start..k, file) {
+            continue;
+        }
         if touches_add && has_text && !leading {
             for s in &mut slots[start..k] {
                 *s = HunkSlot::ForgottenAdd;
@@ -90,6 +93,49 @@ pub(super) fn mark_forgotten_adds(
         }
     }
     Ok(())
+}
+
+/// A run of context lines not in the file (`run`) that stands where the file holds as many other
+/// lines, between the lines found around it, each continued on the next line as the run's line
+/// is (`msg = \` where the file has `message = \`, before the string both continue into):
+/// a copy error of those lines, which stay (slots set to them). Read as new lines, each would
+/// take the file's next line for its own continuation (`msg = message = "..."`).
+fn miscopied_in_place(
+    hunk: &Hunk,
+    slots: &mut [HunkSlot],
+    run: std::ops::Range<usize>,
+    file: &[LineInfo],
+) -> bool {
+    let at = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
+        _ => None,
+    };
+    let Some(next) = slots.get(run.end).and_then(at) else { return false };
+    let Some(prev) = slots[..run.start].iter().rev().find_map(at) else { return false };
+    if prev >= next || next - prev - 1 != run.len() {
+        return false;
+    }
+    let continues = |t: &str| {
+        let t = t.trim_end();
+        t.ends_with('\\') || bracket_balance(t) > 0
+    };
+    let depth = crate::core::indent::depth;
+    let pairs = hunk.lines[run.clone()].iter().zip(&file[prev + 1..next]);
+    let alike = pairs.clone().all(|(h, f)| {
+        let (h, f) = (h.text.trim_end(), f.trimmed);
+        h.trim().is_empty() == f.trim().is_empty()
+            && depth(h) == depth(f)
+            && continues(h) == continues(f)
+    });
+    let last = run.end - 1;
+    if !alike || !continues(&hunk.lines[last].text) {
+        return false;
+    }
+    for (j, f) in run.zip(prev + 1..) {
+        let likeness = super::lines::compare(&LineInfo::new(&hunk.lines[j].text), &file[f]);
+        slots[j] = HunkSlot::Kept(f, likeness);
+    }
+    true
 }
 
 /// `}` (context), new lines, `}` (context, its `+` forgotten), on a file with one `}` there:
