@@ -396,3 +396,42 @@ proptest! {
         }
     }
 }
+
+/// The review places a hunk in a window of the lines it touches when it can; the refusals that
+/// look at the whole file (the same text as written and shifted elsewhere, a place inside a
+/// string while the code has it too) must send it the whole-file way, as `apply` goes.
+#[test]
+fn doubts_about_the_whole_file_are_the_same_in_the_review_window() {
+    let cases: [(&str, &str, &str, &str); 2] = [
+        (
+            "compose.yml",
+            "x-env: &env\n  LOG_LEVEL: info\n  QUEUE: jobs\n\nservices:\n  api:\n    environment:\n      LOG_LEVEL: info\n      QUEUE: jobs\n",
+            "  LOG_LEVEL: info\n  QUEUE: jobs\n",
+            "  LOG_LEVEL: debug\n  QUEUE: jobs\n",
+        ),
+        (
+            "gen.py",
+            "TEMPLATE = \"\"\"\ndef handler(event):\n    return process(event)\n\"\"\"\n\n\nasync def handler(event):\n    return process(event)\n",
+            "def handler(event):\n    return process(event)\n",
+            "def handler(event):\n    return await process(event)\n",
+        ),
+    ];
+    for (path, text, search, replace) in cases {
+        let (old, new): (Vec<String>, Vec<String>) = (
+            search.lines().map(str::to_string).collect(),
+            replace.lines().map(str::to_string).collect(),
+        );
+        let edit = Edit {
+            path: path.into(),
+            path_source: PathSource::PathLine,
+            format: Format::SearchReplace,
+            change: Change::Modify { hunk: Hunk::from_old_new(&old, &new) },
+            reply_lines: (1, 1),
+        };
+        let source = Source::Text(text.to_string());
+        let (want, _) = apply_single(&edit, path, &source);
+        let (got, _) = apply_each(&[&edit], path, &source).remove(0);
+        assert_eq!(want.status, Status::Refused, "{path}: {want:?}");
+        assert_eq!(got, want, "{path}");
+    }
+}

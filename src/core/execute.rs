@@ -39,7 +39,7 @@ use already::{
 };
 use doubt::placement_doubt;
 use listing::replace;
-use outside::{also_outside_a_string, locate_outside};
+use outside::{also_outside_a_string, also_shifted_elsewhere, locate_outside};
 use prepared::Prepared;
 pub use prepared::{Placed, PreparedFile, apply_each};
 use reports::{applied_report, placed, refusal_report, refused, round};
@@ -437,6 +437,20 @@ fn modify(
     if let Some(why) = also_outside_a_string(hunk, &parts, &text.lines, shift) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
+    let parts = match also_shifted_elsewhere(hunk, &parts, &text.lines, shift) {
+        None => parts,
+        Some(twin) => {
+            let (why, candidates) = (twin.why(), twin.candidates());
+            match twin.picked(hunk.pick, parts) {
+                Some(parts) => parts,
+                None => {
+                    let mut r = refused(edit, path.into(), format!("{path}: {why}"));
+                    r.candidates = candidates;
+                    return r;
+                }
+            }
+        }
+    };
     if let Some(place) = made_where_the_header_says(hunk, &parts, &text.lines, shift) {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }

@@ -1,12 +1,13 @@
 //! Placing a hunk with some of the file's lines out of reach: the lines another hunk of the
-//! reply writes (a removal written as the moved copy reads is meant for the original), or a
-//! place found inside a string literal (is the code outside it a second place?).
+//! reply writes (a removal written as the moved copy reads is meant for the original), a place
+//! found inside a string literal (is the code outside it a second place?), or a place found as
+//! written (is the same text, indented otherwise, a second place?).
 //!
 //! Not for: locating itself (`core::locate`), or the doubts about a place found (`doubt`).
 
 use crate::core::edit::Hunk;
 use crate::core::locate::lines::{FileIndex, LineInfo};
-use crate::core::locate::{HunkSlot, Located, RefusalKind, locate_parts_indexed};
+use crate::core::locate::{HunkSlot, Located, MatchKind, RefusalKind, locate_parts_indexed};
 
 /// Locate `hunk` with file lines `start..end` out of reach (each stands for no text the hunk
 /// has): line numbers stay the file's, and the parts must touch nothing in that range. `None`
@@ -76,4 +77,106 @@ pub(super) fn also_outside_a_string(
         start + 1,
         end
     ))
+}
+
+/// The same lines found as written at one place (`here`) and, all indented otherwise by one
+/// step, at another place apart from it (`there`, placed): see [`also_shifted_elsewhere`].
+pub(super) struct ShiftedTwin {
+    pub here: (usize, usize),
+    pub there: Vec<(Hunk, Located)>,
+}
+
+impl ShiftedTwin {
+    /// The placement a person chose among the two (`Hunk::pick`, a first line), if they did.
+    pub fn picked(
+        self,
+        pick: Option<usize>,
+        here: Vec<(Hunk, Located)>,
+    ) -> Option<Vec<(Hunk, Located)>> {
+        let p = pick?.checked_sub(1)?;
+        let there = self.there.first().map(|(_, l)| l.start);
+        if p == self.here.0 {
+            Some(here)
+        } else if Some(p) == there {
+            Some(self.there)
+        } else {
+            None
+        }
+    }
+
+    pub fn why(&self) -> String {
+        let (start, end) = self.span_there();
+        format!(
+            "the old text stands as written at lines {}-{}, and indented otherwise at lines {}-{}: which one the edit changes is a guess; include a line that tells them apart",
+            self.here.0 + 1,
+            self.here.1,
+            start + 1,
+            end
+        )
+    }
+
+    /// The two places, for a person to choose from.
+    pub fn candidates(&self) -> Vec<crate::core::locate::Candidate> {
+        let (start, end) = self.span_there();
+        let mut c = vec![(self.here, 1.0), ((start, end), 1.0)];
+        c.sort_by_key(|((s, _), _)| *s);
+        c.into_iter()
+            .map(|((s, e), similarity)| crate::core::locate::Candidate {
+                first_line: s + 1,
+                last_line: e.max(s + 1),
+                similarity,
+            })
+            .collect()
+    }
+
+    fn span_there(&self) -> (usize, usize) {
+        let start = self.there.first().map_or(0, |(_, l)| l.start);
+        let end = self.there.last().map_or(0, |(_, l)| l.end);
+        (start, end)
+    }
+}
+
+/// A place where every line stands as written, while the same lines stand, all indented
+/// otherwise by one step, at a place apart from it: a model's block is dedented or indented as
+/// often as not, so being as written there is no evidence (two `KEY: value` lines in a YAML
+/// anchor and, deeper, in the service the reply talks about). Lines that say nothing (closers,
+/// blank lines) settle nothing, and a header's line number pointing at the place settles it.
+pub(super) fn also_shifted_elsewhere(
+    hunk: &Hunk,
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+    shift: isize,
+) -> Option<ShiftedTwin> {
+    let [(_, loc)] = parts else { return None };
+    if loc.strategy != MatchKind::Exact || loc.end <= loc.start {
+        return None;
+    }
+    if hunk.old_start_hint.is_some_and(|h| (h as isize + shift - 1 - loc.start as isize).abs() <= 3)
+    {
+        return None;
+    }
+    let old: Vec<&str> = (hunk.lines.iter())
+        .filter(|l| l.kind != crate::core::edit::LineKind::Add)
+        .map(|l| l.text.trim())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let says = |t: &str| {
+        !crate::core::indent::is_closer(t) && t.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+    };
+    // (A cheap look first: the most telling old line, indented otherwise outside the place.)
+    let telling = old.iter().copied().filter(|t| says(t)).max_by_key(|t| t.len())?;
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let at = (loc.start..loc.end).find(|&f| lines[f].trim() == telling)?;
+    let elsewhere = (lines.iter().enumerate()).any(|(f, l)| {
+        !(loc.start..loc.end).contains(&f) && l.trim() == telling && indent(l) != indent(&lines[at])
+    });
+    if !elsewhere {
+        return None;
+    }
+    let there = locate_outside(hunk, lines, (loc.start, loc.end), shift).ok()?;
+    let [(_, o)] = there.as_slice() else { return None };
+    if o.strategy != MatchKind::Indentation || o.end <= o.start {
+        return None;
+    }
+    Some(ShiftedTwin { here: (loc.start, loc.end), there })
 }

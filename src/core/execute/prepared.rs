@@ -141,6 +141,8 @@ fn modify_lines(
         || strings
         || recipes
         || placement_doubt(&parts, &text.lines).is_some()
+        || super::also_outside_a_string(hunk, &parts, &text.lines, 0).is_some()
+        || super::also_shifted_elsewhere(hunk, &parts, &text.lines, 0).is_some()
         || in_place_already(&parts, &text.lines).is_some()
         || crate::core::apply::places_past_its_lines(loc)
     {

@@ -224,13 +224,27 @@ pub fn locate_indexed(
         // saw the file: where it encloses only one of the places, it beats a line number that
         // may be stale (lines added above since).
         let by_section = || section_pick(hunk.section.as_deref(), file, &all);
-        let by_number = || hint_pick(hunk.old_start_hint, hint_shift, &all);
+        // A heading the file no longer has anywhere (the function renamed since) says the
+        // header is stale: its line number, from the same file, decides nothing.
+        let stale = hunk.section.as_deref().map(str::trim).is_some_and(|h| {
+            !h.is_empty() && !file.iter().any(|l| l.trimmed.trim_start().starts_with(h))
+        });
+        let by_number = || hint_pick(hunk.old_start_hint, hint_shift, &all).filter(|_| !stale);
         match picked.or_else(by_section).or_else(by_number) {
             Some(pick) => {
                 chosen = pick.clone();
                 by_hint = picked.is_none();
             }
-            None => return Err(ambiguous(&pat, file, &all)),
+            None => {
+                let mut refusal = ambiguous(&pat, file, &all);
+                if let Some(h) = hunk.section.as_deref().filter(|_| stale) {
+                    refusal.message += &format!(
+                        " (the header names `{}`, which the file does not have: its line number is not trusted either)",
+                        h.trim()
+                    );
+                }
+                return Err(refusal);
+            }
         }
     }
     let mut chosen = settle_twin(hunk, &pat, file, index, chosen)?;

@@ -11,10 +11,14 @@ const REPLY: &str =
     "app.py\n```\n<<<<<<< SEARCH\n    x = 1\n=======\n    x = 2\n>>>>>>> REPLACE\n```\n";
 
 fn review(text: &str) -> Review {
+    review_of("app.py", text, REPLY)
+}
+
+fn review_of(path: &str, text: &str, reply: &str) -> Review {
     let mut sources = BTreeMap::new();
-    sources.insert("app.py".to_string(), Source::Text(text.to_string()));
-    let mut r = Review::new(vec!["app.py".to_string()], sources);
-    for e in parse_reply(REPLY, ParseOptions::default()) {
+    sources.insert(path.to_string(), Source::Text(text.to_string()));
+    let mut r = Review::new(vec![path.to_string()], sources);
+    for e in parse_reply(reply, ParseOptions::default()) {
         assert!(r.add_event(e).is_empty());
     }
     r
@@ -123,4 +127,22 @@ fn a_twin_refused_hunk_is_picked_like_an_ambiguous_one() {
         written,
         text.replacen("with open(path) as f:", "with open(path, encoding=\"utf-8\") as f:", 1)
     );
+}
+
+/// The same two lines as written in a YAML anchor and, deeper, in a service: the block's lines
+/// as written are no evidence, so the hunk asks, and a pick of the deeper place puts the change
+/// there, indented as the file has it.
+#[test]
+fn lines_as_written_at_one_depth_and_shifted_at_another_ask_and_the_pick_places() {
+    const COMPOSE: &str = "x-env: &env\n  LOG_LEVEL: info\n  QUEUE: jobs\n\nservices:\n  api:\n    environment:\n      LOG_LEVEL: info\n      QUEUE: jobs\n  cron:\n    environment:\n      <<: *env\n";
+    let reply = "compose.yml\n```yaml\n<<<<<<< SEARCH\n  LOG_LEVEL: info\n  QUEUE: jobs\n=======\n  LOG_LEVEL: debug\n  QUEUE: jobs\n>>>>>>> REPLACE\n```\n";
+    let mut r = review_of("compose.yml", COMPOSE, reply);
+    let id = r.hunks()[0].id;
+    assert_eq!(r.hunk(id).unwrap().state, HunkState::Failed);
+    let firsts: Vec<usize> = r.candidates(id).iter().map(|c| c.first_line).collect();
+    assert_eq!(firsts, vec![2, 8]);
+    assert!(r.pick(id, 2));
+    assert_eq!(r.hunk(id).unwrap().state, HunkState::Pending);
+    let text = written(r.accept(id).expect("a write"));
+    assert_eq!(text, COMPOSE.replacen("      LOG_LEVEL: info", "      LOG_LEVEL: debug", 1));
 }
