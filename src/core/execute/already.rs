@@ -443,7 +443,8 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
 }
 
 /// A hunk whose old text was found exactly on lines that another edit of the reply writes,
-/// that edit made (its new text stands as written, its old text nowhere), while this hunk's own
+/// that edit made (its new text stands as written, its old text nowhere unless it only adds
+/// lines: its context stands either way), while this hunk's own
 /// new text stands as written elsewhere: the reply applied a second time, this hunk's old text
 /// now the other's result (`timeout = 5` made 30 in one client, 60 made 5 in another). Made
 /// before, at the place its new text stands. On a first application the other edit's old text
@@ -473,12 +474,17 @@ pub(super) fn found_where_another_wrote(
                     || o.lines.iter().any(|l| l.kind == LineKind::Add && l.text.trim() == *f)
             })
             && stands(o.new_lines().collect()).is_some()
-            && stands(o.old_lines().collect()).is_none()
+            && (stands(o.old_lines().collect()).is_none() || inserts_only(o))
     });
     writer?;
     let new: Vec<&str> = hunk.new_lines().collect();
     let at = stands(new.clone())?;
     (!(loc.start..loc.end).contains(&at)).then_some((at, at + new.len()))
+}
+
+/// Whether a hunk only adds lines (its old text is all context).
+fn inserts_only(h: &Hunk) -> bool {
+    h.lines.iter().all(|l| l.kind != LineKind::Remove)
 }
 
 /// A roughly placed hunk whose new text stands in order where it was found, with lines the
