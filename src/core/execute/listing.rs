@@ -5,6 +5,7 @@
 //!
 //! Not for: the merge itself (`core::whole`) or its check (`core::verify`).
 
+mod json;
 mod lost;
 use super::Working;
 use super::reports::{placed, refused};
@@ -75,6 +76,10 @@ pub(super) fn replace(
             Ok(m) => m,
             Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
         },
+    };
+    let merged = match json::still_json(path, text, merged) {
+        Ok(m) => m,
+        Err(why) => return refused(edit, path.into(), format!("{path}: {why}")),
     };
     let n = text.lines.len();
     text.splice(0, n, merged.lines);
