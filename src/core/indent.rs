@@ -13,7 +13,7 @@ const TAB: usize = 4;
 type Mapping = (usize, usize, isize);
 /// How well a mapping fits: pairs it explains, new lines it puts on the file's steps, whether it
 /// scales the hunk's own step to the file's.
-type Rank = (usize, usize, bool);
+type Rank = (usize, bool, usize, bool);
 
 /// How to turn the model's indentation into the file's.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,14 +165,21 @@ impl IndentMap {
             while k < shifts.len() {
                 let v = shifts[k];
                 let c = shifts.iter().filter(|s| **s == v).count();
-                let rank = (c, on_grid(num, den, v), steps(num, den) && v == 0);
+                // A scale from a model's step to the file's that differs from it (a hunk in 4s
+                // for a file in 2s) beats the grid with a shift too: a model that writes its own
+                // step re-indented the hunk, and the steps it takes stay steps (its `else:` one
+                // step out of its `if` body, not two), where what it shifts by is whole steps
+                // of the file's.
+                let whole_steps = style.unit.is_some_and(|u| v % u as isize == 0);
+                let rescaled = (num, den) != (1, 1) && steps(num, den) && whole_steps;
+                let rank = (c, rescaled, on_grid(num, den, v), steps(num, den) && v == 0);
                 if best.is_none_or(|(b, _)| rank > b) {
                     best = Some((rank, (num, den, v)));
                 }
                 k += c;
             }
         }
-        let Some(((explained, _, by_steps), (scale_num, scale_den, shift))) = best else {
+        let Some(((explained, _, _, by_steps), (scale_num, scale_den, shift))) = best else {
             return IndentMap::Identity;
         };
         // Context a column shallower or deeper than the file's, new lines on the file's steps

@@ -164,6 +164,31 @@ fn one_shared_line_scales_the_models_step_to_the_files() {
 }
 
 #[test]
+fn one_shared_line_a_level_short_keeps_the_models_steps_in_the_files() {
+    // A hunk in 4s, one level short of a file in 2s: `        self.start()` found as
+    // `      self.start()`. Its `else:` is one step out of that body, at the `if`'s depth (4),
+    // not shifted with it to the def's (2).
+    let two = FileStyle { tabs: false, unit: Some(2), recipes: false };
+    let m = IndentMap::learn_with(
+        [("        self.start()", "      self.start()")].into_iter(),
+        two,
+        Some(4),
+        &["    else:", "        self.defer()"],
+    );
+    assert_eq!(m.apply("    else:"), "    else:");
+    assert_eq!(m.apply("        self.defer()"), "      self.defer()");
+    // A shift that is no whole step of the file's says the model's step was misread (lines 8
+    // apart in a file in 4s): the shift stands.
+    let m = IndentMap::learn_with(
+        [("    a = 1", "a = 1")].into_iter(),
+        SPACES4,
+        Some(8),
+        &["            b = 2"],
+    );
+    assert_eq!(m.apply("            b = 2"), "        b = 2");
+}
+
+#[test]
 fn new_lines_are_written_as_the_file_writes_their_depth() {
     // Bodies under two spaces and a tab; the model wrote four spaces a step.
     let pairs = [("    if x:", "  \tif x:"), ("        return 1", "  \t\treturn 1")];
