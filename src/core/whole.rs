@@ -102,7 +102,13 @@ impl<'a> Listing<'a> {
             self;
         let (original, kept_share) = (*original, *kept_share);
         if !wild.contains(&true) {
-            let lines = resp.iter().map(|l| NewLine::added(*l)).collect();
+            // Lines the listing keeps as they were (but for trailing whitespace, which models
+            // drop when they copy) keep the file's own text: a listing that changes two lines
+            // rewrites two lines.
+            let mut lines: Vec<NewLine> = resp.iter().map(|l| NewLine::added(*l)).collect();
+            for &(o, r) in pairs {
+                lines[r] = NewLine::kept(original.lines[o].clone(), original.eols[o]);
+            }
             return Ok(WholeMerge {
                 lines,
                 restored: false,
