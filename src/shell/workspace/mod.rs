@@ -159,6 +159,9 @@ pub struct Workspace {
     settle: Duration,
     /// Folders whose leftover temporary files were already looked for in this run.
     swept: Arc<Mutex<HashSet<PathBuf>>>,
+    /// The permissions of files this run deleted, by path: a file written there again (a
+    /// delete undone) gets them back (an executable script stays executable).
+    deleted_modes: Arc<Mutex<std::collections::HashMap<PathBuf, fs::Permissions>>>,
 }
 
 impl Workspace {
@@ -169,7 +172,12 @@ impl Workspace {
         if !canonical.is_dir() {
             return Err(WorkspaceError::RootNotDir { path: root.to_path_buf() });
         }
-        Ok(Workspace { root: canonical, settle: SETTLE_WINDOW, swept: Arc::default() })
+        Ok(Workspace {
+            root: canonical,
+            settle: SETTLE_WINDOW,
+            swept: Arc::default(),
+            deleted_modes: Arc::default(),
+        })
     }
 
     /// The same project with another settle window (tests lengthen it so that a slow machine
@@ -217,13 +225,50 @@ impl Workspace {
         let resolved = self.resolve(path).map_err(|r| fail(WriteFailure::Unsafe(r)))?;
         match write {
             FileWrite::Write { text, .. } => {
-                self.write_file(&resolved, text.as_bytes(), read).map_err(fail)
+                self.write_file(&resolved, text.as_bytes(), read).map_err(fail)?;
+                self.restore_mode(&resolved, read);
+                Ok(())
             }
             FileWrite::Delete { .. } => {
                 check_unchanged(&resolved, read).map_err(fail)?;
-                self.delete_file(&resolved).map_err(fail)
+                let mode = fs::symlink_metadata(&resolved.lexical).map(|m| m.permissions());
+                self.delete_file(&resolved).map_err(fail)?;
+                if let Ok(mode) = mode {
+                    self.modes().insert(resolved.lexical.clone(), mode);
+                }
+                Ok(())
             }
         }
+    }
+
+    fn modes(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<PathBuf, fs::Permissions>> {
+        self.deleted_modes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A file just created (`read` said it did not exist) where this run deleted one: it gets
+    /// the deleted file's permissions back. Best effort: the text is written either way.
+    fn restore_mode(&self, resolved: &Resolved, read: Option<&crate::core::file::Source>) {
+        if !matches!(read, None | Some(crate::core::file::Source::Missing)) {
+            return;
+        }
+        let Some(mode) = self.modes().remove(&resolved.lexical) else { return };
+        // Through the file opened without following a symlink: a link put in its place since
+        // the write must not carry the mode to a file outside the project.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let opened = fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&resolved.lexical);
+            if let Ok(file) = opened {
+                let _ = file.set_permissions(mode);
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
     }
 
     /// The first write into `dir` in this run removes the temporary files that earlier runs,

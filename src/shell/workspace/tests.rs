@@ -179,6 +179,22 @@ fn replacing_keeps_permissions_and_new_files_are_not_private() {
 }
 
 #[test]
+fn a_deleted_file_written_again_gets_its_permissions_back() {
+    let (dir, ws) = project(&[("tool.py", b"print(1)\n"), ("other.py", b"x\n")]);
+    let tool = dir.path().join("tool.py");
+    fs::set_permissions(&tool, fs::Permissions::from_mode(0o750)).expect("chmod");
+    let src = ws.read_source("tool.py");
+    ws.write(&FileWrite::Delete { path: "tool.py".into() }, Some(&src)).expect("delete");
+    // (An undo of the delete: the file is created again.)
+    ws.write(&write("tool.py", "print(1)\n"), Some(&Source::Missing)).expect("create");
+    assert_eq!(fs::metadata(&tool).expect("meta").permissions().mode() & 0o7777, 0o750);
+    // Another new file is not given them.
+    ws.write(&write("fresh.py", "y\n"), Some(&Source::Missing)).expect("create");
+    let mode = fs::metadata(dir.path().join("fresh.py")).expect("meta").permissions().mode();
+    assert_eq!(mode & 0o111, 0, "a new file is not executable");
+}
+
+#[test]
 fn writing_through_an_inside_symlink_keeps_the_link() {
     let (dir, ws) = project(&[("real.py", b"a\n")]);
     symlink("real.py", dir.path().join("alias.py")).expect("symlink");
