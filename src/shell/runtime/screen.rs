@@ -64,8 +64,26 @@ impl Screen for TerminalScreen {
     fn lend<T>(&mut self, f: impl FnOnce() -> T) -> Result<Option<T>> {
         terminal::restore();
         let out = f();
+        // Keys typed while the editor ran, or before it took the terminal (a burst meant for a
+        // shell), are not commands for the review: dropped, not replayed once it is back.
+        #[cfg(unix)]
+        // SAFETY: tcflush on the process's standard input only discards pending input bytes.
+        unsafe {
+            libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH);
+        }
         terminal::enter().context("cannot return to full-screen mode")?;
-        self.0.clear().context("cannot redraw the terminal")?;
+        // Cleared without `Terminal::clear`, which asks the terminal where its cursor is: with
+        // keys typed ahead the answer is read late or not at all, and the review ended with
+        // "the cursor position could not be read" (the answer then typed into the shell).
+        // The full-screen view needs no cursor: the screen is cleared and, both buffers reset,
+        // the next frame draws everything.
+        ratatui::backend::Backend::clear_region(
+            self.0.backend_mut(),
+            ratatui::backend::ClearType::All,
+        )
+        .context("cannot redraw the terminal")?;
+        self.0.swap_buffers();
+        self.0.swap_buffers();
         Ok(Some(out))
     }
 }

@@ -27,9 +27,18 @@ pub fn edit_in_editor(text: &str, path: Option<&str>) -> Result<String, String> 
         .tempfile()
         .map_err(|e| format!("cannot create a temporary file: {e}"))?;
     file.write_all(text.as_bytes()).map_err(|e| format!("cannot write the temporary file: {e}"))?;
+    file.flush().map_err(|e| format!("cannot write the temporary file: {e}"))?;
     let editor = std::env::var("VISUAL")
         .or_else(|_| std::env::var("EDITOR"))
         .unwrap_or_else(|_| "vi".to_string());
+    edit_with(&editor, file, text)
+}
+
+/// [`edit_in_editor`] with `editor` (a command line) on the temporary file holding `text`.
+fn edit_with(editor: &str, file: tempfile::NamedTempFile, text: &str) -> Result<String, String> {
+    let written =
+        |f: &tempfile::NamedTempFile| f.as_file().metadata().and_then(|m| m.modified()).ok();
+    let before = written(&file);
     let mut parts = editor.split_whitespace();
     let program = parts.next().unwrap_or("vi");
     let status = std::process::Command::new(program)
@@ -40,7 +49,16 @@ pub fn edit_in_editor(text: &str, path: Option<&str>) -> Result<String, String> 
     if !status.success() {
         return Err(format!("`{editor}` exited with {status}; the hunk is unchanged"));
     }
-    std::fs::read_to_string(file.path()).map_err(|e| format!("cannot read the edited text: {e}"))
+    let edited = std::fs::read_to_string(file.path())
+        .map_err(|e| format!("cannot read the edited text: {e}"))?;
+    // Quit without saving (`:q!`): the editor succeeds, and the file is as it was given. That
+    // is a cancel, not "accept as it is" (saving unchanged, `:wq`, is that).
+    let saved = std::fs::metadata(file.path()).and_then(|m| m.modified()).ok();
+    drop(file);
+    if before.is_some() && saved == before && edited == text {
+        return Err("closed without saving; the hunk is unchanged".into());
+    }
+    Ok(edited)
 }
 
 /// Send `messages` to the model (or not, for a recorded reply) and stream the reply to the
@@ -245,5 +263,30 @@ mod tests {
             "{} bytes in 5-byte pieces",
             reply.len()
         );
+    }
+}
+
+#[cfg(test)]
+mod editor_tests {
+    use super::*;
+
+    fn given(text: &str) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().expect("temp");
+        f.write_all(text.as_bytes()).expect("write");
+        f.flush().expect("flush");
+        // (An mtime the editor's save is sure to move past.)
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(5);
+        f.as_file().set_modified(old).expect("mtime");
+        f
+    }
+
+    #[test]
+    fn an_editor_closed_without_saving_cancels_and_a_save_accepts() {
+        let why = edit_with("true", given("x = 1\n"), "x = 1\n").unwrap_err();
+        assert!(why.contains("without saving"), "{why}");
+        // Saved unchanged (`:wq`): accepted as it is.
+        assert_eq!(edit_with("touch", given("x = 1\n"), "x = 1\n").unwrap(), "x = 1\n");
+        // Failing: unchanged, with the status.
+        assert!(edit_with("false", given("x\n"), "x\n").unwrap_err().contains("exited"));
     }
 }
