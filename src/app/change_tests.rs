@@ -85,6 +85,29 @@ fn a_change_to_the_old_text_makes_a_conflict_that_is_never_accepted() {
 }
 
 #[test]
+fn accepting_a_conflict_keeps_it_selected_so_that_its_advice_is_about_it() {
+    let files = vec!["app.py".to_string()];
+    let sources = BTreeMap::from([("app.py".to_string(), Source::Text(APP_PY.into()))]);
+    let mut app = App::new(AppConfig::new(files, sources, "use utf-8"));
+    let now = Instant::now();
+    app.start(now);
+    let second = "app.py\n```\n<<<<<<< SEARCH\n        f.write(text)\n=======\n        f.write(text.rstrip())\n>>>>>>> REPLACE\n```\n";
+    app.update_placed(Msg::Chunk(format!("{REPLY}{second}")), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
+    let first = app.selected.expect("the first hunk is selected");
+    let theirs = APP_PY.replace("        return f.read()\n", "        return f.read().strip()\n");
+    app.update_placed(changed(&theirs), now);
+    assert!(app.review.hunk(first).unwrap().state.is_conflict());
+    assert!(app.update_placed(key('y'), now).is_empty());
+    assert_eq!(app.selected, Some(first), "the conflict stays selected");
+    // Its advice followed: `n` drops the conflict, not the next hunk.
+    app.update_placed(key('n'), now);
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Rejected);
+    let other = app.review.hunks().iter().find(|h| h.id != first).unwrap();
+    assert_eq!(other.state, HunkState::Pending);
+}
+
+#[test]
 fn a_conflict_is_resolved_in_the_editor_against_the_text_now() {
     let (mut app, now, id) = reviewing();
     let theirs = APP_PY.replace(

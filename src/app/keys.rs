@@ -33,8 +33,17 @@ impl App {
             Action::PrevFile => self.step_file(false),
             Action::Accept => {
                 if let Some(id) = self.selected {
+                    // A hunk that cannot be accepted (a conflict, one decided already) keeps
+                    // the selection: the notice's advice (`n` drops it) is about this hunk,
+                    // and would otherwise fall on the next one.
+                    let open = self.review.hunk(id).is_some_and(|h| {
+                        !h.state.is_conflict()
+                            && matches!(h.state, HunkState::Pending | HunkState::Failed)
+                    });
                     let effects = self.accept_id(id);
-                    self.advance_from(id);
+                    if open {
+                        self.advance_from(id);
+                    }
                     return effects;
                 }
             }
