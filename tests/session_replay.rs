@@ -521,3 +521,42 @@ fn a_place_picked_among_candidates_replays_identically() {
     );
     assert_eq!(replay.files().get("totals.py"), Some(&Source::Text(want)));
 }
+
+/// A replay plays in a scratch copy of the files: `redline resume` (the last session) passes
+/// over it to the newest session that is not a replay, and a replay named is not continued
+/// without `--root` (its decisions would be written into the scratch copy).
+#[test]
+fn resume_passes_over_a_replay_and_refuses_to_continue_one_unasked() {
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = dir.path().join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let recorded =
+        std::fs::read_to_string(repo().join("tests/sessions/udiff-split-undo.jsonl")).unwrap();
+    std::fs::write(sessions.join("20260101T000000Z-udiff-split-undo.jsonl"), &recorded).unwrap();
+    let (header, rest) = recorded.split_once('\n').unwrap();
+    let mut h: serde_json::Value = serde_json::from_str(header).unwrap();
+    h["id"] = "replay0001".into();
+    h["started_ms"] = (h["started_ms"].as_u64().unwrap() + 60_000).into();
+    h["replay_of"] = "udiff-split-undo".into();
+    h["root"] = dir.path().join("scratch").display().to_string().into();
+    std::fs::write(sessions.join("20260101T000100Z-replay0001.jsonl"), format!("{h}\n{rest}"))
+        .unwrap();
+    let resume = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_redline"))
+            .arg("resume")
+            .args(args)
+            .env("REDLINE_SESSION_DIR", &sessions)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run redline resume");
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (code, text) = resume(&["replay0001"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("is a replay of session udiff-split-undo"), "{text}");
+    let (_, text) = resume(&[]);
+    assert!(!text.contains("replay0001"), "the last session that is no replay: {text}");
+    assert!(text.contains("udiff-split-undo"), "{text}");
+}

@@ -46,8 +46,23 @@ pub fn resume(args: &ResumeArgs) -> Exit {
 
 fn try_resume(args: &ResumeArgs) -> Result<()> {
     let dir = journal::sessions_dir(args.session_dir.as_deref())?;
-    let path = journal::resolve(&dir, &args.session)?;
+    let path = match args.session.as_str() {
+        "last" => last_resumable(&dir)?,
+        named => journal::resolve(&dir, named)?,
+    };
     let loaded = journal::load(&path)?;
+    // A replay's session plays in a scratch copy of the files: continued there, every
+    // decision would be written into that copy while the user thinks it reached the project.
+    if let Some(header) = loaded.header()
+        && let Some(of) = &header.replay_of
+        && args.root.is_none()
+    {
+        bail!(
+            "session {} is a replay of session {of}, played in the scratch folder {}: resume session {of} itself, or give --root to continue the replay's copy on purpose",
+            header.id,
+            header.root
+        );
+    }
     if let Some(d) = &loaded.dropped {
         bail!(
             "{} is cut at line {} ({}); it cannot be continued (`redline replay` shows it)",
@@ -131,4 +146,19 @@ fn replies(script: &Script) -> Replies {
         Ok(settings) => Replies::Provider { settings: Box::new(settings), max_tokens: None },
         Err(e) => Replies::Unavailable(format!("no model to ask: {e:#}")),
     }
+}
+
+/// The newest session that is not a replay (`redline resume` with no session named): a replay
+/// played just before is not the work the user means to continue.
+fn last_resumable(dir: &std::path::Path) -> Result<PathBuf> {
+    for listed in journal::list(dir)? {
+        let replay = journal::load(&listed.path)
+            .ok()
+            .and_then(|j| j.header().map(|h| h.replay_of.is_some()))
+            .unwrap_or(false);
+        if !replay {
+            return Ok(listed.path);
+        }
+    }
+    bail!("no sessions to resume in {} (replays aside)", dir.display())
 }
