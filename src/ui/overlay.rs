@@ -108,7 +108,11 @@ fn draw_help(frame: &mut Frame, area: Rect, app: &App, top: usize, theme: &Theme
 fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let c = app.state_counts();
     let open = c.undecided();
-    let mut text = vec![Line::raw(format!(" {open} hunk(s) still undecided."))];
+    // (Asked mid-stream with every hunk so far decided: the stream is the only thing to say.)
+    let mut text = Vec::new();
+    if open > 0 || !app.streaming {
+        text.push(Line::raw(format!(" {open} hunk(s) still undecided.")));
+    }
     // Failed hunks and conflicts cannot be accepted as they are: said apart from the pending.
     if c.failed + c.conflict > 0 {
         let kinds: Vec<String> =
