@@ -538,6 +538,7 @@ fn resume_passes_over_a_replay_and_refuses_to_continue_one_unasked() {
     h["id"] = "replay0001".into();
     h["started_ms"] = (h["started_ms"].as_u64().unwrap() + 60_000).into();
     h["replay_of"] = "udiff-split-undo".into();
+    h["scratch"] = true.into();
     h["root"] = dir.path().join("scratch").display().to_string().into();
     std::fs::write(sessions.join("20260101T000100Z-replay0001.jsonl"), format!("{h}\n{rest}"))
         .unwrap();

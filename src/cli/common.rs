@@ -372,6 +372,7 @@ pub fn live_header(
         asks_prompt: false,
         keymap,
         replay_of: None,
+        scratch: false,
         watch: None,
     }
 }
@@ -454,6 +455,9 @@ pub fn resume_hint(app: &App, id: Option<&str>) {
 /// How to play a script in the review screen.
 #[derive(Debug, Clone)]
 pub struct Play {
+    /// `root` is a scratch copy of the files, not the project (journaled: see
+    /// [`Header::scratch`]).
+    pub scratch: bool,
     pub clock: Clock,
     pub reenact: bool,
     pub show_recorded: bool,
@@ -478,6 +482,7 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
         root: display_root(root),
         keymap: script.header.keymap.clone().or(keymap_text),
         replay_of: Some(script.header.id.clone()),
+        scratch: play.scratch,
         // The new journal is written in this redline's format, whatever the recording's was.
         version: VERSION,
         ..script.header.clone()

@@ -60,6 +60,7 @@ fn try_demo(args: &DemoArgs) -> Result<()> {
     };
     write_demo_project(&dir, &script)?;
     let how = Play {
+        scratch: false,
         clock: Clock { speed: Some(args.speed) },
         reenact: false,
         show_recorded: false,

@@ -113,6 +113,7 @@ fn try_replay(args: &ReplayArgs) -> Result<Exit> {
         }
     };
     let play_args = Play {
+        scratch,
         clock: Clock { speed: (!args.instant).then_some(args.speed) },
         reenact: true,
         show_recorded: true,

@@ -54,9 +54,10 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     // A replay's session plays in a scratch copy of the files: continued there, every
     // decision would be written into that copy while the user thinks it reached the project.
     if let Some(header) = loaded.header()
-        && let Some(of) = &header.replay_of
+        && header.scratch
         && args.root.is_none()
     {
+        let of = header.replay_of.as_deref().unwrap_or("another");
         bail!(
             "session {} is a replay of session {of}, played in the scratch folder {}: resume session {of} itself, or give --root to continue the replay's copy on purpose",
             header.id,
@@ -148,13 +149,13 @@ fn replies(script: &Script) -> Replies {
     }
 }
 
-/// The newest session that is not a replay (`redline resume` with no session named): a replay
-/// played just before is not the work the user means to continue.
+/// The newest session not played in a scratch copy (`redline resume` with no session named): a
+/// replay played just before is not the work the user means to continue.
 fn last_resumable(dir: &std::path::Path) -> Result<PathBuf> {
     for listed in journal::list(dir)? {
         let replay = journal::load(&listed.path)
             .ok()
-            .and_then(|j| j.header().map(|h| h.replay_of.is_some()))
+            .and_then(|j| j.header().map(|h| h.scratch))
             .unwrap_or(false);
         if !replay {
             return Ok(listed.path);

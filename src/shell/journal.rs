@@ -282,6 +282,7 @@ mod tests {
             asks_prompt: false,
             keymap: None,
             replay_of: None,
+            scratch: false,
             watch: None,
         }
     }

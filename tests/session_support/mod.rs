@@ -58,6 +58,7 @@ impl Synth {
             asks_prompt: false,
             keymap: None,
             replay_of: None,
+            scratch: false,
             watch: None,
         };
         let mut records = vec![Record::Session(header)];

@@ -253,6 +253,10 @@ pub struct Header {
     /// The session this one replays, if it is a replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay_of: Option<String>,
+    /// Played in a scratch copy of the files (a replay without `--root`): not the project, so
+    /// `redline resume` does not continue it unasked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub scratch: bool,
     /// A watch-mode session (`redline watch`): requests come from comment triggers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watch: Option<WatchHeader>,

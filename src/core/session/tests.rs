@@ -23,6 +23,7 @@ fn header() -> Header {
         asks_prompt: false,
         keymap: None,
         replay_of: None,
+        scratch: false,
         watch: None,
     }
 }

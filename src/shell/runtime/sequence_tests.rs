@@ -342,6 +342,7 @@ fn header() -> Header {
         asks_prompt: false,
         keymap: None,
         replay_of: None,
+        scratch: false,
         watch: None,
     }
 }
