@@ -297,38 +297,12 @@ fn gap_splits(
     added: &[&str],
     gaps: &[(usize, usize, usize)],
 ) -> Vec<usize> {
-    use crate::core::verify::modified;
-    let text = |j: usize| b.hunk.lines[j].text.as_str();
-    let likeness = |old: &str, new: &str| {
-        modified(old, new).then(|| crate::core::locate::lines::ratio(old, new))
-    };
-    // The removed line most like new line `a`, and the new line most like removed line `r`.
-    let best_old = |a: usize| {
-        (removed.iter().enumerate())
-            .filter_map(|(i, &r)| likeness(text(r), added[a]).map(|s| (i, s)))
-            .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
-                Some((_, t)) if t >= s => best,
-                _ => Some((i, s)),
-            })
-            .map(|(i, _)| i)
-    };
-    let best_new = |i: usize| {
-        (0..added.len())
-            .filter_map(|a| likeness(text(removed[i]), added[a]).map(|s| (a, s)))
-            .fold(None, |best: Option<(usize, f64)>, (a, s)| match best {
-                Some((_, t)) if t >= s => best,
-                _ => Some((a, s)),
-            })
-            .map(|(a, _)| a)
-    };
     let depth = crate::core::indent::depth;
     let mut last = 0;
     gaps.iter()
         .map(|&(k, from, to)| {
-            let before = removed.iter().position(|&r| r + 1 == k);
-            let rewrite = before.and_then(|i| best_new(i).filter(|&a| best_old(a) == Some(i)));
             let blank = b.file.lines[from..to].iter().all(|l| l.trim().is_empty());
-            let split = match rewrite {
+            let split = match rewrite_before(b.hunk, removed, added, k) {
                 Some(a) => a + 1,
                 None if blank
                     && depth_of(b.indent, added).is_some_and(|d| d > depth(&b.file.lines[to])) =>
@@ -341,6 +315,92 @@ fn gap_splits(
             last
         })
         .collect()
+}
+
+/// The new line (index into `added`) that is the rewrite of the removed line right before hunk
+/// line `k` (`removed`: the run's hunk lines): each the other's most alike
+/// ([`crate::core::verify::modified`]). Not a rewrite that opens a block the next new lines
+/// are inside (`conn = acquire()` made `with acquire() as conn:`): a left-out line after it
+/// would land in the block at the wrong depth.
+fn rewrite_before(hunk: &Hunk, removed: &[usize], added: &[&str], k: usize) -> Option<usize> {
+    use crate::core::verify::modified;
+    let depth = crate::core::indent::depth;
+    let text = |j: usize| hunk.lines[j].text.as_str();
+    let likeness = |old: &str, new: &str| {
+        modified(old, new).then(|| crate::core::locate::lines::ratio(old, new))
+    };
+    let best = |scores: &mut dyn Iterator<Item = (usize, f64)>| {
+        scores
+            .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
+                Some((_, t)) if t >= s => best,
+                _ => Some((i, s)),
+            })
+            .map(|(i, _)| i)
+    };
+    let best_old = |a: usize| {
+        best(
+            &mut removed
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &r)| likeness(text(r), added[a]).map(|s| (i, s))),
+        )
+    };
+    let best_new = |i: usize| {
+        best(
+            &mut (0..added.len())
+                .filter_map(|a| likeness(text(removed[i]), added[a]).map(|s| (a, s))),
+        )
+    };
+    let opens = |a: usize| {
+        added.get(a + 1).is_some_and(|next| {
+            depth(next) > depth(added[a]) && added[a].trim_end().ends_with([':', '{', '(', '['])
+        })
+    };
+    let i = removed.iter().position(|&r| r + 1 == k)?;
+    best_new(i).filter(|&a| best_old(a) == Some(i) && !opens(a))
+}
+
+/// A line with text that the model left out between two lines a hunk removes, when the new lines
+/// replacing them open a block and hold no rewrite of the line before it to put it after
+/// ([`rewrite_before`]): where it goes among them is a guess (before them all, it may use what
+/// their opener now defines; after the opener, it lands in the block at its old depth). Without
+/// a block it goes before the new lines, as one line among others. The file line, if any.
+pub(crate) fn left_out_among_rewritten(
+    file: &[String],
+    hunk: &Hunk,
+    loc: &Located,
+) -> Option<usize> {
+    let slots = &loc.slots;
+    let mut k = 0;
+    while k < slots.len() {
+        if !is_removed(slots[k]) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < slots.len() && is_removed(slots[k]) {
+            k += 1;
+        }
+        if k >= slots.len() || !is_added(slots[k]) {
+            continue;
+        }
+        let added = added_from(hunk, slots, k);
+        let removed: Vec<usize> = (start..k).collect();
+        for j in start + 1..k {
+            let (HunkSlot::Removed(prev, _), HunkSlot::Removed(f, _)) = (slots[j - 1], slots[j])
+            else {
+                continue;
+            };
+            let text = (prev + 1..f).find(|&g| !file[g].trim().is_empty());
+            if let Some(g) = text
+                && opens_a_block(&added)
+                && rewrite_before(hunk, &removed, &added, j).is_none()
+            {
+                return Some(g);
+            }
+        }
+    }
+    None
 }
 
 /// Where new lines that end a hunk go, after the hunk's last found line (`pos`).
@@ -632,6 +692,14 @@ fn next_anchor(slots: &[HunkSlot]) -> Option<usize> {
         HunkSlot::Elided(s, _) if *s != usize::MAX => Some(*s),
         _ => None,
     })
+}
+
+/// Whether some new line opens a block the next one is inside (`with x as y:`, `if (a) {`).
+fn opens_a_block(added: &[&str]) -> bool {
+    let depth = crate::core::indent::depth;
+    added
+        .windows(2)
+        .any(|w| depth(w[1]) > depth(w[0]) && w[0].trim_end().ends_with([':', '{', '(', '[']))
 }
 
 fn is_removed(s: HunkSlot) -> bool {

@@ -57,6 +57,9 @@ struct Working {
     /// ([`already::in_place_as_changed_later`]), and a definition the reply writes while another
     /// of its hunks removes the old one is a move, not a second copy ([`already::Hunks::removed`]).
     hunks: std::sync::Arc<already::Hunks>,
+    /// The hunks this run applied to the file (not those found made before): a hunk that only
+    /// adds lines, applied now, says nothing of an earlier application.
+    applied_now: Vec<Hunk>,
 }
 
 pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
@@ -232,7 +235,15 @@ fn working(source: Option<&Source>) -> Working {
         Some(Source::Unusable(why)) => (true, None, Some(why.clone())),
         Some(Source::Missing) | None => (false, None, None),
     };
-    Working { existed, text, unusable, dirty: false, moves: Vec::new(), hunks: Default::default() }
+    Working {
+        existed,
+        text,
+        unusable,
+        dirty: false,
+        moves: Vec::new(),
+        hunks: Default::default(),
+        applied_now: Vec::new(),
+    }
 }
 
 /// Run one edit on a copy of the file's state, keeping the copy only if the edit applied: a
@@ -409,7 +420,7 @@ fn modify(
     if let Some(place) = in_place_already(&parts, &text.lines)
         .or_else(|| in_place_as_changed_later(&parts, &w.hunks, &text.lines))
         .or_else(|| removed_where_another_adds(&parts, &w.hunks, &text.lines))
-        .or_else(|| found_where_another_wrote(hunk, &parts, &w.hunks, &text.lines))
+        .or_else(|| found_where_another_wrote(hunk, &parts, &w.hunks, &w.applied_now, &text.lines))
     {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
@@ -503,6 +514,7 @@ fn modify(
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
     w.dirty = true;
+    w.applied_now.push(hunk.clone());
     applied_report(edit, path, &parts)
 }
 

@@ -444,7 +444,8 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
 
 /// A hunk whose old text was found exactly on lines that another edit of the reply writes,
 /// that edit made (its new text stands as written, its old text nowhere unless it only adds
-/// lines: its context stands either way), while this hunk's own
+/// lines: its context stands either way, and then it must have been made before this run, not
+/// by it), while this hunk's own
 /// new text stands as written elsewhere: the reply applied a second time, this hunk's old text
 /// now the other's result (`timeout = 5` made 30 in one client, 60 made 5 in another). Made
 /// before, at the place its new text stands. On a first application the other edit's old text
@@ -453,6 +454,7 @@ pub(super) fn found_where_another_wrote(
     hunk: &Hunk,
     parts: &[(Hunk, Located)],
     others: &Hunks,
+    applied_now: &[Hunk],
     lines: &[String],
 ) -> Option<(usize, usize)> {
     let [(_, loc)] = parts else { return None };
@@ -474,7 +476,8 @@ pub(super) fn found_where_another_wrote(
                     || o.lines.iter().any(|l| l.kind == LineKind::Add && l.text.trim() == *f)
             })
             && stands(o.new_lines().collect()).is_some()
-            && (stands(o.old_lines().collect()).is_none() || inserts_only(o))
+            && (stands(o.old_lines().collect()).is_none()
+                || (inserts_only(o) && !applied_now.contains(o)))
     });
     writer?;
     let new: Vec<&str> = hunk.new_lines().collect();

@@ -34,6 +34,14 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             .or_else(|| unpinned_removal(loc, lines))
             .or_else(|| uneven_indentation(h, loc, lines))
             .or_else(|| {
+                let g = crate::core::apply::left_out_among_rewritten(lines, h, loc)?;
+                Some(format!(
+                    "line {} ({:?}), which the edit does not show, stands between lines it replaces, and none of its new lines is the rewrite of the line before it: where it goes among them is a guess; include it in the old text",
+                    g + 1,
+                    lines[g].trim()
+                ))
+            })
+            .or_else(|| {
             let lost = crate::core::apply::lost_tail_context(lines, h, loc, style)?;
             Some(format!(
                 "the new lines follow {lost:?} in the hunk, which is not in the file after the lines found before it: include the lines the file has there as context so that the place is clear"

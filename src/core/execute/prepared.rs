@@ -99,6 +99,7 @@ impl PreparedFile {
             dirty: false,
             moves: Vec::new(),
             hunks: Default::default(),
+            applied_now: Vec::new(),
         };
         let report = guarded(edit, path, &mut w, |w| {
             apply_edit(edit, path, w, Default::default(), prepared)
