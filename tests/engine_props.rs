@@ -435,3 +435,33 @@ fn doubts_about_the_whole_file_are_the_same_in_the_review_window() {
         assert_eq!(got, want, "{path}");
     }
 }
+
+/// The same lines as written in one function and shifted in a method: a header's line number
+/// pointing at the exact copy settles it, unless its section heading names a function the file
+/// no longer has (a stale header: its number is stale too).
+#[test]
+fn a_stale_header_does_not_settle_a_shifted_twin() {
+    let text = "def load(path):\n    data = read(path)\n    return parse(data)\n\n\nclass Store:\n    def load(self, path):\n        data = read(path)\n        return parse(data)\n";
+    let diff = |heading: &str| {
+        let old = ["    data = read(path)", "    return parse(data)"];
+        let new = ["    data = read(path)", "    return parse(data, strict=True)"];
+        let mut hunk = Hunk::from_old_new(
+            &old.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            &new.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        );
+        hunk.old_start_hint = Some(2);
+        hunk.section = Some(heading.to_string());
+        Edit {
+            path: "store.py".into(),
+            path_source: PathSource::PathLine,
+            format: Format::Udiff,
+            change: Change::Modify { hunk },
+            reply_lines: (1, 1),
+        }
+    };
+    let source = Source::Text(text.to_string());
+    let (fresh, _) = apply_single(&diff("def load(path):"), "store.py", &source);
+    assert!(fresh.status.is_placed(), "{fresh:?}");
+    let (stale, _) = apply_single(&diff("def fetch(path):"), "store.py", &source);
+    assert_eq!(stale.status, Status::Refused, "{stale:?}");
+}

@@ -151,7 +151,16 @@ pub(super) fn also_shifted_elsewhere(
     if loc.strategy != MatchKind::Exact || loc.end <= loc.start {
         return None;
     }
-    if hunk.old_start_hint.is_some_and(|h| (h as isize + shift - 1 - loc.start as isize).abs() <= 3)
+    // (A header whose section heading the file no longer has is stale: its number too.)
+    let stale = hunk
+        .section
+        .as_deref()
+        .map(str::trim)
+        .is_some_and(|h| !h.is_empty() && !lines.iter().any(|l| l.trim_start().starts_with(h)));
+    if !stale
+        && hunk
+            .old_start_hint
+            .is_some_and(|h| (h as isize + shift - 1 - loc.start as isize).abs() <= 3)
     {
         return None;
     }
