@@ -152,11 +152,10 @@ pub(super) fn also_shifted_elsewhere(
         return None;
     }
     // (A header whose section heading the file no longer has is stale: its number too.)
-    let stale = hunk
-        .section
-        .as_deref()
-        .map(str::trim)
-        .is_some_and(|h| !h.is_empty() && !lines.iter().any(|l| l.trim_start().starts_with(h)));
+    let stale = crate::core::locate::stale_heading(
+        hunk.section.as_deref(),
+        lines.iter().map(String::as_str),
+    );
     if !stale
         && hunk
             .old_start_hint

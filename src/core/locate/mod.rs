@@ -226,9 +226,7 @@ pub fn locate_indexed(
         let by_section = || section_pick(hunk.section.as_deref(), file, &all);
         // A heading the file no longer has anywhere (the function renamed since) says the
         // header is stale: its line number, from the same file, decides nothing.
-        let stale = hunk.section.as_deref().map(str::trim).is_some_and(|h| {
-            !h.is_empty() && !file.iter().any(|l| l.trimmed.trim_start().starts_with(h))
-        });
+        let stale = stale_heading(hunk.section.as_deref(), file.iter().map(|l| l.trimmed));
         let by_number = || hint_pick(hunk.old_start_hint, hint_shift, &all).filter(|_| !stale);
         match picked.or_else(by_section).or_else(by_number) {
             Some(pick) => {
@@ -250,6 +248,14 @@ pub fn locate_indexed(
     let mut chosen = settle_twin(hunk, &pat, file, index, chosen)?;
     drop_stray_closers(&pat, file, &mut chosen);
     finish(hunk, &pat, &origin, file, chosen, by_hint)
+}
+
+/// Whether an `@@` header's section heading names a line the file (`lines`) no longer has
+/// anywhere (the function renamed since): the header is stale, and so is its line number.
+pub fn stale_heading<'a>(heading: Option<&str>, mut lines: impl Iterator<Item = &'a str>) -> bool {
+    heading
+        .map(str::trim)
+        .is_some_and(|h| !h.is_empty() && !lines.any(|l| l.trim_start().starts_with(h)))
 }
 
 /// Whether the line `heading` (an `@@` header's section heading) encloses line `at` of a file
