@@ -251,7 +251,7 @@ impl<'a> Rebuilt<'a> {
     ) {
         let removed: Vec<usize> = (0..k)
             .rev()
-            .take_while(|&j| matches!(slots[j], HunkSlot::Removed(..)))
+            .take_while(|&j| is_removed(slots[j]))
             .collect::<Vec<_>>()
             .into_iter()
             .rev()
@@ -324,7 +324,6 @@ fn gap_splits(
 /// would land in the block at the wrong depth.
 fn rewrite_before(hunk: &Hunk, removed: &[usize], added: &[&str], k: usize) -> Option<usize> {
     use crate::core::verify::modified;
-    let depth = crate::core::indent::depth;
     let text = |j: usize| hunk.lines[j].text.as_str();
     let likeness = |old: &str, new: &str| {
         modified(old, new).then(|| crate::core::locate::lines::ratio(old, new))
@@ -351,13 +350,8 @@ fn rewrite_before(hunk: &Hunk, removed: &[usize], added: &[&str], k: usize) -> O
                 .filter_map(|a| likeness(text(removed[i]), added[a]).map(|s| (a, s))),
         )
     };
-    let opens = |a: usize| {
-        added.get(a + 1).is_some_and(|next| {
-            depth(next) > depth(added[a]) && added[a].trim_end().ends_with([':', '{', '(', '['])
-        })
-    };
     let i = removed.iter().position(|&r| r + 1 == k)?;
-    best_new(i).filter(|&a| best_old(a) == Some(i) && !opens(a))
+    best_new(i).filter(|&a| best_old(a) == Some(i) && !opens_at(added, a))
 }
 
 /// A line with text that the model left out between two lines a hunk removes, when the new lines
@@ -696,10 +690,15 @@ fn next_anchor(slots: &[HunkSlot]) -> Option<usize> {
 
 /// Whether some new line opens a block the next one is inside (`with x as y:`, `if (a) {`).
 fn opens_a_block(added: &[&str]) -> bool {
+    (0..added.len()).any(|a| opens_at(added, a))
+}
+
+/// Whether new line `a` opens a block the next new line is inside.
+fn opens_at(added: &[&str], a: usize) -> bool {
     let depth = crate::core::indent::depth;
-    added
-        .windows(2)
-        .any(|w| depth(w[1]) > depth(w[0]) && w[0].trim_end().ends_with([':', '{', '(', '[']))
+    added.get(a + 1).is_some_and(|next| {
+        depth(next) > depth(added[a]) && added[a].trim_end().ends_with([':', '{', '(', '['])
+    })
 }
 
 fn is_removed(s: HunkSlot) -> bool {
