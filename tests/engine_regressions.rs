@@ -380,3 +380,29 @@ fn a_qualified_name_talks_about_its_last_part_not_its_qualifier() {
     assert_eq!(r.applied(), 0, "{:#?}", r.reports());
     assert!(r.refusal_reason().contains("`put`"), "{}", r.refusal_reason());
 }
+
+/// Found by the flawed-block property in CI: a block indented 4 more than the file whose two new
+/// lines sit two steps apart (`    a`, `            b`: one rise of 8) was read as written in
+/// steps of 8 and scaled to the file's 4, landing its lines at 2 and 6 columns, off every step
+/// the file takes. A scale is the model's step only when it keeps new lines on the file's steps;
+/// here the plain shift does.
+#[test]
+fn a_single_wide_rise_is_not_read_as_the_models_step() {
+    let file = "\n\n    return None\n\n    return None\n";
+    let reply = common::search_replace(
+        "f.py",
+        "\n\n        return None\n\n        return None\n",
+        "\n\n        return None\n    inserted_0_0 = fresh(0)\n            inserted_1_0 = fresh(0)\n\n        return None\n",
+    );
+    let r = run(&[("f.py", file)], &reply);
+    if r.applied() == 1 {
+        assert_eq!(
+            r.text("f.py"),
+            "\n\n    return None\ninserted_0_0 = fresh(0)\n        inserted_1_0 = fresh(0)\n\n    return None\n",
+            "{:#?}",
+            r.reports()
+        );
+    } else {
+        assert!(r.outcome.writes.is_empty());
+    }
+}

@@ -155,6 +155,14 @@ impl IndentMap {
                     .count()
             })
         };
+        let all_on_grid = |num: usize, den: usize, v: isize| {
+            grid.is_some_and(|u| {
+                added.iter().all(|l| {
+                    let c = (columns(leading(l)) * num / den) as isize + v;
+                    c >= 0 && (c as usize).is_multiple_of(u)
+                })
+            })
+        };
         let mut best: Option<(Rank, Mapping)> = None;
         for (num, den) in [(1, 1), (1, 2), (2, 1), (1, 4), (4, 1), (2, 3), (3, 2), (3, 4), (4, 3)] {
             // The most common shift under this scale, and how many pairs it explains.
@@ -170,8 +178,13 @@ impl IndentMap {
                 // step re-indented the hunk, and the steps it takes stay steps (its `else:` one
                 // step out of its `if` body, not two), where what it shifts by is whole steps
                 // of the file's.
+                // A scale that puts a new line off the file's steps misread the model's step
+                // (one rise of 8 from a line to one two steps in, read as a step of 8).
                 let whole_steps = style.unit.is_some_and(|u| v % u as isize == 0);
-                let rescaled = (num, den) != (1, 1) && steps(num, den) && whole_steps;
+                let rescaled = (num, den) != (1, 1)
+                    && steps(num, den)
+                    && whole_steps
+                    && all_on_grid(num, den, v);
                 let rank = (c, rescaled, on_grid(num, den, v), steps(num, den) && v == 0);
                 if best.is_none_or(|(b, _)| rank > b) {
                     best = Some((rank, (num, den, v)));
