@@ -301,9 +301,14 @@ fn a_hunk_taken_out_and_put_back_by_someone_else_is_applied_again() {
     assert_eq!(h.state, HunkState::Applied, "{:?}", h.report);
     assert!(h.report.already_applied(), "{:?}", h.report);
     assert_eq!(app.review.counts().applied, 1);
-    // Undo takes the decision back, writing nothing.
-    assert!(app.update_placed(key('u'), now).is_empty());
-    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
+    // Undo takes the decision back, and its lines out of the file (the pending hunk must not
+    // stand beside its own text on disk), keeping the line put above it.
+    match &app.update_placed(key('u'), now)[..] {
+        [AppEffect::Write { effect: Effect::Write { text, .. }, undo: true }] => {
+            assert_eq!(*text, format!("# put back\n{file}"));
+        }
+        other => panic!("expected the undo's write, got {other:?}"),
+    }
 }
 
 /// `app.py`'s review with three edits: the first removes `load`, the second changes `load`

@@ -142,6 +142,8 @@ pub enum Effect {
 /// A decision, kept for undo.
 #[derive(Debug, Clone)]
 struct Decision {
+    /// Its place in the order decisions were made (a decision taken out and given back keeps it).
+    seq: u64,
     hunk: HunkId,
     before_state: HunkState,
     /// For an applied hunk: the file before and after it.
@@ -187,6 +189,11 @@ pub struct Review {
     files: BTreeMap<String, Source>,
     hunks: track::Hunks,
     decisions: Vec<Decision>,
+    /// How many decisions were made: the next one's `seq`.
+    decided: u64,
+    /// Decisions of applied hunks whose lines were taken out on disk (`git stash`): given back,
+    /// in their place in the order, when the lines come back (`git stash pop`).
+    taken_out: Vec<Decision>,
     /// The decisions an undo's write is taking back, each with its hunk's state before: given
     /// back if the write is not made ([`Review::undo_not_written`]).
     undoing: Vec<(Decision, HunkState)>,
@@ -329,7 +336,7 @@ impl Review {
             return false;
         }
         let before_state = std::mem::replace(&mut hunk.state, HunkState::Rejected);
-        self.decisions.push(Decision { hunk: id, before_state, written: None });
+        self.record(id, before_state, None);
         true
     }
 
@@ -426,19 +433,65 @@ impl Review {
             };
             h.region = if h.state.is_conflict() { mapped } else { None };
             // Accepted, taken out on disk (`git stash`), and now back (`git stash pop`): the
-            // decision stands again, with nothing written for it.
-            if let (HunkState::Pending, Some(was), true, Some((first, _))) =
-                (&h.state, reverted, h.report.already_applied(), h.report.lines)
-            {
+            // decision stands again. Back is where the change moved the lines it would have
+            // replaced, holding its new lines (the locator may not see a one-line change made
+            // before: `return 2` in `return 20`), or where the locator found it made.
+            let Some(was) = reverted else { continue };
+            let there = |s: usize| {
+                !was.new.is_empty()
+                    && now_lines.get(s..s + was.new.len()).is_some_and(|l| l == was.new)
+            };
+            // The preview holds the lines that change, the range a hunk's lines (context too).
+            let within = |(a, b): (usize, usize)| (a..=b).find(|&s| there(s));
+            let made = h.report.lines.filter(|_| h.report.already_applied());
+            let at = match (mapped.and_then(within), made) {
+                (Some(s), _) => Some(s),
+                (None, Some((first, last))) => {
+                    within((first - 1, last)).or(was.new.is_empty().then_some(first - 1))
+                }
+                _ => None,
+            };
+            if let Some(start) = at {
+                let written = was.new.len();
                 // Shown as applied hunks are: what it replaced, and its lines where they stand.
-                h.preview = Preview { start: first - 1, ..was };
+                h.preview = Preview { start, ..was };
                 h.state = HunkState::Applied;
                 h.disk = None;
+                h.region = None;
+                h.anchor = None;
+                if !h.report.already_applied() {
+                    h.report.status = Status::Placed;
+                    h.report.strategy = Some(crate::core::placement::Strategy::AlreadyApplied);
+                    h.report.reason = Some("its lines are back in the file".into());
+                    h.report.lines = Some((start + 1, start + written));
+                }
                 back.push(h.id);
             }
         }
         for hunk in back {
-            self.decisions.push(Decision { hunk, before_state: HunkState::Pending, written: None });
+            self.given_back(hunk);
+        }
+    }
+
+    /// Keep a decision for undo.
+    fn record(&mut self, hunk: HunkId, before_state: HunkState, written: Option<Wrote>) {
+        self.decided += 1;
+        self.decisions.push(Decision { seq: self.decided, hunk, before_state, written });
+        // Decided anew: what was taken out on disk before is no longer its decision.
+        self.taken_out.retain(|d| d.hunk != hunk);
+    }
+
+    /// An applied hunk's lines, taken out on disk, are back: its decision stands again where it
+    /// was in the order, with what it wrote (so `u` takes back the last decision made, and
+    /// takes its lines out of the file), or, when nothing of it was kept, as the last one.
+    fn given_back(&mut self, hunk: HunkId) {
+        match self.taken_out.iter().position(|d| d.hunk == hunk) {
+            Some(k) => {
+                let d = self.taken_out.remove(k);
+                let at = self.decisions.partition_point(|x| x.seq < d.seq);
+                self.decisions.insert(at, d);
+            }
+            None => self.record(hunk, HunkState::Pending, None),
         }
     }
 

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::written::{Window, Windows};
-use super::{Decision, Effect, HunkId, HunkState, Review, Wrote};
+use super::{Effect, HunkId, HunkState, Review, Wrote};
 use crate::core::execute::{After, Placed, apply_single};
 use crate::core::file::Source;
 use crate::core::report::{EditReport, Status};
@@ -72,7 +72,7 @@ impl Review {
                     // write (undo takes the decision back, and writes nothing either).
                     let before_state = std::mem::replace(&mut hunk.state, HunkState::Applied);
                     hunk.disk = None;
-                    self.decisions.push(Decision { hunk: id, before_state, written: None });
+                    self.record(id, before_state, None);
                 } else {
                     hunk.state = HunkState::Failed;
                 }
@@ -85,11 +85,7 @@ impl Review {
             }
             let before_state = std::mem::replace(&mut hunk.state, HunkState::Accepted);
             let before = std::mem::replace(&mut now, after.source());
-            self.decisions.push(Decision {
-                hunk: id,
-                before_state,
-                written: Some(Wrote::Whole(before, after)),
-            });
+            self.record(id, before_state, Some(Wrote::Whole(before, after)));
             carrier = Some(id);
         }
         let (carrier, path) = (carrier?, path?);
@@ -155,11 +151,7 @@ impl Review {
             hunk.placing = false;
             let before_state = std::mem::replace(&mut hunk.state, HunkState::Accepted);
             let id = hunk.id;
-            self.decisions.push(Decision {
-                hunk: id,
-                before_state,
-                written: Some(Wrote::Step(windows.clone(), i)),
-            });
+            self.record(id, before_state, Some(Wrote::Step(windows.clone(), i)));
         }
         let after = windows.text_after(windows.steps.len());
         let carrier = *ids.last()?;

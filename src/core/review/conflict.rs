@@ -8,7 +8,7 @@
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use super::{Decision, Effect, HunkId, HunkState, Review, ReviewHunk, Wrote};
+use super::{Effect, HunkId, HunkState, Review, ReviewHunk, Wrote};
 use crate::core::edit::Change;
 use crate::core::execute::After;
 use crate::core::file::Source;
@@ -219,11 +219,8 @@ impl Review {
         };
         let h = self.hunks.get_mut(idx);
         let before_state = std::mem::replace(&mut h.state, HunkState::Accepted);
-        self.decisions.push(Decision {
-            hunk: id,
-            before_state,
-            written: Some(Wrote::Whole(before.clone(), After::Text(after.clone()))),
-        });
+        let wrote = Wrote::Whole(before.clone(), After::Text(after.clone()));
+        self.record(id, before_state, Some(wrote));
         let expected = match before {
             Source::Text(t) => Some(t),
             _ => None,

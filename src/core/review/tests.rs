@@ -224,12 +224,63 @@ fn an_applied_hunk_taken_out_and_put_back_on_disk_is_applied_again() {
     r.file_changed("app.py", Source::Text(APP.to_string()));
     assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
     assert_eq!(r.hunk(a).unwrap().disk, Some(DiskNote::Reverted));
-    // Put back and undone: pending, and nothing is written (the file holds what the user put
-    // back).
+    // Put back and undone: its decision is the one it was, so undo takes its lines out.
     r.file_changed("app.py", Source::Text(written));
     assert_eq!(r.hunk(a).unwrap().state, HunkState::Applied);
-    assert_eq!(r.undo(), Ok(None));
+    let (id, _, text) = write_of(r.undo().unwrap().unwrap());
+    assert_eq!((id, text), (a, APP.to_string()));
+    r.undo_done("app.py", After::Text(APP.to_string()));
     assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
+}
+
+/// `git stash` then `git stash pop` of two files with accepted hunks: the pop brings the files
+/// back in any order, and undo still takes back the last decision made, writing its lines out;
+/// the applied hunks' previews stand where their lines are.
+#[test]
+fn after_a_stash_and_pop_undo_takes_back_the_last_decision() {
+    let lib = "def c():\n    return 3\n\n\ndef d():\n    return 4\n";
+    let files = vec!["app.py".to_string(), "lib.py".to_string()];
+    let mut sources = BTreeMap::new();
+    sources.insert("app.py".to_string(), Source::Text(APP.to_string()));
+    sources.insert("lib.py".to_string(), Source::Text(lib.to_string()));
+    let mut r = Review::new(files, sources);
+    let reply = format!(
+        "{GROW}\nlib.py\n```\n<<<<<<< SEARCH\n    return 4\n=======\n    return 40\n>>>>>>> REPLACE\n```\n"
+    );
+    for e in parse_reply(&reply, ParseOptions::default()) {
+        assert!(r.add_event(e).is_empty());
+    }
+    let ids: Vec<HunkId> = r.hunks().iter().map(|h| h.id).collect();
+    let (a1, a2, l) = (ids[0], ids[1], ids[2]);
+    // Decided in this order: app.py's second hunk, lib.py's, then app.py's first.
+    accept_done(&mut r, a2);
+    let lib_after = {
+        let (_, path, text) = write_of(r.accept(l).unwrap());
+        r.write_done(&path, After::Text(text.clone()));
+        text
+    };
+    accept_done(&mut r, a1);
+    let app_after = text_of(&r);
+    // The stash takes both files back; the pop brings app.py back first, then lib.py.
+    r.file_changed("app.py", Source::Text(APP.to_string()));
+    r.file_changed("lib.py", Source::Text(lib.to_string()));
+    assert_eq!(r.counts().applied, 0);
+    r.file_changed("app.py", Source::Text(app_after.clone()));
+    r.file_changed("lib.py", Source::Text(lib_after.clone()));
+    assert_eq!(r.counts().applied, 3);
+    let lines: Vec<&str> = app_after.lines().collect();
+    for id in [a1, a2] {
+        let p = &r.hunk(id).unwrap().preview;
+        assert_eq!(lines[p.start..p.start + p.new.len()], p.new[..], "{p:?}");
+    }
+    // The last decision was app.py's first hunk: undo takes it out of app.py.
+    let (id, path, text) = write_of(r.undo().unwrap().unwrap());
+    assert_eq!((id, path.as_str()), (a1, "app.py"));
+    assert!(!text.contains("x = 1") && text.contains("return 20"), "{text}");
+    r.undo_done("app.py", After::Text(text));
+    // Then lib.py's.
+    let (id, path, _) = write_of(r.undo().unwrap().unwrap());
+    assert_eq!((id, path.as_str()), (l, "lib.py"));
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //! An applied hunk whose written lines are no longer in the file while the lines they replaced
 //! are back (`git checkout` took it out, an undo in the editor) is pending again, marked
 //! [`DiskNote::Reverted`], placed against the file as it is now; its decision leaves the undo
-//! history (there is nothing of it left to undo). One whose lines were edited into something
+//! history (there is nothing of it left to undo) until its lines come back (`git stash pop`),
+//! when it stands again in its place in the order. One whose lines were edited into something
 //! else stays applied, marked [`DiskNote::Edited`] (undo refuses to take someone's edit out).
 //!
 //! Not for: placing open hunks (`review`), conflicts (`conflict`).
@@ -277,7 +278,8 @@ impl Review {
     fn reverted(&mut self, id: HunkId) {
         if let Some(pos) = self.decisions.iter().rposition(|d| d.hunk == id && d.written.is_some())
         {
-            self.decisions.remove(pos);
+            let d = self.decisions.remove(pos);
+            self.taken_out.push(d);
         }
         if let Some(h) = self.hunks.find_mut(id) {
             h.state = HunkState::Pending;
