@@ -466,6 +466,12 @@ fn tail_place(
             .all(|(i, &j)| lines.get(at + i).is_some_and(|l| l.trim() == text(j)))
     };
     let at = |a: usize| Tail { at: a, found: true, lost: None, closer_given: false };
+    if passed.is_empty()
+        && n == pos
+        && let Some(end) = depth.and_then(|d| construct_end(lines, pos, d))
+    {
+        return at(end);
+    }
     if passed.is_empty() {
         return Tail { at: n, found: false, lost: None, closer_given: false };
     }
@@ -503,6 +509,40 @@ fn tail_place(
         }
     }
     Tail { at: n, found: false, lost: Some(lost), closer_given: false }
+}
+
+/// Where new lines ending a hunk go when they are less deep than the lines after the hunk's
+/// last line (`pos` the line after it, `d` their depth), which go on with the construct that
+/// line is in (the rest of a loop's body, a list item's keys): written right there they would
+/// cut it in two (`count += 1` left under a line at the loop's depth), so they go after it, as
+/// their depth says, and after the closer that ends it at their depth (`}`). `None` when the
+/// lines after are not deeper, or the last line goes on in the next (`(`, `,`, `\`), or the
+/// construct goes on at their depth (`else:`): no place to tell.
+fn construct_end(lines: &[String], pos: usize, d: usize) -> Option<usize> {
+    use crate::core::indent::depth;
+    let last = lines.get(pos.checked_sub(1)?)?;
+    let next = (pos..lines.len()).find(|&f| !lines[f].trim().is_empty())?;
+    let continued = last.trim_end().ends_with(['(', '[', '{', ',', '\\', '+', '=', '|', '&']);
+    if continued || depth(last) < d || depth(&lines[next]) <= d {
+        return None;
+    }
+    let stop = (next..lines.len())
+        .find(|&f| !lines[f].trim().is_empty() && depth(&lines[f]) <= d)
+        .unwrap_or(lines.len());
+    let end = (pos..stop).rev().find(|&f| !lines[f].trim().is_empty()).map_or(pos, |f| f + 1);
+    match lines.get(stop) {
+        Some(l) if depth(l) == d && is_closer(l) => Some(stop + 1),
+        Some(l) if depth(l) == d && goes_on(l) => None,
+        _ => Some(end),
+    }
+}
+
+/// A line that goes on with the construct before it at its own depth (`else:`, `except E:`).
+fn goes_on(line: &str) -> bool {
+    let t = line.trim_start();
+    ["else", "elif", "except", "finally", "catch", "case"]
+        .iter()
+        .any(|k| t.strip_prefix(k).is_some_and(|r| r.starts_with([':', ' ', '(', '{'])))
 }
 
 /// Whether the hunk ends with new lines after context the locator passed over: where they go

@@ -13,7 +13,9 @@ use crate::core::locate::align::{self, PatLine, Slot};
 use crate::core::locate::lines::{Likeness, LineInfo};
 use crate::core::text::{NewLine, TextFile};
 
+mod elided;
 mod placeholders;
+pub use elided::elides;
 use placeholders::{exact_key, placeholders_of};
 pub use placeholders::{is_comment, placeholders};
 
@@ -105,8 +107,11 @@ impl<'a> Listing<'a> {
             // Lines the listing keeps as they were (but for trailing whitespace, which models
             // drop when they copy) keep the file's own text: a listing that changes two lines
             // rewrites two lines.
+            // A line that elides the value of the file's line it stands for (`SECRET_KEY=...`)
+            // keeps the file's line too: the model hid the value, it did not mean `...`.
             let mut lines: Vec<NewLine> = resp.iter().map(|l| NewLine::added(*l)).collect();
-            for &(o, r) in pairs {
+            let elided = elided::elided_pairs(&original.lines, resp, pairs);
+            for &(o, r) in pairs.iter().chain(&elided) {
                 lines[r] = NewLine::kept(original.lines[o].clone(), original.eols[o]);
             }
             return Ok(WholeMerge {
@@ -242,8 +247,18 @@ fn merge_gap(
     let (o, r) = (gap.orig, gap.listing);
     let listing = r.0..r.1;
     if !sides.wild[listing.clone()].contains(&true) {
+        // A line eliding the value of one of the gap's lines (`PASSWORD: ...`) keeps it.
+        let file = &sides.original.lines[o.0..o.1];
+        let elided: HashMap<usize, usize> =
+            elided::elided_pairs(file, &sides.resp[listing.clone()], &[])
+                .into_iter()
+                .map(|(f, l)| (r.0 + l, o.0 + f))
+                .collect();
         for i in listing {
-            out.push(NewLine::added(sides.resp[i]));
+            out.push(match elided.get(&i) {
+                Some(&f) => NewLine::kept(sides.original.lines[f].clone(), sides.original.eols[f]),
+                None => NewLine::added(sides.resp[i]),
+            });
         }
         return Ok(());
     }
@@ -310,7 +325,13 @@ fn emit_gap(
             Slot::Line(f, _) => {
                 dropped.extend((o_pos..f).filter(|&d| !sides.orig_info[d].is_blank()));
                 o_pos = f + 1;
-                out.push(NewLine::added(sides.resp[i]));
+                // Paired with the file's line it elides (`PASSWORD: ...`): the file's line.
+                let file_line = &sides.original.lines[f];
+                out.push(if elided::elides(sides.resp[i], file_line) {
+                    NewLine::kept(file_line.clone(), sides.original.eols[f])
+                } else {
+                    NewLine::added(sides.resp[i])
+                });
                 continue;
             }
             Slot::Wild(_, e) => next_original(&slots[k + 1..]).unwrap_or(o.1).max(e).max(o_pos),

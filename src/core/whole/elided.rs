@@ -1,0 +1,134 @@
+//! Lines of a whole-file listing that elide part of a line the file has: `SECRET_KEY=...`,
+//! `DATABASE_URL=postgres://...`, `POSTGRES_PASSWORD: ...`. A model that hides a value (a
+//! secret, a long string) writes `...` where it stands; written as it is, the listing would put
+//! `...` over the user's value. Such a line stands for the file's line it elides, which is kept.
+//!
+//! Not for: lines that stand for whole stretches of the file (`# ... rest ...`, which
+//! `placeholders` reads), or `...` in code (`f(...args)`, `[...items]`: a spread is followed by
+//! what it spreads).
+
+/// The elision marks a model writes inside a line.
+const MARKS: [&str; 2] = ["...", "\u{2026}"];
+
+/// Whether `listing` is `file` with part of it elided: the listing line is the file line with
+/// one stretch or more written as `...`, each standing for at least one character, and the text
+/// before the first mark says what the line is (a key, a name: not only whitespace or
+/// punctuation).
+pub fn elides(listing: &str, file: &str) -> bool {
+    if listing == file {
+        return false;
+    }
+    let Some(parts) = split(listing) else { return false };
+    let head = parts[0];
+    if !head.chars().any(char::is_alphanumeric) || !file.starts_with(head) {
+        return false;
+    }
+    // Each mark stands for one character or more: the rest of the parts follow in order.
+    let mut rest = &file[head.len()..];
+    for (k, part) in parts.iter().enumerate().skip(1) {
+        let last = k == parts.len() - 1;
+        if last {
+            return rest.len() > part.len() && rest.ends_with(part);
+        }
+        match rest.get(1..).and_then(|r| r.find(part)) {
+            Some(at) => rest = &rest[1 + at + part.len()..],
+            None => return false,
+        }
+    }
+    false
+}
+
+/// The line cut at its elision marks, `None` when it has none, or one that spreads a value
+/// (`...args`, `...[`, `...{`, `...(`).
+fn split(line: &str) -> Option<Vec<&str>> {
+    let mut parts = Vec::new();
+    let mut from = 0;
+    let mut i = 0;
+    while i < line.len() {
+        let Some(mark) = MARKS.iter().find(|m| line[i..].starts_with(**m)) else {
+            i += line[i..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        };
+        let after = line[i + mark.len()..].chars().next();
+        if after
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '[' | '{' | '(' | '.'))
+        {
+            return None;
+        }
+        parts.push(&line[from..i]);
+        i += mark.len();
+        from = i;
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.push(&line[from..]);
+    Some(parts)
+}
+
+/// For the listing's lines that the file's lines do not pair with: in each stretch between lines
+/// kept as they were (`pairs`, in order), a listing line that elides exactly one of the
+/// stretch's unpaired file lines stands for it. `(file line, listing line)` of each found.
+pub fn elided_pairs(
+    file: &[String],
+    listing: &[&str],
+    pairs: &[(usize, usize)],
+) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let ends = pairs.iter().copied().chain(std::iter::once((file.len(), listing.len())));
+    let (mut o_pos, mut r_pos) = (0usize, 0usize);
+    for (o_end, r_end) in ends {
+        let taken = found.len();
+        for r in r_pos..r_end.min(listing.len()) {
+            if split(listing[r]).is_none() {
+                continue;
+            }
+            let after = found[taken..].last().map_or(o_pos, |&(o, _): &(usize, usize)| o + 1);
+            let mut matches =
+                (after..o_end.min(file.len())).filter(|&o| elides(listing[r], &file[o]));
+            if let (Some(o), None) = (matches.next(), matches.next()) {
+                found.push((o, r));
+            }
+        }
+        o_pos = o_end + 1;
+        r_pos = r_end + 1;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_written_as_dots_elides_the_files_value() {
+        assert!(elides("SECRET_KEY=...", "SECRET_KEY=6f1c0e2b"));
+        assert!(elides("DATABASE_URL=postgres://...", "DATABASE_URL=postgres://u:p@db:5432/x"));
+        assert!(elides("      POSTGRES_PASSWORD: ...", "      POSTGRES_PASSWORD: 9vK2mQ7x"));
+        assert!(elides("TOKEN = \"...\"", "TOKEN = \"abc\""));
+        assert!(elides("KEY=\u{2026}", "KEY=abc"));
+        assert!(elides("url = \"https://...@host/...\"", "url = \"https://me:pw@host/db\""));
+    }
+
+    #[test]
+    fn what_is_not_an_elision_of_the_line() {
+        assert!(!elides("SECRET_KEY=...", "SECRET_KEY="), "a mark stands for something");
+        assert!(!elides("SECRET_KEY=...", "API_KEY=abc"), "another key");
+        assert!(!elides("SECRET_KEY=...", "SECRET_KEY=..."), "the same line");
+        assert!(!elides("    ...", "    return 1"), "nothing says what the line is");
+        assert!(!elides("f(...args)", "f(*args)"), "a spread");
+        assert!(!elides("x = [...items, 1]", "x = [a, 1]"), "a spread");
+        assert!(!elides("TOKEN = \"...\"", "TOKEN = 'abc'"), "another quote");
+    }
+
+    #[test]
+    fn an_elided_line_stands_for_the_one_file_line_it_elides_between_kept_lines() {
+        let file: Vec<String> =
+            ["# db", "URL=postgres://a:b@h/x", "KEY=s3cr3t", "DEBUG=0"].map(String::from).to_vec();
+        let listing = ["# db", "URL=postgres://...", "KEY=...", "DEBUG=1", "NEW=..."];
+        assert_eq!(elided_pairs(&file, &listing, &[(0, 0)]), vec![(1, 1), (2, 2)]);
+        // Two file lines it could elide: neither.
+        let file: Vec<String> = ["A=1", "A=2"].map(String::from).to_vec();
+        assert_eq!(elided_pairs(&file, &["A=..."], &[]), vec![]);
+    }
+}
