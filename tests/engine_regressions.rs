@@ -406,3 +406,67 @@ fn a_single_wide_rise_is_not_read_as_the_models_step() {
         assert!(r.outcome.writes.is_empty());
     }
 }
+
+/// A correction re-quoting the original line ("on second thought, 30 seconds"): the line stood
+/// in two functions, the first block changed the copy it meant, and the later block, found now
+/// only at the other copy, would change the twin. Refused; the same change at the other place
+/// (what the first block wrote) is applied.
+#[test]
+fn a_later_block_on_a_line_an_earlier_block_rewrote_is_not_moved_to_its_twin() {
+    let file = "def pull_users(api):\n    rows = api.get(\"/users\", retries=1)\n    return rows\n\n\ndef pull_teams(api):\n    rows = api.get(\"/teams\", retries=1)\n    return rows\n";
+    let first = common::search_replace(
+        "sync.py",
+        "def pull_users(api):\n    rows = api.get(\"/users\", retries=1)\n",
+        "def pull_users(api):\n    rows = api.get(\"/users\", retries=5)\n",
+    );
+    let again = common::search_replace(
+        "sync.py",
+        "    rows = api.get(\"/teams\", retries=1)\n",
+        "    rows = api.get(\"/teams\", retries=5)\n",
+    );
+    // One line the two functions share, changed by the first block with its heading.
+    let shared = "def load(db):\n    conn = db.connect()\n    return conn.all()\n\n\ndef save(db, x):\n    conn = db.connect()\n    conn.put(x)\n";
+    let head = common::search_replace(
+        "store.py",
+        "def load(db):\n    conn = db.connect()\n",
+        "def load(db):\n    conn = db.connect(timeout=5)\n",
+    );
+    let later = common::search_replace(
+        "store.py",
+        "    conn = db.connect()\n",
+        "    conn = db.connect(timeout=30)\n",
+    );
+    let r =
+        run(&[("store.py", shared)], &format!("{head}\nOn second thought, make it 30:\n\n{later}"));
+    assert!(
+        !r.text("store.py").contains("def save(db, x):\n    conn = db.connect(timeout=30)"),
+        "{:#?}",
+        r.reports()
+    );
+    assert_eq!(r.reports()[1].status, Status::Refused, "{:#?}", r.reports());
+    // Run again: still not moved to the twin.
+    let r2 = run(
+        &[("store.py", &r.text("store.py"))],
+        &format!("{head}\nOn second thought, make it 30:\n\n{later}"),
+    );
+    assert!(!r2.text("store.py").contains("timeout=30"), "{:#?}", r2.reports());
+    // The same change made at the other place too: applied there.
+    let r = run(&[("sync.py", file)], &format!("{first}\nAnd the teams too:\n\n{again}"));
+    assert_eq!(r.applied(), 2, "{:#?}", r.reports());
+    assert_eq!(r.text("sync.py"), file.replace("retries=1", "retries=5"));
+}
+
+/// A context-free deletion (`diff -U0`) of short lines chose between twins by its line number;
+/// applied a second time, the copy left stands 3 lines away: it is not taken.
+#[test]
+fn a_context_free_deletion_run_again_does_not_take_the_twin() {
+    let file =
+        "#!/bin/sh\n\necho lint\nset -x\nflake8\nset +x\n\necho test\nset -x\npytest\nset +x\n";
+    let reply = common::udiff("ci.sh", "@@ -4 +3,0 @@\n-set -x\n@@ -6 +4,0 @@\n-set +x\n");
+    let r = run(&[("ci.sh", file)], &reply);
+    assert_eq!(r.applied(), 2, "{:#?}", r.reports());
+    let once = "#!/bin/sh\n\necho lint\nflake8\n\necho test\nset -x\npytest\nset +x\n";
+    assert_eq!(r.text("ci.sh"), once);
+    let r = run(&[("ci.sh", once)], &reply);
+    assert_eq!(r.text("ci.sh"), once, "{:#?}", r.reports());
+}

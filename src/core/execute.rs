@@ -27,6 +27,7 @@ use crate::core::verify;
 
 mod already;
 mod doubt;
+mod earlier;
 mod elsewhere;
 mod listing;
 mod outside;
@@ -60,6 +61,8 @@ struct Working {
     /// The hunks this run applied to the file (not those found made before): a hunk that only
     /// adds lines, applied now, says nothing of an earlier application.
     applied_now: Vec<Hunk>,
+    /// The reply's hunks placed so far, applied now or found made before.
+    placed: Vec<Hunk>,
 }
 
 pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
@@ -118,6 +121,9 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
                 if report.status.is_placed() {
                     made.push((path.as_str(), &edit.change));
+                    if let Change::Modify { hunk } = &edit.change {
+                        w.placed.push(hunk.clone());
+                    }
                 }
                 reports.push(report);
             }
@@ -243,6 +249,7 @@ fn working(source: Option<&Source>) -> Working {
         moves: Vec::new(),
         hunks: Default::default(),
         applied_now: Vec::new(),
+        placed: Vec::new(),
     }
 }
 
@@ -464,6 +471,9 @@ fn modify(
     };
     if let Some(place) = made_where_the_header_says(hunk, &parts, &text.lines, shift) {
         return made_before(edit, path, hunk, place, &mut w.moves);
+    }
+    if let Some(why) = earlier::changed_by_an_earlier_edit(hunk, &w.placed) {
+        return refused(edit, path.into(), format!("{path}: {why}"));
     }
     if let Some(why) = placement_doubt(&parts, &text.lines) {
         return refused(edit, path.into(), format!("{path}: {why}"));

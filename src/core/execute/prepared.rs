@@ -100,6 +100,7 @@ impl PreparedFile {
             moves: Vec::new(),
             hunks: Default::default(),
             applied_now: Vec::new(),
+            placed: Vec::new(),
         };
         let report = guarded(edit, path, &mut w, |w| {
             apply_edit(edit, path, w, Default::default(), prepared)

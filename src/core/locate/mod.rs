@@ -245,9 +245,42 @@ pub fn locate_indexed(
             }
         }
     }
+    if hunk.pick.is_none()
+        && let Some(message) = far_from_its_number(hunk, hint_shift, &chosen)
+    {
+        return Err(Refusal {
+            kind: RefusalKind::TooWeak,
+            message,
+            closest: None,
+            candidates: Vec::new(),
+        });
+    }
     let mut chosen = settle_twin(hunk, &pat, file, index, chosen)?;
     drop_stray_closers(&pat, file, &mut chosen);
     finish(hunk, &pat, &origin, file, chosen, by_hint)
+}
+
+/// A hunk with no context (`diff -U0`) has only its line number to say where it goes: short
+/// lines that tell little (`set -x`, `}`), found well away from it, may be another copy of them
+/// (the one left once the edit was made at the copy it meant). Why it is not taken, or `None`.
+fn far_from_its_number(hunk: &Hunk, shift: isize, chosen: &Alignment) -> Option<String> {
+    let hint = hunk.old_start_hint? as isize + shift - 1;
+    if hunk.lines.iter().any(|l| l.kind == LineKind::Context && !l.text.trim().is_empty()) {
+        return None;
+    }
+    let removed: Vec<&str> = (hunk.lines.iter())
+        .filter(|l| l.kind == LineKind::Remove && !l.text.trim().is_empty())
+        .map(|l| l.text.trim())
+        .collect();
+    let short = !removed.is_empty() && removed.iter().all(|l| l.chars().count() < 16);
+    let off = (candidates::implied_start(chosen) - hint).abs();
+    (short && off >= 3).then(|| {
+        format!(
+            "the hunk has no context, and its lines ({:?}) stand {off} lines from where its header puts them (line {}): too little to tell it is the place; send the lines around it",
+            removed[0],
+            hint + 1
+        )
+    })
 }
 
 /// Whether an `@@` header's section heading names a line the file (`lines`) no longer has
