@@ -446,7 +446,7 @@ fn a_later_block_on_a_line_an_earlier_block_rewrote_is_not_moved_to_its_twin() {
     assert_eq!(r.reports()[1].status, Status::Refused, "{:#?}", r.reports());
     // Run again: still not moved to the twin.
     let r2 = run(
-        &[("store.py", &r.text("store.py"))],
+        &[("store.py", r.text("store.py"))],
         &format!("{head}\nOn second thought, make it 30:\n\n{later}"),
     );
     assert!(!r2.text("store.py").contains("timeout=30"), "{:#?}", r2.reports());

@@ -79,13 +79,10 @@ pub fn elided_pairs(
     let (mut o_pos, mut r_pos) = (0usize, 0usize);
     for (o_end, r_end) in ends {
         let taken = found.len();
-        for r in r_pos..r_end.min(listing.len()) {
-            if split(listing[r]).is_none() {
-                continue;
-            }
+        let stretch = listing.iter().enumerate().take(r_end).skip(r_pos);
+        for (r, line) in stretch.filter(|(_, l)| split(l).is_some()) {
             let after = found[taken..].last().map_or(o_pos, |&(o, _): &(usize, usize)| o + 1);
-            let mut matches =
-                (after..o_end.min(file.len())).filter(|&o| elides(listing[r], &file[o]));
+            let mut matches = (after..o_end.min(file.len())).filter(|&o| elides(line, &file[o]));
             if let (Some(o), None) = (matches.next(), matches.next()) {
                 found.push((o, r));
             }
