@@ -121,6 +121,28 @@ impl IndentMap {
         let pairs: Vec<(&str, &str)> =
             pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
         if pairs.iter().all(|(p, f)| leading(p) == leading(f)) {
+            // Found only at the margin, a hunk written in its own step for a file in another
+            // (4 for 2): the margin says nothing of the step, and written as they are, its new
+            // lines would sit a step too deep (`if` under `def main():` at 4 over a body at 2).
+            let margin = !pairs.is_empty() && pairs.iter().all(|(p, _)| leading(p).is_empty());
+            let is_step = |u: &usize| matches!(u, 2 | 4 | 8);
+            if margin
+                && !style.tabs
+                && let (Some(f), Some(m)) = (style.unit.filter(is_step), own.filter(is_step))
+                && f != m
+                && added.iter().all(|l| {
+                    let ws = leading(l);
+                    !ws.contains('\t') && ws.len().is_multiple_of(m)
+                })
+            {
+                return IndentMap::Columns {
+                    scale_num: f,
+                    scale_den: m,
+                    shift: 0,
+                    tabs: false,
+                    spell: Spelling::of(&pairs),
+                };
+            }
             return match style.unit {
                 Some(unit) => IndentMap::Style { tabs: style.tabs, unit },
                 None => IndentMap::Identity,
@@ -467,6 +489,39 @@ pub(crate) fn is_closer(line: &str) -> bool {
 pub(crate) fn bracket_closer(line: &str) -> bool {
     let t = line.trim();
     !t.is_empty() && t.chars().all(|c| matches!(c, ')' | ']' | '}' | ';' | ','))
+}
+
+/// A listing of a file indented with tabs, retyped with spaces (a Makefile's recipes, Go code
+/// shown in four spaces): its leading spaces in the file's tabs, one per step of the listing's
+/// own, so that the lines it keeps are the file's and the ones it changes are indented as the
+/// file indents (make wants its tab). `None` when the file does not indent with tabs, the
+/// listing has a tab-led line or no step of its own, or none of its lines is a tab-led line of
+/// the file retyped (nothing says it retyped the file).
+pub fn retabbed(file: &[String], listing: &str) -> Option<String> {
+    let style = file_style(file.iter().map(String::as_str));
+    if !style.tabs || listing.lines().any(|l| l.starts_with('\t')) {
+        return None;
+    }
+    let own = file_style(listing.lines());
+    let unit = own.unit.filter(|u| matches!(u, 2 | 4 | 8) && !own.tabs)?;
+    let tab_led: std::collections::HashSet<&str> =
+        file.iter().filter(|l| l.starts_with('\t')).map(|l| l.trim()).collect();
+    let retyped = listing.lines().any(|l| l.starts_with(' ') && tab_led.contains(l.trim()));
+    if !retyped {
+        return None;
+    }
+    let mut out = String::with_capacity(listing.len());
+    for line in listing.split_inclusive('\n') {
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        if spaces == 0 || line.trim().is_empty() {
+            out.push_str(line);
+            continue;
+        }
+        out.push_str(&"\t".repeat(spaces / unit));
+        out.push_str(&" ".repeat(spaces % unit));
+        out.push_str(&line[spaces..]);
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -53,6 +53,8 @@ pub(super) fn replace(
     // as many at its end as it has.
     let kept = text.lines.iter().rev().take_while(|l| l.trim().is_empty()).count();
     let content = &*blank_end_as(content, kept);
+    let retabbed = crate::core::indent::retabbed(&text.lines, content);
+    let content = retabbed.as_deref().unwrap_or(content);
     // A listing is read a second way only when the first reading is refused: its gaps aligned
     // from their first line ("new function, then `# ... rest unchanged ...`", where the first
     // reading paired the new lines' blank line with one further down). Either reading must pass

@@ -279,3 +279,46 @@ fn spaces_after_a_tab_are_kept_in_a_file_of_tabs() {
     assert_eq!(m.apply("        y"), "\t\ty");
     assert_eq!(m.apply("    \ty"), "\t\ty");
 }
+
+#[test]
+fn a_listing_of_a_tab_indented_file_retyped_with_spaces_gets_the_files_tabs() {
+    let file: Vec<String> =
+        ["build:", "\tgo build ./...", "", "test:", "\tgo test ./..."].map(String::from).to_vec();
+    let listing = "build:\n    go build ./...\n\ntest:\n    go test -race ./...\n";
+    assert_eq!(
+        retabbed(&file, listing).as_deref(),
+        Some("build:\n\tgo build ./...\n\ntest:\n\tgo test -race ./...\n")
+    );
+    // Nothing retyped of the file's: left as it is.
+    assert_eq!(retabbed(&file, "x:\n    echo hi\n"), None);
+    // A file indented with spaces: left as it is.
+    let spaced: Vec<String> = ["a:", "    b"].map(String::from).to_vec();
+    assert_eq!(retabbed(&spaced, "a:\n    b\n"), None);
+}
+
+#[test]
+fn a_hunk_found_only_at_the_margin_is_scaled_to_the_files_step() {
+    // `def main():` at the margin in both; the model's new lines step by 4, the file's by 2.
+    let spaces2 = FileStyle { tabs: false, unit: Some(2), recipes: false };
+    let added = ["    if old:", "        sys.exit(1)"];
+    let m = IndentMap::learn_with(
+        [("def main():", "def main():")].into_iter(),
+        spaces2,
+        Some(4),
+        &added,
+    );
+    assert_eq!(m.apply("    if old:"), "  if old:");
+    assert_eq!(m.apply("        sys.exit(1)"), "    sys.exit(1)");
+    // The same step as the file's: as written.
+    let m =
+        IndentMap::learn_with([("def main():", "def main():")].into_iter(), spaces2, Some(2), &[]);
+    assert_eq!(m.apply("  if old:"), "  if old:");
+    // A line found deeper than the margin, as written: the hunk's depths are the file's.
+    let m = IndentMap::learn_with(
+        [("def main():", "def main():"), ("    x = 1", "    x = 1")].into_iter(),
+        spaces2,
+        Some(4),
+        &added,
+    );
+    assert_eq!(m.apply("    if old:"), "    if old:");
+}
