@@ -382,3 +382,34 @@ fn a_long_request_line_is_cut_with_a_mark() {
     assert!(line.trim_end().ends_with(cut), "{line}");
     assert!(line.contains("Simplify total_value"), "{line}");
 }
+
+/// A stream the user cancelled is not shown as a finished reply (✓): the rest never came.
+#[test]
+fn a_cancelled_stream_says_so_in_the_status_line() {
+    let (mut app, now) = app();
+    let cut = REPLY.find("def format_line(item):\n    return f").unwrap() + 30;
+    app.update_placed(Msg::Chunk(REPLY[..cut].into()), now);
+    app.update_placed(Msg::StreamCancelled, now);
+    let screen = render(&app, 100, 30);
+    let status = screen.lines().find(|l| l.contains("rejected")).expect("a status line");
+    assert!(status.contains("⊘ cancelled") && !status.contains('✓'), "{status}");
+}
+
+/// In a terminal too small to show the hunk list, the screen says so and keys that act on
+/// hunks do nothing (they would act on a hunk no one sees); made larger, they act again.
+#[test]
+fn a_terminal_too_small_to_review_says_so_and_keys_do_not_act() {
+    let (mut app, now) = finished();
+    let first = app.selected;
+    app.update_placed(Msg::Resize(20, 6), now);
+    let screen = render(&app, 20, 6);
+    assert!(screen.contains("too small"), "{screen}");
+    key(&mut app, 'y', now);
+    key(&mut app, 'j', now);
+    assert_eq!(app.selected, first);
+    assert_eq!(app.state_counts().applied + app.state_counts().accepted, 0);
+    assert!(app.notice.as_deref().unwrap_or("").contains("too small"));
+    app.update_placed(Msg::Resize(80, 24), now);
+    key(&mut app, 'j', now);
+    assert_ne!(app.selected, first, "at 80x24 keys act");
+}

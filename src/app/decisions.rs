@@ -243,7 +243,7 @@ impl App {
     /// other hunk the key does nothing: digits mean nothing there.
     pub(super) fn pick(&mut self, key: &KeyEvent) {
         let Some(id) = self.selected else { return };
-        let count = self.review.candidates(id).len();
+        let count = self.review.pickable(id).len();
         if count == 0 {
             return;
         }
@@ -256,7 +256,9 @@ impl App {
             return;
         }
         self.notice = Some(match self.review.hunk(id).map(|h| &h.state) {
-            Some(HunkState::Pending) => format!("placed at candidate {n}: review it, then accept"),
+            Some(HunkState::Pending) => format!(
+                "placed at candidate {n} of {count}: review it, then accept (another digit moves it)"
+            ),
             _ => format!("candidate {n} was refused; see why above"),
         });
     }

@@ -17,6 +17,13 @@ impl App {
             }
             return Vec::new();
         };
+        // In a terminal too small to show the hunk list, a key would act on a hunk no one sees.
+        if !matches!(action, Action::Quit | Action::Cancel | Action::Help)
+            && super::layout::too_small_now(self)
+        {
+            self.notice = Some("the terminal is too small to review: make it larger".into());
+            return Vec::new();
+        }
         self.last_action = Some(action);
         self.notice = None;
         // A single decision ends the batch `u` would take back whole.

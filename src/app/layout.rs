@@ -66,6 +66,18 @@ pub fn panes(area: Rect, app: &App) -> Panes {
     Panes { hunks, diff, request, stream, message, hints, status }
 }
 
+/// Whether a terminal of `area` is too small to review in: the hunk list would have no row
+/// (its frame takes two), so the hunk a key acts on could not be seen.
+pub fn too_small(area: Rect, app: &App) -> bool {
+    let p = panes(area, app);
+    p.hunks.height < 3 || p.hunks.width < 12 || p.diff.height < 3
+}
+
+/// Whether the app's last known terminal is [`too_small`] (an unknown size is not).
+pub fn too_small_now(app: &App) -> bool {
+    app.size != (0, 0) && too_small(Rect::new(0, 0, app.size.0, app.size.1), app)
+}
+
 /// The panes of the app's last known terminal size.
 pub fn current(app: &App) -> Panes {
     panes(Rect::new(0, 0, app.size.0, app.size.1), app)

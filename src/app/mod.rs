@@ -79,6 +79,8 @@ pub struct StreamStats {
     pub output_tokens: Option<u64>,
     /// How many repeated edits the review had left out when the stream began.
     pub repeated_before: usize,
+    /// The user (or a replay's player) cancelled it: it did not finish.
+    pub cancelled: bool,
 }
 
 /// What the app starts from.

@@ -79,6 +79,7 @@ impl App {
             self.request_failed = Some(reason);
             self.forget_failed_trigger();
         } else {
+            self.stats.cancelled = true;
             self.notice =
                 Some("stream cancelled; the edits finished before it stay under review".into());
         }

@@ -117,6 +117,9 @@ pub struct ReviewHunk {
     /// Pending, and its placing is still to come (a job is out for it): its report and preview
     /// are empty until then.
     pub placing: bool,
+    /// Placed at a candidate a person picked: the candidates it was picked among, while no file
+    /// changed since (the count of files stored then), so another digit moves it.
+    picked_among: Option<(u64, Vec<crate::core::locate::Candidate>)>,
 }
 
 /// A write the shell must carry out, refusing if the file no longer holds `expected`.

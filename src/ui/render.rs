@@ -25,7 +25,18 @@ use crate::ui::{overlay, status};
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
     let area = frame.area();
-    if area.width < 10 || area.height < 4 {
+    if layout::too_small(area, app) {
+        // Keys but quitting do nothing then (`App::on_key`): say why, as far as it fits.
+        let text = format!(
+            "redline: the terminal ({}x{}) is too small to review; make it larger, or q to quit",
+            area.width, area.height
+        );
+        let lines: Vec<ratatui::text::Line> = layout::wrap(&text, area.width.max(1) as usize)
+            .into_iter()
+            .map(ratatui::text::Line::from)
+            .collect();
+        frame.render_widget(ratatui::widgets::Paragraph::new(lines), area);
+        overlay::draw(frame, area, app, theme);
         return;
     }
     let panes = layout::panes(area, app);

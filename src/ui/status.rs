@@ -187,6 +187,9 @@ fn status_parts(app: &App) -> Vec<(Keep, String)> {
         SPINNER[(since % SPINNER.len() as u128) as usize]
     } else if app.request_failed.is_some() {
         "✗ request failed"
+    } else if app.stats.cancelled {
+        // Not the ✓ of a reply that finished: the rest of it never came.
+        "⊘ cancelled"
     } else if app.stats.ended.is_some() {
         "✓"
     } else {

@@ -37,18 +37,29 @@ impl Review {
         }
     }
 
+    /// The places a hunk can be put at by a digit: an ambiguous hunk's candidates, or those a
+    /// pending hunk was picked among, while no file changed since (a wrong pick is redone).
+    pub fn pickable(&self, id: HunkId) -> &[Candidate] {
+        match self.hunk(id) {
+            Some(h) if h.state == HunkState::Pending => match &h.picked_among {
+                Some((stored, among)) if *stored == self.files_stored => among,
+                _ => &[],
+            },
+            _ => self.candidates(id),
+        }
+    }
+
     /// Place an ambiguous hunk at its `n`th candidate (1-based): pending there when it fits,
     /// failed with the reason (and the same candidates) when the placement is refused. Whether
     /// anything changed: a hunk that is not ambiguous, or a number with no candidate, changes
     /// nothing.
     pub fn pick(&mut self, id: HunkId, n: usize) -> bool {
         let Some(idx) = self.hunks.position(id) else { return false };
-        let Some(chosen) = n.checked_sub(1).and_then(|i| self.candidates(id).get(i).copied())
-        else {
+        let Some(chosen) = n.checked_sub(1).and_then(|i| self.pickable(id).get(i).copied()) else {
             return false;
         };
+        let candidates = self.pickable(id).to_vec();
         let mut hunk = self.hunks[idx].clone();
-        let candidates = hunk.report.candidates.clone();
         let Change::Modify { hunk: h } = &mut hunk.edit.change else { return false };
         h.pick = Some(chosen.first_line);
         self.place(&mut hunk);
@@ -61,8 +72,10 @@ impl Review {
                 hunk.report.candidates = candidates;
             }
             hunk.state = HunkState::Failed;
+            hunk.picked_among = None;
         } else {
             hunk.state = HunkState::Pending;
+            hunk.picked_among = Some((self.files_stored, candidates));
         }
         *self.hunks.get_mut(idx) = hunk;
         true

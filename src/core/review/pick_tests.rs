@@ -146,3 +146,25 @@ fn lines_as_written_at_one_depth_and_shifted_at_another_ask_and_the_pick_places(
     let text = written(r.accept(id).expect("a write"));
     assert_eq!(text, COMPOSE.replacen("      LOG_LEVEL: info", "      LOG_LEVEL: debug", 1));
 }
+
+#[test]
+fn a_wrong_pick_is_redone_with_another_digit_until_a_file_changes() {
+    let mut r = review(TWINS);
+    let id = r.hunks()[0].id;
+    assert!(r.pick(id, 1));
+    assert_eq!(r.hunk(id).unwrap().report.lines, Some((2, 2)));
+    assert_eq!(r.pickable(id).len(), 3, "the places it was picked among");
+    // Another digit moves it.
+    assert!(r.pick(id, 3));
+    let h = r.hunk(id).unwrap();
+    assert_eq!((h.state.clone(), h.report.lines), (HunkState::Pending, Some((10, 10))));
+    let text = written(r.accept(id).expect("a write"));
+    assert_eq!(text, TWINS.replacen("def c():\n    x = 1", "def c():\n    x = 2", 1));
+    // Once a file changed, the old numbers name nothing: no more moving.
+    let mut r = review(TWINS);
+    let id = r.hunks()[0].id;
+    assert!(r.pick(id, 2));
+    r.file_changed("app.py", Source::Text(format!("# top\n{TWINS}")));
+    assert!(r.pickable(id).is_empty());
+    assert!(!r.pick(id, 1));
+}

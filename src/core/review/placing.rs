@@ -209,6 +209,7 @@ impl Review {
             disk: None,
             anchor: None,
             placing: self.defer,
+            picked_among: None,
         };
         if self.defer {
             let job = self.job(id, hunk.path.clone(), hunk.edit.clone());
