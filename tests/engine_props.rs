@@ -6,7 +6,8 @@
 //!
 //! The "never silently wrong" properties run on files whose repeated lines never sit side by side
 //! (`Lines::Spaced`); `engine_regressions.rs` runs them on files with runs of equal lines too.
-//! `PROPTEST_CASES=5000 cargo test --test engine_props` hunts longer.
+//! `cargo test` runs fixed cases (the seed in `common::generate::config`);
+//! `PROPTEST_CASES=5000 PROPTEST_RNG_SEED=$RANDOM cargo test --test engine_props` hunts new ones.
 
 mod common;
 

@@ -186,7 +186,7 @@ mod context_free {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+        #![proptest_config(crate::common::generate::config(4096))]
 
         #[test]
         fn a_context_free_diff_gives_the_edited_file_or_a_refusal(
@@ -230,7 +230,7 @@ mod repeated_lines {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+        #![proptest_config(crate::common::generate::config(4096))]
 
         #[test]
         fn a_search_replace_block_gives_the_edited_file_or_a_refusal(
@@ -272,7 +272,7 @@ mod repeating_files {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+        #![proptest_config(crate::common::generate::config(4096))]
 
         #[test]
         fn a_unified_diff_gives_the_edited_file_or_a_refusal(

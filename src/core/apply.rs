@@ -517,13 +517,15 @@ fn tail_place(
 /// cut it in two (`count += 1` left under a line at the loop's depth), so they go after it, as
 /// their depth says, and after the closer that ends it at their depth (`}`). `None` when the
 /// lines after are not deeper, or the last line goes on in the next (`(`, `,`, `\`), or the
-/// construct goes on at their depth (`else:`): no place to tell.
+/// construct goes on at their depth (`else:`), or a blank line comes first: no place to tell.
 fn construct_end(lines: &[String], pos: usize, d: usize) -> Option<usize> {
     use crate::core::indent::depth;
-    let last = lines.get(pos.checked_sub(1)?)?;
+    let last = lines.get(pos.checked_sub(1)?).filter(|l| !l.trim().is_empty())?;
     let next = (pos..lines.len()).find(|&f| !lines[f].trim().is_empty())?;
     let continued = last.trim_end().ends_with(['(', '[', '{', ',', '\\', '+', '=', '|', '&']);
-    if continued || depth(last) < d || depth(&lines[next]) <= d {
+    // Only a construct that goes on right below (a blank line between may end it: what
+    // follows it is no proof the new lines belong after that).
+    if continued || next != pos || depth(last) < d || depth(&lines[next]) <= d {
         return None;
     }
     let stop = (next..lines.len())
@@ -543,6 +545,28 @@ fn goes_on(line: &str) -> bool {
     ["else", "elif", "except", "finally", "catch", "case"]
         .iter()
         .any(|k| t.strip_prefix(k).is_some_and(|r| r.starts_with([':', ' ', '(', '{'])))
+}
+
+/// Whether new lines ending the hunk may go past the lines after its place ([`construct_end`]):
+/// the next line is deeper than the first of them. Placing such a hunk in a window of the file
+/// would not see where the construct ends.
+pub(crate) fn may_go_past_its_lines(
+    lines: &[String],
+    hunk: &Hunk,
+    loc: &Located,
+    style: FileStyle,
+) -> bool {
+    let slots = &loc.slots;
+    let Some(k) = (0..slots.len()).rev().take_while(|&j| is_added(slots[j])).last() else {
+        return false;
+    };
+    let Some(next) = lines[loc.end.min(lines.len())..].iter().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    // As deep as they are written in the file (a re-indented hunk's lines move).
+    let indent = learn_indent(lines, hunk, slots, style);
+    depth_of(&indent, &added_from(hunk, slots, k))
+        .is_some_and(|d| crate::core::indent::depth(next) > d)
 }
 
 /// Whether the hunk ends with new lines after context the locator passed over: where they go
@@ -606,7 +630,29 @@ fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileSt
     let own = crate::core::indent::step_of(code.iter().map(|l| l.text.as_str()));
     let added: Vec<&str> =
         code.iter().filter(|l| l.kind == LineKind::Add).map(|l| l.text.as_str()).collect();
-    IndentMap::learn_with(matched_pairs(lines, hunk, slots), style, own, &added)
+    let pairs: Vec<(&str, &str)> = matched_pairs(lines, hunk, slots).collect();
+    let depth = crate::core::indent::depth;
+    // Found only at the margin, its new lines right after a margin line that opens a block
+    // whose body the file indents one step: the margin says nothing of the model's step.
+    let at_margin = pairs.iter().any(|(p, _)| !p.trim().is_empty())
+        && pairs.iter().all(|(p, f)| p.trim().is_empty() || (depth(p) == 0 && depth(f) == 0));
+    let first_add = slots.iter().position(|s| is_added(*s));
+    let opener = first_add.and_then(|k| match k.checked_sub(1).map(|j| slots[j]) {
+        Some(HunkSlot::Kept(f, _)) => Some(f),
+        _ => None,
+    });
+    let into_block = opener.is_some_and(|f| {
+        let opens = lines[f].trim_end().ends_with([':', '{']);
+        let body = lines[f + 1..].iter().find(|l| !l.trim().is_empty());
+        opens && body.is_some_and(|b| Some(depth(b)) == style.unit)
+    });
+    if at_margin
+        && into_block
+        && let Some(scaled) = IndentMap::margin_scale(style, own, &added)
+    {
+        return scaled;
+    }
+    IndentMap::learn_with(pairs.into_iter(), style, own, &added)
 }
 
 /// Each hunk line found in the file, with the file line it was found at: `(model, file)`.

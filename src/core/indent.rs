@@ -106,6 +106,34 @@ impl IndentMap {
         IndentMap::learn_with(pairs, style, None, &[])
     }
 
+    /// A hunk found only at the margin (`def main():`), written in its own step for a file in
+    /// another (4 for 2), whose new lines go into the block that line opens: scaled to the
+    /// file's step, or they would sit a step too deep over the block's body (`if` at 4 over a
+    /// body at 2). The caller knows the place; `own` is the hunk's step, `added` its new lines.
+    /// `None` when the new lines do not show the step themselves (one level at it and one a
+    /// step further: a single line at 8 may be two steps of 4).
+    pub fn margin_scale(style: FileStyle, own: Option<usize>, added: &[&str]) -> Option<IndentMap> {
+        let is_step = |u: &usize| matches!(u, 2 | 4 | 8);
+        let (f, m) = (style.unit.filter(is_step)?, own.filter(is_step)?);
+        let levels: std::collections::BTreeSet<usize> = (added.iter())
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| leading(l).len())
+            .filter(|d| *d > 0)
+            .collect();
+        let plain = added.iter().all(|l| {
+            let ws = leading(l);
+            !ws.contains('\t') && ws.len().is_multiple_of(m)
+        });
+        let shows = levels.first() == Some(&m) && levels.contains(&(2 * m));
+        (!style.tabs && f != m && shows && plain).then(|| IndentMap::Columns {
+            scale_num: f,
+            scale_den: m,
+            shift: 0,
+            tabs: false,
+            spell: Spelling::default(),
+        })
+    }
+
     /// [`IndentMap::learn`], knowing the step the model's own lines indent by (`own`) and the
     /// lines it adds: when the pairs leave a shift and a scale equally likely (one shared line,
     /// `  def save` found as `    def save`), the scale from the model's step to the file's is
@@ -121,28 +149,6 @@ impl IndentMap {
         let pairs: Vec<(&str, &str)> =
             pairs.filter(|(p, f)| !p.trim().is_empty() && !f.trim().is_empty()).collect();
         if pairs.iter().all(|(p, f)| leading(p) == leading(f)) {
-            // Found only at the margin, a hunk written in its own step for a file in another
-            // (4 for 2): the margin says nothing of the step, and written as they are, its new
-            // lines would sit a step too deep (`if` under `def main():` at 4 over a body at 2).
-            let margin = !pairs.is_empty() && pairs.iter().all(|(p, _)| leading(p).is_empty());
-            let is_step = |u: &usize| matches!(u, 2 | 4 | 8);
-            if margin
-                && !style.tabs
-                && let (Some(f), Some(m)) = (style.unit.filter(is_step), own.filter(is_step))
-                && f != m
-                && added.iter().all(|l| {
-                    let ws = leading(l);
-                    !ws.contains('\t') && ws.len().is_multiple_of(m)
-                })
-            {
-                return IndentMap::Columns {
-                    scale_num: f,
-                    scale_den: m,
-                    shift: 0,
-                    tabs: false,
-                    spell: Spelling::of(&pairs),
-                };
-            }
             return match style.unit {
                 Some(unit) => IndentMap::Style { tabs: style.tabs, unit },
                 None => IndentMap::Identity,

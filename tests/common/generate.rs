@@ -127,7 +127,14 @@ pub fn joined(lines: &[String]) -> String {
 /// `cases` cases, or `PROPTEST_CASES` when set (for a longer hunt: `PROPTEST_CASES=5000`).
 pub fn config(cases: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
-    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+    // `cargo test` runs the same cases on every machine, so that what passes here passes in
+    // CI; hunting for new ones takes a seed of one's own (`PROPTEST_RNG_SEED=$RANDOM`), and
+    // each case a hunt finds becomes a test in `engine_regressions.rs`.
+    let rng_seed = match std::env::var("PROPTEST_RNG_SEED") {
+        Ok(_) => ProptestConfig::default().rng_seed,
+        Err(_) => proptest::test_runner::RngSeed::Fixed(0x005E_ED0F_4ED1),
+    };
+    ProptestConfig { cases, failure_persistence: None, rng_seed, ..ProptestConfig::default() }
 }
 
 /// Run a reply against one file `f.py` and return the file's final text, or `None` when the edit

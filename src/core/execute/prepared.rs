@@ -147,6 +147,7 @@ fn modify_lines(
         || super::also_shifted_elsewhere(hunk, &parts, &text.lines, 0).is_some()
         || in_place_already(&parts, &text.lines).is_some()
         || crate::core::apply::places_past_its_lines(loc)
+        || crate::core::apply::may_go_past_its_lines(&text.lines, h, loc, p.style)
     {
         return None;
     }

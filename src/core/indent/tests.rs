@@ -297,28 +297,15 @@ fn a_listing_of_a_tab_indented_file_retyped_with_spaces_gets_the_files_tabs() {
 }
 
 #[test]
-fn a_hunk_found_only_at_the_margin_is_scaled_to_the_files_step() {
-    // `def main():` at the margin in both; the model's new lines step by 4, the file's by 2.
+fn a_hunk_at_the_margin_is_scaled_when_its_new_lines_show_its_step() {
+    // The model's new lines step by 4 (a level at 4 and one at 8), the file's by 2.
     let spaces2 = FileStyle { tabs: false, unit: Some(2), recipes: false };
-    let added = ["    if old:", "        sys.exit(1)"];
-    let m = IndentMap::learn_with(
-        [("def main():", "def main():")].into_iter(),
-        spaces2,
-        Some(4),
-        &added,
-    );
+    let m = IndentMap::margin_scale(spaces2, Some(4), &["    if old:", "        sys.exit(1)"])
+        .expect("scaled");
     assert_eq!(m.apply("    if old:"), "  if old:");
     assert_eq!(m.apply("        sys.exit(1)"), "    sys.exit(1)");
-    // The same step as the file's: as written.
-    let m =
-        IndentMap::learn_with([("def main():", "def main():")].into_iter(), spaces2, Some(2), &[]);
-    assert_eq!(m.apply("  if old:"), "  if old:");
-    // A line found deeper than the margin, as written: the hunk's depths are the file's.
-    let m = IndentMap::learn_with(
-        [("def main():", "def main():"), ("    x = 1", "    x = 1")].into_iter(),
-        spaces2,
-        Some(4),
-        &added,
-    );
-    assert_eq!(m.apply("    if old:"), "    if old:");
+    // One level only: a line at 4 may be two steps of 2.
+    assert_eq!(IndentMap::margin_scale(spaces2, Some(4), &["    x = 1"]), None);
+    // The file's own step: nothing to scale.
+    assert_eq!(IndentMap::margin_scale(spaces2, Some(2), &["  if old:", "    y()"]), None);
 }
