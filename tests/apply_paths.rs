@@ -300,6 +300,16 @@ fn a_corrected_block_replaces_the_first_one() {
     assert_eq!(p.apply(&reply), 0);
     let text = p.text("cfg.py").expect("file");
     assert!(text.contains("import os\n") && text.contains("import sys\n"), "{text}");
+    // A later block adding other lines, which the prose says replaces the first ("scratch
+    // that ... instead"): the correction alone is written.
+    let p = Project::new(&[("cfg.py", load)]);
+    let logged = block("    log.info(\"loading %s\", path)\n    with open(path) as f:\n");
+    let reply = format!(
+        "Guard it:\n\n{first}\nScratch that: a missing path is an error upstream. Log the load instead:\n\n{logged}"
+    );
+    assert_eq!(p.apply(&reply), 1);
+    let text = p.text("cfg.py").expect("file");
+    assert!(text.contains("log.info") && !text.contains("if not path"), "{text}");
 }
 
 /// A listing named only in prose among SEARCH/REPLACE blocks is a quote, an example or output,

@@ -172,7 +172,7 @@ fn plan_reply(
             }
         }
     }
-    supersede(&mut items);
+    supersede(&mut items, reply);
     Plan { items, mentions: prose_names(reply), removed: removal_names(reply) }
 }
 
@@ -181,7 +181,11 @@ fn plan_reply(
 /// later block is the model's correction, and the earlier is refused, not applied under it.
 /// Applied in turn, the first would change the text the second then finds only roughly, and
 /// the second would write its lines beside the first's (a guard written twice).
-fn supersede(items: &mut [PlanItem]) {
+///
+/// A later block that adds other lines is a correction when the prose between the two takes
+/// the first back ("scratch that, use this block instead"); without such words it is an edit
+/// of its own at the same place.
+fn supersede(items: &mut [PlanItem], reply: &str) {
     fn block(item: &PlanItem) -> Option<(&str, &Hunk, (usize, usize))> {
         match item {
             PlanItem::Edit { edit, path, .. } => match &edit.change {
@@ -231,7 +235,9 @@ fn supersede(items: &mut [PlanItem]) {
             r.path == first.path
                 && r.old == first.old
                 && r.new != first.new
-                && first.adds.iter().filter(|a| r.adds.contains(a)).count() * 2 >= first.adds.len()
+                && (first.adds.iter().filter(|a| r.adds.contains(a)).count() * 2
+                    >= first.adds.len()
+                    || takes_back(reply, first.reply_lines.1, r.reply_lines.0))
         });
         let Some(Read { reply_lines: (from, to), .. }) = later else { continue };
         let reason = format!(
@@ -245,6 +251,25 @@ fn supersede(items: &mut [PlanItem]) {
             items[i] = PlanItem::Refused { edit: edit.clone(), reason };
         }
     }
+}
+
+/// Whether the reply's prose between two blocks (after reply line `after`, before line
+/// `before`, 1-based) takes the first back: "scratch that", "use this instead", "ignore the
+/// block above".
+fn takes_back(reply: &str, after: usize, before: usize) -> bool {
+    const WORDS: &[&str] = &[
+        "instead",
+        "scratch that",
+        "disregard",
+        "ignore the",
+        "ignore that",
+        "forget the",
+        "replaces the",
+        "rather than the",
+    ];
+    let between = reply.lines().skip(after).take(before.saturating_sub(after + 1));
+    let prose = between.collect::<Vec<_>>().join(" ").to_lowercase();
+    WORDS.iter().any(|w| prose.contains(w))
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@ pub fn elides(listing: &str, file: &str) -> bool {
     if listing == file {
         return false;
     }
+    if masks(listing, file) {
+        return true;
+    }
     let Some(parts) = split(listing) else { return false };
     let head = parts[0];
     if !head.chars().any(char::is_alphanumeric) || !file.starts_with(head) {
@@ -36,6 +39,40 @@ pub fn elides(listing: &str, file: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether `listing` is `file` with its value masked: the same key (`PASSWORD=`, `token:`),
+/// and where the file has a value, a stand-in a model writes for a secret (`***`,
+/// `<redacted>`, `REDACTED`, `<your-api-key>`), quoted or not.
+fn masks(listing: &str, file: &str) -> bool {
+    let common = listing.bytes().zip(file.bytes()).take_while(|(a, b)| a == b).count();
+    let Some(cut) = listing[..common].rfind(['=', ':', ' ', '"', '\'']).map(|i| i + 1) else {
+        return false;
+    };
+    let (head, value, real) = (&listing[..cut], listing[cut..].trim(), file[cut..].trim());
+    let value = value.trim_matches(['"', '\'']);
+    let real = real.trim_matches(['"', '\'']);
+    let stand_in = |v: &str| {
+        let lower = v.to_ascii_lowercase();
+        (v.len() >= 3 && v.chars().all(|c| c == '*'))
+            || ["redacted", "[redacted]", "<redacted>", "<hidden>", "[hidden]"]
+                .contains(&lower.as_str())
+            || (v.starts_with('<') && v.ends_with('>') && v.len() > 2 && !v.contains(' '))
+    };
+    head.chars().any(char::is_alphanumeric)
+        && stand_in(value)
+        && !real.is_empty()
+        && !stand_in(real)
+}
+
+/// Whether a line may elide or mask a value at all (a cheap test before comparing it with the
+/// file's lines).
+fn may_elide(line: &str) -> bool {
+    split(line).is_some()
+        || line.contains("***")
+        || line.contains('<')
+        || line.to_ascii_lowercase().contains("redacted")
+        || line.to_ascii_lowercase().contains("hidden")
 }
 
 /// The line cut at its elision marks, `None` when it has none, or one that spreads a value
@@ -80,7 +117,7 @@ pub fn elided_pairs(
     for (o_end, r_end) in ends {
         let taken = found.len();
         let stretch = listing.iter().enumerate().take(r_end).skip(r_pos);
-        for (r, line) in stretch.filter(|(_, l)| split(l).is_some()) {
+        for (r, line) in stretch.filter(|(_, l)| may_elide(l)) {
             let after = found[taken..].last().map_or(o_pos, |&(o, _): &(usize, usize)| o + 1);
             let mut matches = (after..o_end.min(file.len())).filter(|&o| elides(line, &file[o]));
             if let (Some(o), None) = (matches.next(), matches.next()) {
@@ -105,6 +142,17 @@ mod tests {
         assert!(elides("TOKEN = \"...\"", "TOKEN = \"abc\""));
         assert!(elides("KEY=\u{2026}", "KEY=abc"));
         assert!(elides("url = \"https://...@host/...\"", "url = \"https://me:pw@host/db\""));
+    }
+
+    #[test]
+    fn a_masked_value_stands_for_the_files_value() {
+        assert!(elides("DB_PASSWORD=********", "DB_PASSWORD=hunter2"));
+        assert!(elides("api_key: \"<your-api-key>\"", "api_key: \"sk-live-123\""));
+        assert!(elides("SECRET=REDACTED", "SECRET=abc"));
+        assert!(elides("  token: <redacted>", "  token: ghp_x1"));
+        assert!(!elides("DB_PASSWORD=********", "DB_USER=admin"), "another key");
+        assert!(!elides("LIMIT=<10>", "LIMIT="), "nothing to keep");
+        assert!(!elides("x = a * b", "x = a + b"), "code");
     }
 
     #[test]
