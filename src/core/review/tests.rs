@@ -134,7 +134,7 @@ fn a_failed_write_puts_the_hunk_back() {
     let _ = r.accept(a).unwrap();
     r.write_failed(a, "disk full");
     assert_eq!(r.hunk(a).unwrap().state, HunkState::Pending);
-    assert_eq!(r.undo(), Ok(None), "nothing to undo");
+    assert_eq!(r.undo(), Err("there is no decision to undo".into()), "nothing to undo");
 }
 
 #[test]
@@ -295,7 +295,7 @@ fn an_applied_hunk_taken_out_on_disk_is_pending_again() {
     assert_eq!(h.state, HunkState::Pending);
     assert_eq!(h.disk, Some(DiskNote::Reverted));
     assert_eq!(h.preview.old, ["    return 1"], "placed against the file as it is now");
-    assert_eq!(r.undo(), Ok(None), "nothing of it is left to undo");
+    assert!(r.undo().unwrap_err().contains("taken out"), "nothing of it is left to undo");
     // It can be accepted again.
     accept_done(&mut r, a);
     assert_eq!(r.hunk(a).unwrap().disk, None);
@@ -425,7 +425,7 @@ fn a_failed_write_of_hunks_accepted_together_puts_them_all_back() {
     let (carrier, _, _) = write_of(r.accept_together(&ids, None).unwrap());
     assert_eq!(r.write_failed(carrier, "disk full"), ids);
     assert_eq!(r.counts().pending, 2);
-    assert_eq!(r.undo(), Ok(None), "no decision is left to undo");
+    assert_eq!(r.undo(), Err("there is no decision to undo".into()), "no decision is left to undo");
 }
 
 #[test]

@@ -109,7 +109,14 @@ impl Review {
         &mut self,
         with: impl Fn(HunkId) -> bool,
     ) -> Result<Option<Effect>, String> {
-        let Some(d) = self.decisions.last().cloned() else { return Ok(None) };
+        let Some(d) = self.decisions.last().cloned() else {
+            return Err(if self.taken_out.is_empty() {
+                "there is no decision to undo".into()
+            } else {
+                // `git stash` took the lines out: their decisions come back with them.
+                "the hunks decided last were taken out of their files on disk (git stash?); nothing is left to undo until they are back".into()
+            });
+        };
         let idx = self.hunks.position(d.hunk).ok_or("the hunk is gone")?;
         let Some(written) = d.written.as_ref() else {
             self.decisions.pop();
