@@ -2,7 +2,8 @@
 //! shows, whole or in part (any run of 16 of its characters): not when an error body quotes it
 //! (plain text longer than the display length, or JSON), not when the model or a proxy writes
 //! it into the streamed reply (split across events), and not in what `redline ask` prints or
-//! writes, nor in the review screen or the session journal (tmux).
+//! writes, nor in the review screen or the session journal (tmux), also when a project file
+//! sent with the request holds it (the journal keeps the file with `***` for the key).
 //!
 //! Before the fix the plain-text body was cut to 120 characters and then redacted, so 100-odd
 //! characters of the key reached stderr, and a key in the reply text was printed, written and
@@ -128,11 +129,15 @@ fn a_key_echoed_in_the_reply_is_neither_drawn_nor_journaled() {
     }
     let server = echoing_server();
     let dir = project();
+    // A project file holding the key, sent with the request: it is journaled with `***` for
+    // the key, and stays as it is on disk.
+    let settings = format!("API_KEY = \"{KEY}\"\n");
+    std::fs::write(dir.path().join("settings.py"), &settings).expect("write settings.py");
     let scratch = tempfile::tempdir().expect("scratch");
     let sessions = scratch.path().join("sessions");
     let tmux = Tmux::start("secrets", 200, 50);
     let command = format!(
-        "cd {} && OPENAI_API_KEY={KEY} REDLINE_MODEL=mock REDLINE_CONFIG=/nonexistent XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} --provider openai --base-url {}/v1 -m 'fix it' app.py; echo EXIT=$?",
+        "cd {} && OPENAI_API_KEY={KEY} REDLINE_MODEL=mock REDLINE_CONFIG=/nonexistent XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} --provider openai --base-url {}/v1 -m 'fix it' app.py settings.py; echo EXIT=$?",
         dir.path().display(),
         scratch.path().join("config").display(),
         sessions.display(),
@@ -151,4 +156,5 @@ fn a_key_echoed_in_the_reply_is_neither_drawn_nor_journaled() {
     tmux.wait_for("redline to exit", "EXIT=0");
     assert_no_piece_in(&sessions);
     assert!(!leaks(read(dir.path(), "app.py").as_bytes()));
+    assert_eq!(read(dir.path(), "settings.py"), settings, "the user's file keeps its key");
 }

@@ -121,6 +121,10 @@ fn try_review(args: &ReviewArgs) -> Result<()> {
     .with_request_line(args.prompt.clone())
     .with_notice(warning.clone());
     let live = Live { workspace, watch: Watch::Files, settings, max_tokens: args.model.max_tokens };
+    let journal = journal.map(|mut j| {
+        j.keep_out(crate::provider::secrets_of(&live.settings));
+        j
+    });
     run_live(&mut app, live, theme, journal, warning)
 }
 

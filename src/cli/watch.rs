@@ -88,5 +88,9 @@ fn try_watch(args: &WatchArgs) -> Result<()> {
     .with_notice(warning.clone());
     let live =
         Live { workspace, watch: Watch::Project, settings, max_tokens: args.model.max_tokens };
+    let journal = journal.map(|mut j| {
+        j.keep_out(crate::provider::secrets_of(&live.settings));
+        j
+    });
     run_live(&mut app, live, theme, journal, warning)
 }

@@ -15,6 +15,7 @@
 //!
 //! Not for: what the records are (`core::session`), what to record (`app::record`).
 
+use crate::provider::secrets::Secrets;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -62,6 +63,8 @@ pub struct Journal {
     begun: bool,
     /// Each text once, and none over the limit (`core::session::Blobs`).
     blobs: Blobs,
+    /// What no line may hold (the API key, should a project file hold it): written as `***`.
+    secrets: Option<Secrets>,
 }
 
 impl Drop for Journal {
@@ -103,7 +106,22 @@ impl Journal {
             let _ = d.sync_all();
         }
         let blobs = Blobs::new(max_text_bytes);
-        Ok(Journal { file, path, opening: files, header, failed: false, begun: false, blobs })
+        Ok(Journal {
+            file,
+            path,
+            opening: files,
+            header,
+            failed: false,
+            begun: false,
+            blobs,
+            secrets: None,
+        })
+    }
+
+    /// Keep `secrets` out of every line written (a project file holding the API key is
+    /// journaled with `***` in its place, as the reply text is).
+    pub fn keep_out(&mut self, secrets: Secrets) {
+        self.secrets = Some(secrets);
     }
 
     /// An existing journal, reopened to append what a resumed session does (`redline resume`):
@@ -123,6 +141,7 @@ impl Journal {
             // Texts journaled before the reopening are written again once if needed: a reader
             // takes either copy.
             blobs: Blobs::new(session::DEFAULT_MAX_TEXT_BYTES),
+            secrets: None,
         })
     }
 
@@ -172,6 +191,10 @@ impl Journal {
         }
         let text: String =
             records.iter().flat_map(|r| self.blobs.externalize(r)).map(|r| r.to_line()).collect();
+        let text = match &self.secrets {
+            Some(s) => s.redact(&text),
+            None => text,
+        };
         let mut result = self.file.write_all(text.as_bytes());
         if result.is_ok() && records.iter().any(Record::needs_sync) {
             result = self.file.sync_data();
