@@ -25,6 +25,19 @@ impl App {
             Ok(text) if self.review.hunk(hunk).is_some_and(|h| h.state.is_conflict()) => {
                 self.resolve_conflict(hunk, &text)
             }
+            // An empty save of a hunk with new lines would delete the lines it replaces (a whole
+            // function): taken as a slip, not a decision.
+            Ok(text)
+                if text.trim().is_empty()
+                    && self.review.hunk(hunk).is_some_and(|h| {
+                        !h.state.is_conflict() && h.preview.new.iter().any(|l| !l.trim().is_empty())
+                    }) =>
+            {
+                self.notice = Some(
+                    "the edited text is empty: nothing is written (to remove those lines, edit the file itself; `n` rejects the hunk)".into(),
+                );
+                Vec::new()
+            }
             Ok(text) if self.review.edit_new_text(hunk, &text) => {
                 let effects = self.accept_id(hunk);
                 self.advance_from(hunk);

@@ -321,6 +321,19 @@ fn editing_then_accepting_writes_the_edited_text() {
     assert!(text.contains("return 0 + sum("));
 }
 
+/// Saving an empty buffer would delete the lines the hunk replaces (a whole function): taken
+/// as a slip, nothing is written and the hunk stays pending.
+#[test]
+fn an_empty_edit_writes_nothing() {
+    let (mut app, now) = streamed();
+    let id = app.selected.unwrap();
+    app.update_placed(key('e'), now);
+    let effects = app.update_placed(Msg::EditorDone { hunk: id, result: Ok("\n".into()) }, now);
+    assert!(effects.is_empty(), "{effects:?}");
+    assert_eq!(app.review.hunk(id).unwrap().state, HunkState::Pending);
+    assert!(app.notice.as_deref().unwrap_or("").contains("empty"));
+}
+
 #[test]
 fn a_failed_write_puts_the_hunk_back_with_the_reason() {
     let (mut app, now) = streamed();
