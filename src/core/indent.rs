@@ -162,7 +162,11 @@ impl IndentMap {
         // Only steps people indent by count: a hunk whose lines sit one column apart says
         // nothing about its step.
         let step = |u: &usize| matches!(u, 2 | 3 | 4 | 8);
-        let steps = |num: usize, den: usize| match (style.unit.filter(step), own.filter(step)) {
+        // A file read as indented by 8 is rarely so (a line two steps of 4 deeper than the one
+        // before it reads as one rise of 8): no scale is taken to it.
+        let file_step = |u: &usize| step(u) && *u != 8;
+        let steps = |num: usize, den: usize| match (style.unit.filter(file_step), own.filter(step))
+        {
             (Some(f), Some(m)) if !style.tabs => m * num == f * den,
             _ => false,
         };
