@@ -69,7 +69,11 @@ pub fn panes(area: Rect, app: &App) -> Panes {
 /// Whether a terminal of `area` is too small to review in: the hunk list would have no row
 /// (its frame takes two), so the hunk a key acts on could not be seen.
 pub fn too_small(area: Rect, app: &App) -> bool {
-    let p = panes(area, app);
+    cramped(&panes(area, app))
+}
+
+/// [`too_small`], of panes laid out already.
+pub fn cramped(p: &Panes) -> bool {
     p.hunks.height < 3 || p.hunks.width < 12 || p.diff.height < 3
 }
 

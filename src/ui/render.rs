@@ -25,7 +25,8 @@ use crate::ui::{overlay, status};
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
     let area = frame.area();
-    if layout::too_small(area, app) {
+    let panes = layout::panes(area, app);
+    if layout::cramped(&panes) {
         // Keys but quitting do nothing then (`App::on_key`): say why, as far as it fits.
         let text = format!(
             "redline: the terminal ({}x{}) is too small to review; make it larger, or q to quit",
@@ -39,7 +40,6 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
         overlay::draw(frame, area, app, theme);
         return;
     }
-    let panes = layout::panes(area, app);
     draw_hunks(frame, panes.hunks, app, theme);
     draw_diff(frame, panes.diff, app, theme, hl);
     draw_stream(frame, panes.stream, app, theme);
