@@ -322,3 +322,63 @@ fn an_instant_replay_of_the_demo_reaches_its_recorded_end_at_once() {
     let line = screen.lines().find(|l| l.contains("the replay's files are in")).expect("folder");
     let _ = std::fs::remove_dir_all(line.rsplit(' ').next().unwrap_or_default().trim());
 }
+
+#[test]
+fn a_replay_in_a_larger_terminal_re_enacts_the_keys_as_recorded_and_writes_nothing_else() {
+    if !have_tmux("the replay-at-another-size end-to-end test") {
+        return;
+    }
+    let server =
+        aimock(&fixtures(vec![reply_fixture("fix-tui", REPLY, serde_json::json!({}))]), &[]);
+    let scratch = tempfile::tempdir().unwrap();
+    let sessions = scratch.path().join("sessions");
+    let dir = scratch.path().join("one");
+    scratch_project(&dir);
+    let tmux = Tmux::start("session-resized", 80, 24);
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} REDLINE_CONFIG={} OPENAI_API_KEY={SECRET} NO_PROXY=127.0.0.1 TERM=xterm-256color {} --provider openai --base-url {}/v1 --model mock -m 'please fix-tui' app.py; echo EXIT=$?",
+        dir.join("project").display(),
+        dir.join("xdg").display(),
+        sessions.display(),
+        dir.join("none.toml").display(),
+        env!("CARGO_BIN_EXE_redline"),
+        server.url(),
+    );
+    tmux.run(&command);
+    tmux.wait_for("the stream to finish", "✓ openai · mock");
+    // At 80x24 the help does not fit: `j` scrolls it and `y` only closes it. At 160x45 it
+    // fits, `j` would close it and `y` accept a hunk.
+    tmux.keys("?");
+    tmux.wait_for("the help, scrolling", "↑↓ scroll, any other key closes");
+    tmux.keys("j");
+    tmux.wait_for("the help scrolled", " keys 2-");
+    tmux.keys("y");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    let screen = tmux.wait_for("redline to exit", "EXIT=0");
+    assert!(screen.contains("0 applied, 0 rejected, 2 left undecided"), "{screen}");
+    tmux.run("clear");
+
+    tmux.cmd(&["resize-window", "-t", "e2e", "-x", "160", "-y", "45"]);
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} replay last --instant --root {}; echo EXIT=$?",
+        dir.display(),
+        dir.join("xdg").display(),
+        sessions.display(),
+        env!("CARGO_BIN_EXE_redline"),
+        dir.join("project").display(),
+    );
+    tmux.run(&command);
+    let screen = tmux.wait_for("the replay's end", "REPLAY instant");
+    std::thread::sleep(Duration::from_millis(500));
+    let screen = [screen, tmux.screen()].concat();
+    assert!(!screen.contains("applied  #"), "the replay accepted a hunk: {screen}");
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    let screen = tmux.wait_for("the replay to exit", "EXIT=");
+    assert!(screen.contains("2 left undecided"), "{screen}");
+    let app = std::fs::read_to_string(dir.join("project/app.py")).unwrap();
+    assert_eq!(app, APP_PY, "the replay wrote what the recording never did");
+}

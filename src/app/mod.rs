@@ -181,6 +181,9 @@ pub struct App {
     undo_writes: usize,
     /// For a replay: `REPLAY` and its pace, shown first on the status line.
     pub replay_badge: Option<String>,
+    /// A replay re-enacts recorded keys: `size` is the recorded terminal's (what a key does may
+    /// depend on it), and the screen shows that much of itself.
+    pub reenacting: bool,
     /// `q` with every hunk decided while a write was still on its way: quit once it lands.
     quit_when_written: bool,
     /// Messages taken so far; what [`measure`] caches is checked again after each.
@@ -239,6 +242,7 @@ impl App {
             undoing: None,
             undo_writes: 0,
             replay_badge: None,
+            reenacting: false,
             quit_when_written: false,
             messages: 0,
             measure: measure::Measure::default(),
@@ -444,7 +448,10 @@ impl App {
                 self.notice = Some(format!("{why}; changes on disk are no longer followed"));
             }
             Msg::Notice(text) => self.notice = Some(text),
-            Msg::ReplayBadge(badge) => self.replay_badge = Some(badge),
+            Msg::ReplayBadge { badge, reenacting } => {
+                self.replay_badge = Some(badge);
+                self.reenacting = reenacting;
+            }
             Msg::ShowRecorded(decisions) => self.recorded = decisions,
             _ => {}
         }

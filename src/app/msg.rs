@@ -111,8 +111,12 @@ pub enum Msg {
     /// Something the shell has to say on the status line (the journal cannot be written, a
     /// replay cannot re-enact a change as recorded).
     Notice(String),
-    /// A replay is shown: the badge on the status line.
-    ReplayBadge(String),
+    /// A replay is shown: the badge on the status line, and whether recorded keys are still
+    /// re-enacted (then the app keeps the recorded size and the screen shows that much).
+    ReplayBadge {
+        badge: String,
+        reenacting: bool,
+    },
     /// A replay's recorded decisions, shown beside the user's own.
     ShowRecorded(BTreeMap<HunkId, String>),
 }
@@ -121,7 +125,7 @@ impl Msg {
     /// Whether the message changes only what is shown, nothing a session records: it is neither
     /// journaled nor replayed (the clock's tick, the shell's notices, a replay's own badge).
     pub fn is_view_only(&self) -> bool {
-        matches!(self, Msg::Tick | Msg::Notice(_) | Msg::ReplayBadge(_) | Msg::ShowRecorded(_))
+        matches!(self, Msg::Tick | Msg::Notice(_) | Msg::ReplayBadge { .. } | Msg::ShowRecorded(_))
     }
 }
 

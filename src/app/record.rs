@@ -46,7 +46,7 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
         Msg::StreamError(reason) => Record::StreamError { t, reason: sanitize_urls(reason) },
         // The journal's format keeps a cancel as the reason "cancelled".
         Msg::StreamCancelled => Record::StreamError { t, reason: CANCELLED.into() },
-        Msg::Tick | Msg::Notice(_) | Msg::ReplayBadge(_) | Msg::ShowRecorded(_) => return None,
+        Msg::Tick | Msg::Notice(_) | Msg::ReplayBadge { .. } | Msg::ShowRecorded(_) => return None,
         Msg::WriteDone { hunk, path, after, undo } => Record::Write(WriteRecord {
             t,
             hunk: hunk_hex(*hunk),

@@ -24,7 +24,12 @@ use crate::ui::{overlay, status};
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme, hl: &Highlighter) {
-    let area = frame.area();
+    // A replay re-enacting keys keeps the recorded size (`App::reenacting`): that much is shown,
+    // as far as this terminal holds it.
+    let area = match app.reenacting {
+        true => frame.area().intersection(Rect::new(0, 0, app.size.0, app.size.1)),
+        false => frame.area(),
+    };
     let panes = layout::panes(area, app);
     if layout::cramped(&panes) {
         // Keys but quitting do nothing then (`App::on_key`): say why, as far as it fits.

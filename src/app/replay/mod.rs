@@ -252,6 +252,9 @@ pub struct Player {
     places_recorded: bool,
     /// Messages of the player's own (a cancelled stream's end, a reply the recording lacks).
     extra: VecDeque<(u64, Msg)>,
+    /// The hunks the recording has a decision on: a write for any other came from a replay
+    /// that went another way than the recording, and is not carried out ([`Player::stray`]).
+    decided: std::collections::BTreeSet<HunkId>,
 }
 
 impl Player {
@@ -264,6 +267,7 @@ impl Player {
             reenact: true,
             places_recorded: script.header.version >= PLACED_SINCE,
             extra: VecDeque::new(),
+            decided: script.decisions.keys().copied().collect(),
         };
         if !reenact {
             player.take_over();
@@ -287,6 +291,25 @@ impl Player {
     /// while re-enacting); otherwise they are carried out at once.
     pub fn holds_placing(&self) -> bool {
         self.reenact && self.places_recorded
+    }
+
+    /// For a held write of a hunk the recording never decided on, what the app is told instead
+    /// of the write: a replayed key did something the recorded one did not, and the replay
+    /// writes nothing the recording did not write. `None`: the write is the recording's.
+    pub fn stray(&self, effect: &AppEffect) -> Option<Msg> {
+        let AppEffect::Write { effect, undo } = effect else { return None };
+        let (hunk, path) = match effect {
+            Effect::Write { hunk, path, .. } | Effect::Delete { hunk, path, .. } => (*hunk, path),
+            Effect::Read { .. } => return None,
+        };
+        (!self.decided.contains(&hunk)).then(|| Msg::WriteFailed {
+            hunk,
+            path: path.clone(),
+            reason: "not written: the recording never decided on this hunk (the replay went \
+                     another way than the recording)"
+                .into(),
+            undo: *undo,
+        })
     }
 
     /// Nothing is left to play.

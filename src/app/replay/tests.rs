@@ -237,3 +237,32 @@ fn recorded_keys_reach_the_app_as_keys() {
     let EventKind::Input(Msg::Key(k)) = &s.events[1].kind else { panic!("{:?}", s.events[1]) };
     assert_eq!(*k, KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
 }
+
+#[test]
+fn a_write_of_a_hunk_the_recording_never_decided_on_is_a_stray_one_it_decided_on_is_not() {
+    let decided: HunkId = 0x2a;
+    let mut records = script().records;
+    records.push(Record::Decision(crate::core::session::DecisionRecord {
+        t: 1200,
+        hunk: hunk_hex(decided),
+        path: "a.py".into(),
+        action: "accept".into(),
+        state: "applied".into(),
+    }));
+    let script = Script::from_journal(&Journal { records, dropped: None }).unwrap();
+    let player = Player::new(&script, true);
+    let write = |hunk: HunkId| AppEffect::Write {
+        effect: Effect::Write { hunk, path: "a.py".into(), expected: None, text: "x = 2\n".into() },
+        undo: false,
+    };
+    assert_eq!(player.stray(&write(decided)), None);
+    match player.stray(&write(7)) {
+        Some(Msg::WriteFailed { hunk, path, reason, undo: false }) => {
+            assert_eq!((hunk, path.as_str()), (7, "a.py"));
+            assert!(reason.contains("never decided"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A read is no write.
+    assert_eq!(player.stray(&AppEffect::Read { path: "a.py".into() }), None);
+}

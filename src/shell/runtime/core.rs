@@ -299,16 +299,34 @@ impl<'a> Core<'a> {
         if !p.player.finished() {
             return Vec::new();
         }
-        p.held.drain(..).filter_map(|e| disk_job(e, None)).collect()
+        self.carry_held()
     }
 
     /// The user takes over a replay: recorded inputs stop; the held effects, as jobs.
     pub fn take_over(&mut self) -> Vec<Job> {
         let Some(p) = self.playing.as_mut() else { return Vec::new() };
         p.player.take_over();
-        let jobs = p.held.drain(..).filter_map(|e| disk_job(e, None)).collect();
-        self.update(Msg::ReplayBadge("REPLAY · you decide".into()), self.t);
+        let jobs = self.carry_held();
+        self.update(
+            Msg::ReplayBadge { badge: "REPLAY · you decide".into(), reenacting: false },
+            self.t,
+        );
         jobs
+    }
+
+    /// The held effects, as jobs, but writes the recording never made: the app hears those
+    /// were not carried out ([`Player::stray`]).
+    fn carry_held(&mut self) -> Vec<Job> {
+        let Some(p) = self.playing.as_mut() else { return Vec::new() };
+        let held = std::mem::take(&mut p.held);
+        let (strays, jobs): (Vec<AppEffect>, Vec<AppEffect>) =
+            held.into_iter().partition(|e| p.player.stray(e).is_some());
+        let told: Vec<Msg> = strays.iter().filter_map(|e| p.player.stray(e)).collect();
+        for msg in told {
+            // A failed write asks for nothing more.
+            let _ = self.update(msg, self.t);
+        }
+        jobs.into_iter().filter_map(|e| disk_job(e, None)).collect()
     }
 }
 

@@ -221,6 +221,15 @@ where
     /// the decisions to the user.
     fn feed(&mut self, core: &mut Core<'_>, msg: Msg) -> Result<Vec<AppEffect>> {
         let is_key = matches!(msg, Msg::Key(_) | Msg::Resize(..));
+        if matches!(msg, Msg::Resize(..))
+            && core.playing.as_ref().is_some_and(|p| p.player.reenacting())
+        {
+            // While a replay re-enacts, the app keeps the recorded size (what a key does may
+            // depend on it); this terminal's new size only redraws. It learns it on taking over.
+            self.dirty = true;
+            self.last_draw = None;
+            return Ok(Vec::new());
+        }
         // A tick changes what is shown only while the status line's clock runs: an idle screen
         // is not drawn again (idle CPU ~0).
         let mut changed = !matches!(msg, Msg::Tick) || core.app.clock_running();

@@ -154,7 +154,14 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
             effects
         }
         None => {
-            core.app.update(Msg::Resize(width, height), base);
+            // A replay re-enacts keys at the recorded size: what a key does can depend on it
+            // (help that scrolls at 80x24 closes at 160x45), so the app is given that size
+            // until the user takes over, whatever this terminal's.
+            let size = match &session.replay {
+                Some(r) if r.reenact => (r.script.header.width, r.script.header.height),
+                _ => (width, height),
+            };
+            core.app.update(Msg::Resize(size.0, size.1), base);
             core.start()
         }
     };
@@ -170,7 +177,7 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
                 Some(speed) => format!("REPLAY ×{speed}"),
                 None => "REPLAY instant".into(),
             };
-            core.update(Msg::ReplayBadge(badge), t);
+            core.update(Msg::ReplayBadge { badge, reenacting: true }, t);
         } else if r.show_recorded {
             core.update(Msg::ShowRecorded(r.script.decisions.clone()), t);
         }
