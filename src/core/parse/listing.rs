@@ -124,6 +124,33 @@ pub(super) fn introduced_path(line: &str, known: &dyn Fn(&str) -> bool) -> Optio
     (words <= 1 || (whole && words <= 5) || presents_new_version(line, known)).then_some(path)
 }
 
+/// Whether a line introducing a listing asks for a file that is not there yet: "Add a new
+/// migration `m/0005.sql`:", "Create `tests/test_a.py`:", "a new file `b.py`:". A new version of
+/// a file is not a new file ("Here is the new `app.py`:", "a new version of `a.py`:"). Such a
+/// listing never replaces a file of that name that holds something else.
+pub(super) fn announces_new(line: &str, known: &dyn Fn(&str) -> bool) -> bool {
+    let t = line.trim().trim_end_matches(['*', '_']).trim_end();
+    let Some(body) = t.strip_suffix(':') else { return false };
+    let Some((_, after)) = last_mention(body, known) else { return false };
+    let before = &body[..body.len() - after.len()];
+    // "Add a new route to `app.py`": something new in the file.
+    if governed_by_a_preposition(before) {
+        return false;
+    }
+    let words = words_before_mention(last_sentence(before));
+    let near: Vec<&str> = words.iter().rev().take(4).map(String::as_str).collect();
+    // "a new migration", "an new file": the indefinite article makes it another file; "a new
+    // version of" it is the file.
+    let indefinite_new = near.first() != Some(&"of")
+        && near.windows(2).any(|w| w[0] == "new" && matches!(w[1], "a" | "an"));
+    let created = words
+        .iter()
+        .rev()
+        .find(|w| !(SKIPPED.contains(&w.as_str()) || matches!(w.as_str(), "file" | "module")))
+        .is_some_and(|verb| matches!(verb.as_str(), "create" | "created" | "creating"));
+    indefinite_new || created
+}
+
 /// The first path a sentence mentions, when a verb that makes a file governs it directly
 /// ("Create `a.py` …").
 fn created_first(body: &str, known: &dyn Fn(&str) -> bool) -> Option<String> {
@@ -382,6 +409,20 @@ fn last_mention<'a>(text: &'a str, known: &dyn Fn(&str) -> bool) -> Option<(Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_new_file_is_announced_by_a_new_thing_or_creating_it_not_by_a_new_version() {
+        let new = |line: &str| announces_new(line, &|_| false);
+        assert!(new("Add a new migration `db/0007_index.sql`:"));
+        assert!(new("We need an new test module `tests/test_cli.py`:"));
+        assert!(new("Create `scripts/release.sh`:"));
+        assert!(new("Created the file `docs/usage.md`:"));
+        assert!(!new("Here is a new version of `a.txt` for you to consider:"));
+        assert!(!new("Here is the new `app.py`:"));
+        assert!(!new("The updated `app.py`:"));
+        assert!(!new("I've rewritten `app.py`:"));
+        assert!(!new("Add a new route to `app.py`:"));
+    }
 
     #[test]
     fn a_presenting_sentence_may_go_on_after_the_file() {

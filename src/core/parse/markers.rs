@@ -9,6 +9,10 @@ pub struct FenceLine {
     pub info: String,
     /// Only closes a fence (`</source>`): never opens one.
     pub closer: bool,
+    /// The spaces before it (at most 3): as much is taken off the start of each line of the
+    /// fence's body (CommonMark), so a listing in a list item ("1. Here is `a.py`:" and the
+    /// fence indented under it) is the file's text, not the file three columns deeper.
+    pub indent: usize,
 }
 
 /// The character standing for `<source>` fences in [`FenceLine::ch`].
@@ -21,7 +25,7 @@ pub fn fence_line(line: &str) -> Option<FenceLine> {
     }
     let rest = &line[indent..];
     if rest.starts_with('<') {
-        return source_tag(rest.trim_end());
+        return source_tag(rest.trim_end()).map(|f| FenceLine { indent, ..f });
     }
     let ch = rest.chars().next()?;
     if ch != '`' && ch != '~' {
@@ -35,14 +39,19 @@ pub fn fence_line(line: &str) -> Option<FenceLine> {
     if ch == '`' && info.contains('`') {
         return None;
     }
-    Some(FenceLine { ch, len, info: info.to_string(), closer: false })
+    Some(FenceLine { ch, len, info: info.to_string(), closer: false, indent })
 }
 
 /// `<source>`, `<source python>`, `<source>python` (aider's own fence with its language after
 /// it, as aider's prompt writes it) or `</source>` alone on a line.
 fn source_tag(tag: &str) -> Option<FenceLine> {
-    let fence =
-        |info: &str, closer| FenceLine { ch: SOURCE_TAG, len: 1, info: info.to_string(), closer };
+    let fence = |info: &str, closer| FenceLine {
+        ch: SOURCE_TAG,
+        len: 1,
+        info: info.to_string(),
+        closer,
+        indent: 0,
+    };
     if tag == "</source>" {
         return Some(fence("", true));
     }

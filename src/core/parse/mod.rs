@@ -280,11 +280,20 @@ impl Parser {
                 None => self.path_line_before_fence(),
             };
             let before = self.line_before_fence();
-            // "### `tests/test_x.py` (new)": a new file, never a listing of an existing one.
-            let new_file = path.as_ref().is_some_and(|(_, s)| *s == PathSource::PathLine)
-                && before.is_some_and(crate::core::paths::notes_new);
             let known = |p: &str| self.known.contains(p);
             let listing_path = before.and_then(|b| listing::introduced_path(b, &known));
+            // "### `tests/test_x.py` (new)", "Add a new migration `m/0005.sql`:": a new file,
+            // never a listing of an existing one.
+            let new_file = match &path {
+                Some((_, PathSource::PathLine)) => {
+                    before.is_some_and(crate::core::paths::notes_new)
+                }
+                Some(_) => false,
+                None => {
+                    listing_path.is_some()
+                        && before.is_some_and(|b| listing::announces_new(b, &known))
+                }
+            };
             let presented = before.is_some_and(|b| listing::presents_new_version(b, &known));
             let unnamed = before.is_some_and(|b| listing::presents_unnamed_file(b, &known));
             let prose_path = self.prose_paths.last().cloned();
@@ -350,6 +359,9 @@ impl Parser {
 
     fn body_line(&mut self, line: &str) {
         let fence = self.fence.as_mut().expect("body_line runs inside a fence");
+        // The fence's own indentation is not the text's (`FenceLine::indent`).
+        let margin = line.len() - line.trim_start_matches(' ').len();
+        let line = &line[margin.min(fence.open.indent)..];
         if let Some(f) = fence_line(line) {
             if let Some(inner) = fence.nested.last() {
                 if f.closes(inner) {
