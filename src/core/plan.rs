@@ -183,13 +183,14 @@ fn plan_reply(
 /// the second would write its lines beside the first's (a guard written twice).
 ///
 /// A later block that adds other lines is a correction when the prose between the two takes
-/// the first back ("scratch that, use this block instead"); without such words it is an edit
-/// of its own at the same place.
+/// the first back ("scratch that, use this block instead", "the corrected version:"); without
+/// such words neither is applied: both cannot stand at one place, and which is meant is not
+/// known (a reply quoting the user's version before its own).
 fn supersede(items: &mut [PlanItem], reply: &str) {
     fn block(item: &PlanItem) -> Option<(&str, &Hunk, (usize, usize))> {
         match item {
             PlanItem::Edit { edit, path, .. } => match &edit.change {
-                Change::Modify { hunk } if !hunk.marked => Some((path, hunk, edit.reply_lines)),
+                Change::Modify { hunk } => Some((path, hunk, edit.reply_lines)),
                 _ => None,
             },
             _ => None,
@@ -231,20 +232,36 @@ fn supersede(items: &mut [PlanItem], reply: &str) {
         if first.old.iter().filter(|l| !l.trim().is_empty()).count() < 2 {
             continue;
         }
-        let later = read[i + 1..].iter().flatten().find(|r| {
-            r.path == first.path
-                && r.old == first.old
-                && r.new != first.new
-                && (first.adds.iter().filter(|a| r.adds.contains(a)).count() * 2
-                    >= first.adds.len()
-                    || takes_back(reply, first.reply_lines.1, r.reply_lines.0))
-        });
-        let Some(Read { reply_lines: (from, to), .. }) = later else { continue };
-        let reason = format!(
-            "{}: the block at reply lines {from}-{to} replaces the same text otherwise: it is taken as this one's correction, and this one is not applied",
-            first.path
-        );
-        superseded.push((i, reason));
+        let Some((j, other)) = (read.iter().enumerate().skip(i + 1))
+            .filter_map(|(j, r)| Some((j, r.as_ref()?)))
+            .find(|(_, r)| r.path == first.path && r.old == first.old && r.new != first.new)
+        else {
+            continue;
+        };
+        let (from, to) = other.reply_lines;
+        let corrects = first.adds.iter().filter(|a| other.adds.contains(a)).count() * 2
+            >= first.adds.len()
+            || takes_back(reply, first.reply_lines.1, from);
+        if corrects {
+            let reason = format!(
+                "{}: the block at reply lines {from}-{to} replaces the same text otherwise: it is taken as this one's correction, and this one is not applied",
+                first.path
+            );
+            superseded.push((i, reason));
+            continue;
+        }
+        // Not said to be a correction: both cannot stand at that place (once one is made,
+        // the other's old text is gone), and which one the model means is not known (a
+        // version it quotes, "you proposed:", then its own). Neither is applied.
+        let (a, b) = first.reply_lines;
+        let reason = |(x, y): (usize, usize)| {
+            format!(
+                "{}: the blocks at reply lines {a}-{b} and {from}-{to} replace the same text with different new text, and the reply does not say which one stands ({x}-{y} is not applied): send the one that is meant",
+                first.path
+            )
+        };
+        superseded.push((i, reason((a, b))));
+        superseded.push((j, reason((from, to))));
     }
     for (i, reason) in superseded {
         if let PlanItem::Edit { edit, .. } = &items[i] {
@@ -259,6 +276,8 @@ fn supersede(items: &mut [PlanItem], reply: &str) {
 fn takes_back(reply: &str, after: usize, before: usize) -> bool {
     const WORDS: &[&str] = &[
         "instead",
+        "corrected",
+        "correct version",
         "scratch that",
         "disregard",
         "ignore the",

@@ -55,6 +55,8 @@ pub(super) fn replace(
     let content = &*blank_end_as(content, kept);
     let retabbed = crate::core::indent::retabbed(&text.lines, content);
     let content = retabbed.as_deref().unwrap_or(content);
+    let unnumbered = without_line_numbers(&text.lines, content);
+    let content = unnumbered.as_deref().unwrap_or(content);
     // A listing is read a second way only when the first reading is refused: its gaps aligned
     // from their first line ("new function, then `# ... rest unchanged ...`", where the first
     // reading paired the new lines' blank line with one further down). Either reading must pass
@@ -88,6 +90,51 @@ pub(super) fn replace(
     w.dirty = true;
     let strategy = if merged.restored { Strategy::WholeMerge } else { Strategy::WholeFile };
     placed(edit, path, Placement { strategy, lines: Some((1, n)), similarity: None }, None)
+}
+
+/// A listing shown with its line numbers (`cat -n`'s `     3\t`, `3: `, `3 | `): every line
+/// starts with the next number and the same separator, which the file's lines do not. The
+/// listing without them; `None` when it is not numbered so.
+fn without_line_numbers(original: &[String], listing: &str) -> Option<String> {
+    const SEPARATORS: [&str; 4] = ["\t", ": ", " | ", "| "];
+    let lines: Vec<&str> = listing.lines().collect();
+    let numbered = |line: &str, sep: &str| -> Option<(u64, usize)> {
+        let t = line.trim_start_matches(' ');
+        let digits = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let n = t[..digits].parse().ok()?;
+        let rest = &t[digits..];
+        // A numbered blank line may have lost its separator to trailing-space trimming.
+        let cut = match rest.strip_prefix(sep) {
+            Some(_) => line.len() - rest.len() + sep.len(),
+            None if rest.trim().is_empty() || rest.trim_end() == sep.trim_end() => line.len(),
+            None => return None,
+        };
+        Some((n, cut))
+    };
+    if lines.len() < 3 {
+        return None;
+    }
+    let sep = SEPARATORS.into_iter().find(|sep| {
+        let first = numbered(lines[0], sep).map(|(n, _)| n);
+        first.is_some_and(|first| {
+            lines
+                .iter()
+                .enumerate()
+                .all(|(i, l)| numbered(l, sep).is_some_and(|(n, _)| n == first + i as u64))
+        })
+    })?;
+    // A file whose own lines are numbered so (a data file) keeps its numbers.
+    let own = original.iter().filter(|l| numbered(l, sep).is_some()).count();
+    if own * 2 > original.len() {
+        return None;
+    }
+    let mut out = String::with_capacity(listing.len());
+    for line in lines {
+        let (_, cut) = numbered(line, sep)?;
+        out.push_str(&line[cut..]);
+        out.push('\n');
+    }
+    Some(out)
 }
 
 /// A listing that names its file in a comment on its first line (`# app/util.py`) without the

@@ -106,6 +106,9 @@ struct SrBlock {
     /// The divider line as written (it may be a title's underline: see
     /// [`split_at_the_middle_divider`]).
     divider: String,
+    /// The spaces before its `<<<<<<< SEARCH`: a marker indented deeper is the text's (a
+    /// document showing the format in an indented example), not the block's.
+    margin: usize,
 }
 
 #[derive(Debug)]
@@ -346,6 +349,7 @@ impl Parser {
                 replace: Vec::new(),
                 in_replace: false,
                 divider: String::new(),
+                margin: line.len() - line.trim_start().len(),
             });
             return true;
         }
@@ -424,26 +428,67 @@ impl Parser {
                 }),
         };
         let Some((path, source)) = path else { return };
-        let mut content = String::new();
-        // A listing copied from a file with a BOM may carry it on its first line: the file
-        // keeps its own (`TextFile`), written into the text it would be doubled.
-        for (i, l) in fence.body.iter().enumerate() {
-            let l = if i == 0 { l.trim_start_matches('\u{feff}') } else { l };
-            content.push_str(l);
-            content.push('\n');
+        // Several files in one fence, each opened by a comment naming it (`// src/a.ts`, a blank
+        // line, `// src/b.ts`): each its own listing, never all of them one file's text.
+        let parts = self.listings_in(&fence.body);
+        let first_end = parts.first().map_or(fence.body.len(), |(at, _)| *at);
+        let mut pieces = vec![(path, source, 0, first_end)];
+        for (k, (at, named)) in parts.iter().enumerate() {
+            let end = parts.get(k + 1).map_or(fence.body.len(), |(next, _)| *next);
+            pieces.push((named.clone(), PathSource::FirstLineComment, *at, end));
         }
-        let change = match fence.new_file {
-            true => Change::Create { content },
-            false => Change::Replace { content },
-        };
-        self.emit(path, source, Format::Whole, change, fence.start, self.line_no);
+        for (path, source, from, to) in pieces {
+            let mut content = String::new();
+            // A listing copied from a file with a BOM may carry it on its first line: the file
+            // keeps its own (`TextFile`), written into the text it would be doubled.
+            for (i, l) in fence.body[from..to].iter().enumerate() {
+                let l = if i == 0 { l.trim_start_matches('\u{feff}') } else { l };
+                content.push_str(l);
+                content.push('\n');
+            }
+            if from > 0 {
+                // The blank lines between two files are the reply's spacing.
+                content = format!("{}\n", content.trim_end_matches('\n'));
+            }
+            let change = match fence.new_file {
+                true => Change::Create { content },
+                false => Change::Replace { content },
+            };
+            let (start, end) = match to == fence.body.len() {
+                true => (fence.start + from, self.line_no),
+                false => (fence.start + from, fence.start + to),
+            };
+            self.emit(path, source, Format::Whole, change, start, end);
+        }
+    }
+
+    /// Where a listing whose first line is a comment naming a file holds the next files: lines
+    /// after a blank line that are only a comment naming another file of the project, with the
+    /// path each names.
+    fn listings_in(&self, body: &[String]) -> Vec<(usize, String)> {
+        let Some(first) = body.iter().position(|l| !l.trim().is_empty()) else { return Vec::new() };
+        let Some(own) = listing::first_line_path(&body[first]) else { return Vec::new() };
+        let mut named = vec![own];
+        let mut parts = Vec::new();
+        for i in first + 1..body.len() {
+            if !body[i - 1].trim().is_empty() {
+                continue;
+            }
+            let Some(p) = listing::first_line_path(&body[i]) else { continue };
+            if self.known.contains(&p) && !named.contains(&p) {
+                named.push(p.clone());
+                parts.push((i, p));
+            }
+        }
+        parts
     }
 
     // ---- SEARCH/REPLACE ----
 
     fn sr_line(&mut self, line: &str) {
         let Mode::Sr(block) = &mut self.mode else { return };
-        match sr_marker(line) {
+        let deeper = line.len() - line.trim_start().len() > block.margin;
+        match sr_marker(line).filter(|_| !deeper) {
             Some(SrMarker::Divider) if !block.in_replace => {
                 block.in_replace = true;
                 block.divider = line.to_string();
@@ -545,7 +590,28 @@ fn split_at_the_middle_divider(
 /// divider models add around them.
 fn cleaned(path: &str, search: Vec<String>, replace: Vec<String>) -> (Vec<String>, Vec<String>) {
     let (search, replace) = strip_quoted_wrapping(search, replace, path);
+    let replace = replace_written_as_a_diff(&search, replace);
     (strip_bom(search), strip_doubled_divider(path, strip_bom(replace)))
+}
+
+/// A REPLACE written as a diff of the SEARCH (`-` the old line, `+` the new one): its `-` and
+/// context lines, markers off, are the SEARCH's lines in order, so its `+` and context lines
+/// are the new text. Any other REPLACE is kept as written.
+fn replace_written_as_a_diff(search: &[String], replace: Vec<String>) -> Vec<String> {
+    let marked = |l: &String, m: char| l.strip_prefix(m).map(str::to_string);
+    let all_marked = replace.iter().all(|l| l.starts_with(['-', '+', ' ']));
+    let has = |m: char| replace.iter().any(|l| l.starts_with(m));
+    if search.is_empty() || !all_marked || !has('-') || !has('+') {
+        return replace;
+    }
+    let old: Vec<String> =
+        replace.iter().filter_map(|l| marked(l, '-').or_else(|| marked(l, ' '))).collect();
+    let same = old.len() == search.len()
+        && old.iter().zip(search).all(|(a, b)| a.trim_end() == b.trim_end());
+    match same {
+        true => replace.iter().filter_map(|l| marked(l, '+').or_else(|| marked(l, ' '))).collect(),
+        false => replace,
+    }
 }
 
 /// The `=======` lines of the new text as first split, a last line that is one aside (the

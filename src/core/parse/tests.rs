@@ -342,3 +342,27 @@ fn a_prose_path_with_a_space_is_the_projects_file() {
         );
     }
 }
+
+#[test]
+fn a_replace_written_as_a_diff_of_the_search_is_its_plus_and_context_lines() {
+    let r = "w.py\n```python\n<<<<<<< SEARCH\n    a = 1\n    b = 2\n=======\n     a = 1\n-    b = 2\n+    b = 3\n>>>>>>> REPLACE\n```\n";
+    let e = edits(r);
+    assert_eq!(hunk(&e[0]).old_text(), "    a = 1\n    b = 2\n");
+    assert_eq!(hunk(&e[0]).new_text(), "    a = 1\n    b = 3\n");
+    // `-` lines that are not the SEARCH's: the REPLACE is the text as written (a Markdown
+    // list, say).
+    let r = "n.md\n```\n<<<<<<< SEARCH\n- one\n=======\n- two\n+ three\n>>>>>>> REPLACE\n```\n";
+    assert_eq!(hunk(&edits(r)[0]).new_text(), "- two\n+ three\n");
+}
+
+#[test]
+fn a_fence_indented_in_a_list_item_gives_its_lines_without_that_indentation() {
+    let r =
+        "1. Here is the complete `a.py`:\n\n   ```python\n   def f():\n       return 1\n   ```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1);
+    match &e[0].change {
+        Change::Replace { content } => assert_eq!(content, "def f():\n    return 1\n"),
+        other => panic!("{other:?}"),
+    }
+}
