@@ -682,6 +682,11 @@ fn not_located(
         // `cache:!0,bail:!0` before): made before, not to be extended again.
         let line = &text.lines[p.line];
         let old = &line[p.start..p.end];
+        // All of a line is no part of one: the hunk's lines were found whole and refused
+        // there (far from their header, among twins); another copy is not taken this way.
+        if old.trim() == line.trim() {
+            return refusal_report(edit, path, refusal);
+        }
         let made = p.with.match_indices(old).any(|(k, _)| {
             p.start >= k && line.get(p.start - k..p.start - k + p.with.len()) == Some(&p.with)
         });

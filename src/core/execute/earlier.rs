@@ -19,7 +19,14 @@ pub(super) fn changed_by_an_earlier_edit(hunk: &Hunk, applied: &[Hunk]) -> Optio
     if old.is_empty() || old == new {
         return None;
     }
-    applied.iter().find_map(|p| {
+    // Two hunks of a diff whose headers put their old lines at different places: a diff's
+    // hunks are at distinct places by its form, neither re-quotes the other's.
+    let span = |h: &Hunk| h.old_start_hint.map(|s| (s, s + h.old_lines().count().max(1)));
+    let apart = |p: &Hunk| match (span(hunk), span(p)) {
+        (Some((a, b)), Some((c, d))) => b <= c || d <= a,
+        _ => false,
+    };
+    applied.iter().filter(|p| !apart(p)).find_map(|p| {
         let p_old: Vec<&str> = p.old_lines().filter(telling).map(str::trim).collect();
         let p_new: Vec<&str> = p.new_lines().filter(telling).map(str::trim).collect();
         if !holds(&p_old, &old) || holds(&p_new, &old) || holds(&p_new, &new) {
@@ -71,5 +78,12 @@ mod tests {
         // An earlier edit of other lines says nothing.
         let other = hunk(&["x = 1"], &["x = 2"]);
         assert_eq!(changed_by_an_earlier_edit(&later, &[other]), None);
+        // Hunks of a diff whose headers put them at different lines are different places.
+        let (mut first, mut later) = (first, later);
+        first.old_start_hint = Some(7);
+        later.old_start_hint = Some(3);
+        assert_eq!(changed_by_an_earlier_edit(&later, std::slice::from_ref(&first)), None);
+        later.old_start_hint = Some(8);
+        assert!(changed_by_an_earlier_edit(&later, std::slice::from_ref(&first)).is_some());
     }
 }
