@@ -366,3 +366,12 @@ fn a_fence_indented_in_a_list_item_gives_its_lines_without_that_indentation() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_rename_in_a_git_diff_is_reported_by_name_never_dropped() {
+    let r = "```diff\ndiff --git a/lib/old.py b/lib/new.py\nsimilarity index 100%\nrename from lib/old.py\nrename to lib/new.py\n```\n";
+    let p = problems(r);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].reason.contains("lib/old.py to lib/new.py"), "{}", p[0].reason);
+    assert!(edits(r).is_empty());
+}

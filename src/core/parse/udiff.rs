@@ -31,6 +31,9 @@ pub(super) struct DiffFile {
     pub(super) broken: bool,
     /// Opened by `diff --git`, still waiting for its `---`/`+++` headers.
     pub(super) awaiting_headers: bool,
+    /// Its `rename from` / `rename to` (or `copy from` / `copy to`) lines: files are not moved
+    /// or copied here, so such a section is reported, never silently dropped.
+    pub(super) moved: (Option<String>, Option<String>),
 }
 
 impl DiffFile {
@@ -44,6 +47,7 @@ impl DiffFile {
             removed: Vec::new(),
             had_hunk: false,
             broken: false,
+            moved: (None, None),
             awaiting_headers: false,
         }
     }
@@ -162,6 +166,17 @@ impl Parser {
             if let Some(file) = b.file.as_mut() {
                 file.is_new |= line.starts_with("new file mode");
                 file.is_delete |= line.starts_with("deleted file mode");
+                let named = |p: &str| Some(line[p.len()..].trim().trim_matches('"').to_string());
+                for from in ["rename from ", "copy from "] {
+                    if line.starts_with(from) {
+                        file.moved.0 = named(from);
+                    }
+                }
+                for to in ["rename to ", "copy to "] {
+                    if line.starts_with(to) {
+                        file.moved.1 = named(to);
+                    }
+                }
             }
             return false;
         }
@@ -362,6 +377,14 @@ impl Parser {
         let held = if end == HunkEnd::Clear { 0 } else { b.held_empty };
         self.finish_hunk(b, end, held);
         let Some(file) = b.file.take() else { return };
+        if let (Some(from), Some(to)) = &file.moved
+            && from != to
+        {
+            let why = format!(
+                "the diff moves {from} to {to} (`rename`/`copy`): redline does not move or copy files; do it yourself (`git mv {from} {to}`) and send the reply again"
+            );
+            self.problem(Some(to.clone()), Format::Udiff, &why, file.start);
+        }
         let Some((path, source)) = file.path else { return };
         if file.broken {
             return;
