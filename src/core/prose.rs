@@ -6,14 +6,19 @@
 
 /// The lines of a reply outside its fenced blocks.
 fn prose_lines(reply: &str) -> impl Iterator<Item = &str> {
-    let mut fenced = false;
+    use crate::core::parse::markers::{FenceLine, fence_line};
+    // A fence closes only at a fence line that closes it (as the parser reads them): a `~~~~`
+    // underline in a listing's docstring is the listing's.
+    let mut open: Option<FenceLine> = None;
     reply.lines().filter(move |line| {
-        let t = line.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fenced = !fenced;
-            return false;
+        let Some(f) = fence_line(line) else { return open.is_none() };
+        match &open {
+            Some(o) if f.closes(o) => open = None,
+            Some(_) => {}
+            None if f.opens() => open = Some(f),
+            None => {}
         }
-        !fenced
+        false
     })
 }
 
