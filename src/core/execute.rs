@@ -35,7 +35,7 @@ mod prepared;
 mod reports;
 use already::{
     already_applied, already_report, defined_again, found_where_another_wrote, in_place_already,
-    in_place_as_changed_later, inserted_twice, made_with_gaps, removed_before,
+    in_place_as_changed_later, inserted_twice, made_then_edited, made_with_gaps, removed_before,
     removed_where_another_adds, removes_what_another_adds,
 };
 use doubt::placement_doubt;
@@ -430,6 +430,17 @@ fn modify(
         .or_else(|| found_where_another_wrote(hunk, &parts, &w.hunks, &w.applied_now, &text.lines))
     {
         return made_before(edit, path, hunk, place, &mut w.moves);
+    }
+    if let Some((file, new)) = made_then_edited(&parts, &text.lines) {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: where this edit adds {:?} the file has {:?}: made before and edited since? it is not added a second time",
+                new.trim(),
+                file.trim()
+            ),
+        );
     }
     // A removal found on the lines another hunk of the reply writes would undo that hunk: the
     // model wrote the removal as the moved copy reads. It is looked for outside those lines;

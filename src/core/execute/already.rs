@@ -20,9 +20,38 @@ pub(super) fn in_place_already(
     parts: &[(Hunk, Located)],
     lines: &[String],
 ) -> Option<(usize, usize)> {
+    in_place(parts, lines, false).map(|(place, _)| place)
+}
+
+/// Where the file reads the hunk's new text at the located place but for lines it adds that
+/// stand there only alike (`%s` made `%r`): the edit was made before and a person edited its
+/// lines since. Applied again it would add its lines a second time beside the edited ones. The
+/// first such line (the file's, the hunk's); `None` when the place does not read so, or reads
+/// the new text exactly ([`in_place_already`]).
+pub(super) fn made_then_edited(
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+) -> Option<(String, String)> {
+    // Only a hunk that adds lines and removes none: where it removes, the old line standing
+    // in the new one's place is alike by nature (the edit not made yet).
+    let removes = parts.iter().any(|(h, _)| h.lines.iter().any(|l| l.kind == LineKind::Remove));
+    if removes {
+        return None;
+    }
+    in_place(parts, lines, true)?.1
+}
+
+/// [`in_place_already`], with `alike_adds` the lines a hunk adds may stand there only alike
+/// (the first that does is returned with the place).
+fn in_place(
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+    alike_adds: bool,
+) -> Option<((usize, usize), Option<(String, String)>)> {
     let (mut first, mut last) = (usize::MAX, 0);
+    let mut edited = None;
     for (h, loc) in parts {
-        let kept: Vec<(&str, Option<usize>)> = h
+        let kept: Vec<(&str, Option<usize>, bool)> = h
             .lines
             .iter()
             .zip(&loc.slots)
@@ -34,10 +63,11 @@ pub(super) fn in_place_already(
                     && (!matches!(s, HunkSlot::Ignored) || l.text.trim().is_empty())
             })
             .map(|(l, s)| {
-                (l.text.as_str(), if let HunkSlot::Kept(f, _) = s { Some(*f) } else { None })
+                let at = if let HunkSlot::Kept(f, _) = s { Some(*f) } else { None };
+                (l.text.as_str(), at, l.kind == LineKind::Add)
             })
             .collect();
-        let new: Vec<&str> = kept.iter().map(|(t, _)| t.trim()).collect();
+        let new: Vec<&str> = kept.iter().map(|(t, ..)| t.trim()).collect();
         let old_is_new = h.lines.iter().all(|l| l.kind == LineKind::Context);
         if old_is_new || new.is_empty() {
             return None;
@@ -46,24 +76,37 @@ pub(super) fn in_place_already(
         // lines the hunk removes before it, when those are found). With no context found, the
         // new text may stand anywhere over the place (the old lines found inside the block the
         // edit wrapped them in).
-        let (from, to) = match kept.iter().enumerate().find_map(|(k, (_, f))| Some((k, (*f)?))) {
+        let (from, to) = match kept.iter().enumerate().find_map(|(k, (_, f, _))| Some((k, (*f)?))) {
             Some((lead, f)) => (f.checked_sub(lead)?, f.checked_sub(lead)?),
             None => (loc.end.saturating_sub(new.len()), loc.start),
         };
         // The new text must cover the whole place the old text was found in: a file that still
         // holds lines the hunk removes (after its context) has not had the edit.
+        // A line the hunk adds, standing there only alike: same depth, most of it the same.
+        let alike = |file: &str, k: usize| {
+            let (text, _, add) = kept[k];
+            alike_adds
+                && add
+                && file.len() - file.trim_start().len() == text.len() - text.trim_start().len()
+                && crate::core::locate::lines::ratio(file, text) >= 0.8
+        };
         let start = (from..=to).find(|&start| {
             let end = start + new.len();
             end <= lines.len()
                 && start <= loc.start
                 && end >= loc.end
-                && lines[start..end].iter().map(|l| l.trim()).eq(new.iter().copied())
+                && (lines[start..end].iter().enumerate())
+                    .all(|(k, l)| l.trim() == new[k] || alike(l, k))
         })?;
+        if let Some(k) = (0..new.len()).find(|&k| lines[start + k].trim() != new[k]) {
+            edited.get_or_insert((lines[start + k].clone(), kept[k].0.to_string()));
+        }
         let end = start + new.len();
         // An edit of whitespace alone (a recipe's spaces made a tab, a line's trailing spaces
         // taken out) is made only when the file holds its lines to the byte.
         if whitespace_only(h)
             && !lines[start..end].iter().map(|l| l.as_str()).eq(kept.iter().map(|k| k.0))
+            && !alike_adds
         {
             return None;
         }
@@ -77,7 +120,7 @@ pub(super) fn in_place_already(
         first = first.min(start);
         last = last.max(end);
     }
-    Some((first, last))
+    Some(((first, last), edited))
 }
 
 /// [`in_place_already`] for the new text as the reply's other hunks leave it: a hunk that adds a
