@@ -31,7 +31,7 @@ pub(super) fn in_place_already(
 pub(super) fn made_then_edited(
     parts: &[(Hunk, Located)],
     lines: &[String],
-) -> Option<(String, String)> {
+) -> Option<Edited> {
     // Only a hunk that adds lines and removes none: where it removes, the old line standing
     // in the new one's place is alike by nature (the edit not made yet).
     let removes = parts.iter().any(|(h, _)| h.lines.iter().any(|l| l.kind == LineKind::Remove));
@@ -41,13 +41,16 @@ pub(super) fn made_then_edited(
     in_place(parts, lines, true)?.1
 }
 
+/// A line the file has where a hunk adds one only like it: the file's, the hunk's.
+type Edited = (String, String);
+
 /// [`in_place_already`], with `alike_adds` the lines a hunk adds may stand there only alike
 /// (the first that does is returned with the place).
 fn in_place(
     parts: &[(Hunk, Located)],
     lines: &[String],
     alike_adds: bool,
-) -> Option<((usize, usize), Option<(String, String)>)> {
+) -> Option<((usize, usize), Option<Edited>)> {
     let (mut first, mut last) = (usize::MAX, 0);
     let mut edited = None;
     for (h, loc) in parts {
