@@ -381,4 +381,29 @@ fn a_replay_in_a_larger_terminal_re_enacts_the_keys_as_recorded_and_writes_nothi
     assert!(screen.contains("2 left undecided"), "{screen}");
     let app = std::fs::read_to_string(dir.join("project/app.py")).unwrap();
     assert_eq!(app, APP_PY, "the replay wrote what the recording never did");
+
+    // The replay's own journal re-enacts the keys at the size they were re-enacted at.
+    tmux.run("clear");
+    let newest = journals(&sessions)
+        .into_iter()
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .expect("the replay's journal");
+    let command = format!(
+        "cd {} && XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} replay {} --instant --root {}; echo EXIT=$?",
+        dir.display(),
+        dir.join("xdg").display(),
+        sessions.display(),
+        env!("CARGO_BIN_EXE_redline"),
+        newest.display(),
+        dir.join("project").display(),
+    );
+    tmux.run(&command);
+    tmux.wait_for("the replay's end", "REPLAY instant");
+    std::thread::sleep(Duration::from_millis(500));
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("the replay to exit", "EXIT=");
+    let app = std::fs::read_to_string(dir.join("project/app.py")).unwrap();
+    assert_eq!(app, APP_PY, "the replay of a replay wrote what no recording did");
 }

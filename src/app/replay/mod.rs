@@ -223,6 +223,25 @@ impl Script {
     }
 }
 
+/// The writes a recording made or decided on: (hunk, undo). See [`Player::stray`].
+fn recorded_writes(records: &[Record]) -> std::collections::BTreeSet<(HunkId, bool)> {
+    let mut wrote = std::collections::BTreeSet::new();
+    for record in records {
+        let (hunk, undo) = match record {
+            Record::Write(w) => (&w.hunk, w.undo),
+            Record::Decision(d) if matches!(d.state.as_str(), "accepted" | "applied") => {
+                (&d.hunk, false)
+            }
+            Record::Decision(d) if d.action == "undo" => (&d.hunk, true),
+            _ => continue,
+        };
+        if let Some(id) = parse_hunk_hex(hunk) {
+            wrote.insert((id, undo));
+        }
+    }
+    wrote
+}
+
 /// What the player says to do next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cue {
@@ -252,9 +271,11 @@ pub struct Player {
     places_recorded: bool,
     /// Messages of the player's own (a cancelled stream's end, a reply the recording lacks).
     extra: VecDeque<(u64, Msg)>,
-    /// The hunks the recording has a decision on: a write for any other came from a replay
-    /// that went another way than the recording, and is not carried out ([`Player::stray`]).
-    decided: std::collections::BTreeSet<HunkId>,
+    /// The writes the recording made or decided on (hunk, undo): an accept (or an undo) the
+    /// recording wrote, or a decision that asked for it (a journal cut before the write's
+    /// outcome). Any other write came from a replay that went another way than the recording,
+    /// and is not carried out ([`Player::stray`]).
+    wrote: std::collections::BTreeSet<(HunkId, bool)>,
 }
 
 impl Player {
@@ -267,7 +288,7 @@ impl Player {
             reenact: true,
             places_recorded: script.header.version >= PLACED_SINCE,
             extra: VecDeque::new(),
-            decided: script.decisions.keys().copied().collect(),
+            wrote: recorded_writes(&script.records),
         };
         if !reenact {
             player.take_over();
@@ -293,7 +314,7 @@ impl Player {
         self.reenact && self.places_recorded
     }
 
-    /// For a held write of a hunk the recording never decided on, what the app is told instead
+    /// For a held write the recording never made nor decided on, what the app is told instead
     /// of the write: a replayed key did something the recorded one did not, and the replay
     /// writes nothing the recording did not write. `None`: the write is the recording's.
     pub fn stray(&self, effect: &AppEffect) -> Option<Msg> {
@@ -302,11 +323,11 @@ impl Player {
             Effect::Write { hunk, path, .. } | Effect::Delete { hunk, path, .. } => (*hunk, path),
             Effect::Read { .. } => return None,
         };
-        (!self.decided.contains(&hunk)).then(|| Msg::WriteFailed {
+        (!self.wrote.contains(&(hunk, *undo))).then(|| Msg::WriteFailed {
             hunk,
             path: path.clone(),
-            reason: "not written: the recording never decided on this hunk (the replay went \
-                     another way than the recording)"
+            reason: "not written: the recording never made this write (the replay went another \
+                     way than the recording)"
                 .into(),
             undo: *undo,
         })

@@ -239,7 +239,7 @@ fn recorded_keys_reach_the_app_as_keys() {
 }
 
 #[test]
-fn a_write_of_a_hunk_the_recording_never_decided_on_is_a_stray_one_it_decided_on_is_not() {
+fn a_write_the_recording_never_made_nor_decided_on_is_a_stray_one_it_decided_on_is_not() {
     let decided: HunkId = 0x2a;
     let mut records = script().records;
     records.push(Record::Decision(crate::core::session::DecisionRecord {
@@ -249,20 +249,30 @@ fn a_write_of_a_hunk_the_recording_never_decided_on_is_a_stray_one_it_decided_on
         action: "accept".into(),
         state: "applied".into(),
     }));
+    // A hunk the recording rejected: a replayed key that accepts it went another way.
+    records.push(Record::Decision(crate::core::session::DecisionRecord {
+        t: 1300,
+        hunk: hunk_hex(8),
+        path: "a.py".into(),
+        action: "reject".into(),
+        state: "rejected".into(),
+    }));
     let script = Script::from_journal(&Journal { records, dropped: None }).unwrap();
     let player = Player::new(&script, true);
-    let write = |hunk: HunkId| AppEffect::Write {
+    let write = |hunk: HunkId, undo: bool| AppEffect::Write {
         effect: Effect::Write { hunk, path: "a.py".into(), expected: None, text: "x = 2\n".into() },
-        undo: false,
+        undo,
     };
-    assert_eq!(player.stray(&write(decided)), None);
-    match player.stray(&write(7)) {
+    assert_eq!(player.stray(&write(decided, false)), None);
+    match player.stray(&write(7, false)) {
         Some(Msg::WriteFailed { hunk, path, reason, undo: false }) => {
             assert_eq!((hunk, path.as_str()), (7, "a.py"));
-            assert!(reason.contains("never decided"), "{reason}");
+            assert!(reason.contains("never made this write"), "{reason}");
         }
         other => panic!("{other:?}"),
     }
+    assert!(player.stray(&write(8, false)).is_some(), "the recording rejected it");
+    assert!(player.stray(&write(decided, true)).is_some(), "the recording never undid it");
     // A read is no write.
     assert_eq!(player.stray(&AppEffect::Read { path: "a.py".into() }), None);
 }

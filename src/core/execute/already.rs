@@ -28,10 +28,7 @@ pub(super) fn in_place_already(
 /// lines since. Applied again it would add its lines a second time beside the edited ones. The
 /// first such line (the file's, the hunk's); `None` when the place does not read so, or reads
 /// the new text exactly ([`in_place_already`]).
-pub(super) fn made_then_edited(
-    parts: &[(Hunk, Located)],
-    lines: &[String],
-) -> Option<Edited> {
+pub(super) fn made_then_edited(parts: &[(Hunk, Located)], lines: &[String]) -> Option<Edited> {
     // Only a hunk that adds lines and removes none: where it removes, the old line standing
     // in the new one's place is alike by nature (the edit not made yet).
     let removes = parts.iter().any(|(h, _)| h.lines.iter().any(|l| l.kind == LineKind::Remove));

@@ -51,6 +51,14 @@ pub(super) fn check_elision_ends(
         if next.is_empty() || next.iter().any(|f| file[*f].loose_len >= 4) {
             continue;
         }
+        // A short line the file has once (its one bare `{`) ends the `...` in one place only.
+        let once = |f: usize| {
+            let body = file[f].trimmed.trim_start();
+            file.iter().filter(|l| l.trimmed.trim_start() == body).count() == 1
+        };
+        if next.iter().any(|&f| once(f)) {
+            continue;
+        }
         // Nothing changes after it: the lines it covers and those after it are kept as they
         // are wherever it ends, and the changes before it are placed by the lines before them.
         if !changes_after {

@@ -131,6 +131,16 @@ pub fn run(app: &mut App, session: Session) -> Result<Ending> {
 async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Result<Ending> {
     let screen = TerminalScreen::new()?;
     let (width, height) = screen::Screen::size(&screen)?;
+    // A replay re-enacts keys at the recorded size (what a key does can depend on it: help that
+    // scrolls at 80x24 closes at 160x45), so the app is given that size until the user takes
+    // over, whatever this terminal's; the replay's own journal starts at it too, or replaying
+    // that journal would re-enact the keys at another size.
+    let (width, height) = match &session.replay {
+        Some(r) if r.reenact && session.resume.is_none() => {
+            (r.script.header.width, r.script.header.height)
+        }
+        _ => (width, height),
+    };
     let journal = session.journal.take();
     // The journal is begun and written by a thread of its own; a failure comes back as a notice.
     let log = match journal {
@@ -154,14 +164,7 @@ async fn live(app: &mut App, mut session: Session, signals: StopSignals) -> Resu
             effects
         }
         None => {
-            // A replay re-enacts keys at the recorded size: what a key does can depend on it
-            // (help that scrolls at 80x24 closes at 160x45), so the app is given that size
-            // until the user takes over, whatever this terminal's.
-            let size = match &session.replay {
-                Some(r) if r.reenact => (r.script.header.width, r.script.header.height),
-                _ => (width, height),
-            };
-            core.app.update(Msg::Resize(size.0, size.1), base);
+            core.app.update(Msg::Resize(width, height), base);
             core.start()
         }
     };
