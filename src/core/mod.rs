@@ -10,6 +10,7 @@ pub mod gap;
 pub mod review;
 
 pub mod indent;
+pub mod linediff;
 pub mod locate;
 pub mod parse;
 pub mod paths;

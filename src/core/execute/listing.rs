@@ -359,7 +359,7 @@ fn only_named_deletions(before: &[String], listing: &str, mentions: &[String]) -
     let old: Vec<&str> = before.iter().map(|l| l.trim_end()).collect();
     let new: Vec<&str> = listing.lines().map(|l| l.trim_end()).collect();
     let mut deleted = 0;
-    for op in similar::capture_diff_slices(similar::Algorithm::Patience, &old, &new) {
+    for op in crate::core::linediff::patience(&old, &new) {
         match op {
             similar::DiffOp::Equal { .. } => {}
             similar::DiffOp::Delete { old_index, old_len, .. } => {

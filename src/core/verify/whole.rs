@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
+use similar::DiffOp;
 
 use super::{Unexplained, brackets, changed, plain};
 use crate::core::locate::lines::ratio;
@@ -113,7 +113,7 @@ fn restored_lines(real: &[&str], result: &[&str]) -> Result<Vec<bool>, Unexplain
         None => Ok(()),
     };
     let mut restored = vec![false; result.len()];
-    for op in capture_diff_slices(Algorithm::Patience, real, result) {
+    for op in crate::core::linediff::patience(real, result) {
         match op {
             DiffOp::Insert { new_index, new_len, .. } => {
                 restored[new_index..new_index + new_len].iter_mut().for_each(|r| *r = true)

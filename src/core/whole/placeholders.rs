@@ -5,7 +5,7 @@
 //! Not for: merging a listing (`core::whole`), or recognising placeholder phrases
 //! (`core::elision`).
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
+use similar::DiffOp;
 
 use crate::core::elision::{is_placeholder, only_dots};
 use crate::core::locate::lines::LineInfo;
@@ -32,7 +32,7 @@ fn stand_ins(
     let mut out = vec![false; resp.len()];
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let known: std::collections::HashSet<u64> = orig_keys.iter().copied().collect();
-    for op in capture_diff_slices(Algorithm::Patience, orig_keys, &keys) {
+    for op in crate::core::linediff::patience(orig_keys, &keys) {
         if let DiffOp::Equal { old_index, new_index, len } = op {
             pairs.extend((0..len).map(|k| (old_index + k, new_index + k)));
         }

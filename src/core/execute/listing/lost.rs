@@ -28,7 +28,7 @@ pub(super) fn dropped_with_nothing_in_its_place(
     if !old.iter().filter(|t| says(t)).any(|t| listed.contains(t)) {
         return None;
     }
-    for op in similar::capture_diff_slices(similar::Algorithm::Patience, &old, &new) {
+    for op in crate::core::linediff::patience(&old, &new) {
         // Lines deleted outright, or replaced by lines none of which is like them (a changed
         // line next to a stretch left out is one replacement to the diff).
         let (old_index, old_len, put) = match op {
