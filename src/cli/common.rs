@@ -513,7 +513,13 @@ pub fn play(script: &Script, root: &Path, play: &Play) -> Result<(App, Ending)> 
         resume: None,
     };
     let ending = runtime::run(&mut app, session)?;
-    resume_hint(&app, recorded.as_ref().map(|r| r.0.as_str()));
+    // A replay played in a scratch copy is resumed there only on purpose (`redline resume`
+    // refuses it otherwise): the hint names the copy.
+    let resumable = recorded.as_ref().map(|(id, _)| match play.scratch {
+        true => format!("{id} --root {}", root.display()),
+        false => id.clone(),
+    });
+    resume_hint(&app, resumable.as_deref());
     recorded_where(recorded, warning);
     Ok((app, ending))
 }

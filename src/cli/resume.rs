@@ -119,7 +119,12 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     };
     let ending = runtime::run(&mut app, session)?;
     summary(&app);
-    resume_hint(&app, Some(&script.header.id));
+    // A replay's scratch copy is resumed only with `--root` (above): the hint names it.
+    let resumable = match script.header.scratch {
+        true => format!("{} --root {}", script.header.id, root.display()),
+        false => script.header.id.clone(),
+    };
+    resume_hint(&app, Some(&resumable));
     recorded_where(Some((script.header.id.clone(), path)), None);
     ending.into_result()
 }
