@@ -264,6 +264,11 @@ fn compare_files(
             Record::Write(w) if w.ok => {
                 last.insert(&w.path, w.hash.clone());
             }
+            // A write that found another program's text there and was not made: the file then
+            // held that text (what the replay puts there, too).
+            Record::Write(w) if w.found.is_some() && last.contains_key(w.path.as_str()) => {
+                last.insert(&w.path, w.found.as_ref().and_then(|f| f.hash.clone()));
+            }
             Record::FileChanged(f) if last.contains_key(f.path.as_str()) => {
                 last.insert(&f.path, f.hash.clone());
             }
@@ -284,5 +289,37 @@ fn compare_files(
                 now: now.into(),
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::file::Source;
+    use crate::core::session::{FileRecord, WriteRecord};
+
+    fn write(ok: bool, text: &str, found: Option<&str>) -> Record {
+        Record::Write(WriteRecord {
+            t: 1,
+            hunk: "1".into(),
+            path: "a.py".into(),
+            ok,
+            undo: false,
+            deleted: false,
+            reason: None,
+            hash: ok.then(|| hash(text)),
+            found: found.map(|f| FileRecord::new(Some(1), "a.py", &Source::Text(f.into()))),
+        })
+    }
+
+    #[test]
+    fn a_file_ends_as_the_text_a_refused_write_found_there() {
+        let recorded = [write(true, "x = 1\n", None), write(false, "", Some("x = 9\n"))];
+        let files = |text: &str| BTreeMap::from([("a.py".to_string(), Source::Text(text.into()))]);
+        let mut out = Vec::new();
+        compare_files(&recorded, &files("x = 9\n"), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        compare_files(&recorded, &files("x = 1\n"), &mut out);
+        assert_eq!(out.len(), 1, "the write that found another text was not made: {out:?}");
     }
 }
