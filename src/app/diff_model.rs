@@ -73,7 +73,14 @@ impl DiffModel {
         let after_from = (p.start + mid_len).min(lines);
         let after: Vec<String> = lines_from(text, after_from).take(CONTEXT).map(expand).collect();
         let old_mid: Vec<String> = p.old.iter().map(|s| expand(s)).collect();
-        let new_mid: Vec<String> = p.new.iter().map(|s| expand(s)).collect();
+        // An applied hunk whose lines were edited on disk since shows what stands there now,
+        // not what it wrote.
+        let edited = hunk.state == HunkState::Applied
+            && hunk.disk == Some(crate::core::review::DiskNote::Edited);
+        let new_mid: Vec<String> = match edited {
+            true => lines_from(text, p.start.min(lines)).take(p.new.len()).map(expand).collect(),
+            false => p.new.iter().map(|s| expand(s)).collect(),
+        };
         let mut blocks = Vec::new();
         let n = before.len();
         if n > 0 {

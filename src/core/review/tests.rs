@@ -110,6 +110,10 @@ fn an_insertion_the_user_edited_stays_applied_and_accepting_writes_nothing() {
     r.file_changed("app.py", Source::Text(edited));
     let h = r.hunk(a).unwrap();
     assert_eq!((h.state.clone(), h.disk), (HunkState::Applied, Some(DiskNote::Edited)));
+    // It shows what stands on disk now, not what it wrote.
+    let model = crate::app::diff_model::DiffModel::of(h, r.source("app.py"));
+    assert!(model.new.iter().any(|l| l.contains("log('a() called')")), "{:?}", model.new);
+    assert!(!model.new.iter().any(|l| l.contains("log('a called')")), "{:?}", model.new);
     assert!(r.accept(a).is_none(), "not open: nothing to write");
 }
 

@@ -273,7 +273,11 @@ impl Review {
                     h.disk = None;
                 }
                 Written::Reverted => reverted.push(h.id),
-                Written::Edited => h.disk = Some(DiskNote::Edited),
+                Written::Edited => {
+                    // Where its lines went, for showing what stands there now.
+                    h.preview.start = moved;
+                    h.disk = Some(DiskNote::Edited);
+                }
             }
         }
         for id in reverted {
