@@ -413,3 +413,18 @@ fn a_terminal_too_small_to_review_says_so_and_keys_do_not_act() {
     key(&mut app, 'j', now);
     assert_ne!(app.selected, first, "at 80x24 keys act");
 }
+
+/// A replay re-enacting keys recorded at 160x45, shown in an 80x24 terminal: the help is drawn
+/// as its keys read it there (whole, any key closes it), cut to what the terminal shows, not as
+/// a help that scrolls.
+#[test]
+fn a_replay_shows_the_help_as_its_keys_read_it_at_the_recorded_size() {
+    let (mut app, now) = finished();
+    app.update_placed(Msg::Resize(160, 45), now);
+    let badge = Msg::ReplayBadge { badge: "REPLAY instant".into(), reenacting: true };
+    app.update_placed(badge, now);
+    key(&mut app, '?', now);
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("any key closes"), "{screen}");
+    assert!(!screen.contains("↑↓ scroll"), "{screen}");
+}

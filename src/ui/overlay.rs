@@ -69,7 +69,14 @@ fn draw_log(frame: &mut Frame, area: Rect, app: &App, back: usize, theme: &Theme
 fn draw_help(frame: &mut Frame, area: Rect, app: &App, top: usize, theme: &Theme) {
     let entries = app.keymap.help_lines();
     let (keys_w, column) = help_widths(&entries);
-    let layout = help_layout(area, &entries);
+    // Laid out as the keys read it (`App::help_key`): at the app's size, which while a replay
+    // re-enacts is the recorded one, then cut to what this terminal shows (else the help would
+    // say it scrolls where the re-enacted keys find it whole).
+    let mut layout = match app.reenacting {
+        true => help_layout(Rect::new(0, 0, app.size.0, app.size.1), &entries),
+        false => help_layout(area, &entries),
+    };
+    layout.rect = layout.rect.intersection(area);
     let top = top.min(layout.max_top);
     let title = if layout.max_top > 0 {
         let last = (top + layout.shown).min(entries.len());
