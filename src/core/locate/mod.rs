@@ -264,6 +264,11 @@ pub fn locate_indexed(
 /// lines that tell little (`set -x`, `}`), found well away from it, may be another copy of them
 /// (the one left once the edit was made at the copy it meant). Why it is not taken, or `None`.
 fn far_from_its_number(hunk: &Hunk, shift: isize, chosen: &Alignment) -> Option<String> {
+    // Only a diff's own number: a SEARCH/REPLACE block's hint is the review's guess of where
+    // its lines went after the file changed (another program may have moved them anywhere).
+    if !hunk.marked {
+        return None;
+    }
     let hint = hunk.old_start_hint? as isize + shift - 1;
     if hunk.lines.iter().any(|l| l.kind == LineKind::Context && !l.text.trim().is_empty()) {
         return None;

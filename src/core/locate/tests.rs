@@ -323,3 +323,17 @@ fn a_twin_refusal_offers_both_places_and_a_pick_settles_it() {
     h.pick = Some(3);
     assert!(apply(file, &h).is_err(), "a pick of no candidate settles nothing");
 }
+
+/// A context-free diff hunk of short lines found well away from its `@@` number may be another
+/// copy of them: refused. A SEARCH/REPLACE block's hint is no number the model wrote (the
+/// review's guess of where its lines went after the file changed): never refused for it.
+#[test]
+fn only_a_diffs_own_number_refuses_a_context_free_hunk_found_far_from_it() {
+    let file: Vec<String> = (0..12).map(|i| format!("x{i} = {i}")).collect();
+    let mut block = sr("x1 = 1\n", "x1 = 2\n");
+    block.old_start_hint = Some(9);
+    assert!(locate(&block, &file, 0).is_ok());
+    let mut diff = block.clone();
+    diff.marked = true;
+    assert!(locate(&diff, &file, 0).is_err());
+}
