@@ -377,7 +377,7 @@ fn a_replay_in_a_larger_terminal_re_enacts_the_keys_as_recorded_and_writes_nothi
     tmux.keys("q");
     tmux.wait_for("the quit question", "Quit anyway?");
     tmux.keys("y");
-    let screen = tmux.wait_for("the replay to exit", "EXIT=");
+    let screen = tmux.wait_for("the replay to exit", "EXIT=0");
     assert!(screen.contains("2 left undecided"), "{screen}");
     let app = std::fs::read_to_string(dir.join("project/app.py")).unwrap();
     assert_eq!(app, APP_PY, "the replay wrote what the recording never did");
@@ -403,7 +403,7 @@ fn a_replay_in_a_larger_terminal_re_enacts_the_keys_as_recorded_and_writes_nothi
     tmux.keys("q");
     tmux.wait_for("the quit question", "Quit anyway?");
     tmux.keys("y");
-    tmux.wait_for("the replay to exit", "EXIT=");
+    tmux.wait_for("the replay to exit", "EXIT=0");
     let app = std::fs::read_to_string(dir.join("project/app.py")).unwrap();
     assert_eq!(app, APP_PY, "the replay of a replay wrote what no recording did");
 }
