@@ -100,15 +100,13 @@ pub(super) fn fits_language(language: &str, path: &str) -> bool {
 /// `known`: whether the project has a file at a path (a mention with a space in it, `docs/User
 /// Guide.md`, is a path only then).
 pub(super) fn introduced_path(line: &str, known: &dyn Fn(&str) -> bool) -> Option<String> {
-    let t = line.trim().trim_end_matches(['*', '_']).trim_end();
-    let body = t.strip_suffix(':')?;
+    let body = introduction(line)?;
     // "Create `tests/test_util.py` to test `app/util.py`:", "Create `Procfile` alongside
     // `Gemfile`:": the file the verb makes is the one introduced.
     if let Some(made) = created_first(body, known) {
         return Some(made);
     }
-    let (path, after) = last_mention(body, known)?;
-    let before = &body[..body.len() - after.len()];
+    let (path, before, after) = around_last_mention(body, known)?;
     if governed_by_a_preposition(before) {
         return None;
     }
@@ -129,10 +127,10 @@ pub(super) fn introduced_path(line: &str, known: &dyn Fn(&str) -> bool) -> Optio
 /// a file is not a new file ("Here is the new `app.py`:", "a new version of `a.py`:"). Such a
 /// listing never replaces a file of that name that holds something else.
 pub(super) fn announces_new(line: &str, known: &dyn Fn(&str) -> bool) -> bool {
-    let t = line.trim().trim_end_matches(['*', '_']).trim_end();
-    let Some(body) = t.strip_suffix(':') else { return false };
-    let Some((_, after)) = last_mention(body, known) else { return false };
-    let before = &body[..body.len() - after.len()];
+    let Some((_, before, _)) = introduction(line).and_then(|b| around_last_mention(b, known))
+    else {
+        return false;
+    };
     // "Add a new route to `app.py`": something new in the file.
     if governed_by_a_preposition(before) {
         return false;
@@ -149,6 +147,21 @@ pub(super) fn announces_new(line: &str, known: &dyn Fn(&str) -> bool) -> bool {
         .find(|w| !(SKIPPED.contains(&w.as_str()) || matches!(w.as_str(), "file" | "module")))
         .is_some_and(|verb| matches!(verb.as_str(), "create" | "created" | "creating"));
     indefinite_new || created
+}
+
+/// A line that introduces what follows (it ends with `:`, decoration aside): the line up to
+/// that colon.
+fn introduction(line: &str) -> Option<&str> {
+    line.trim().trim_end_matches(['*', '_']).trim_end().strip_suffix(':')
+}
+
+/// The path `text` mentions last, with the text before and after that mention.
+fn around_last_mention<'a>(
+    text: &'a str,
+    known: &dyn Fn(&str) -> bool,
+) -> Option<(String, &'a str, &'a str)> {
+    let (path, after) = last_mention(text, known)?;
+    Some((path, &text[..text.len() - after.len()], after))
 }
 
 /// The first path a sentence mentions, when a verb that makes a file governs it directly
@@ -309,10 +322,11 @@ fn governed_by_a_preposition(before: &str) -> bool {
 /// Whether a line presents a new version of a file: "Here's the modified `app.py` file that
 /// …:". Such a sentence names a listing even in a plain fence and however it goes on.
 pub(super) fn presents_new_version(line: &str, known: &dyn Fn(&str) -> bool) -> bool {
-    let t = line.trim().trim_end_matches(['*', '_']).trim_end();
-    let Some(body) = t.strip_suffix(':') else { return false };
-    let Some((_, after)) = last_mention(body, known) else { return false };
-    let sentence = last_sentence(&body[..body.len() - after.len()]);
+    let Some((_, before, _)) = introduction(line).and_then(|b| around_last_mention(b, known))
+    else {
+        return false;
+    };
+    let sentence = last_sentence(before);
     let lower = sentence.to_ascii_lowercase();
     (presents(sentence) && VERSION.iter().any(|w| lower.contains(w)))
         || makes_whole(sentence)
@@ -326,8 +340,7 @@ const VERSION: &[&str] =
 /// Whether a line presents a whole file without naming it ("Here's the complete file:",
 /// "Here is the updated code:"): the listing may name itself on its first line.
 pub(super) fn presents_unnamed_file(line: &str, known: &dyn Fn(&str) -> bool) -> bool {
-    let t = line.trim().trim_end_matches(['*', '_']).trim_end();
-    let Some(body) = t.strip_suffix(':') else { return false };
+    let Some(body) = introduction(line) else { return false };
     let sentence = last_sentence(body);
     let lower = sentence.to_ascii_lowercase();
     last_mention(body, known).is_none()

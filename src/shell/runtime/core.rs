@@ -318,15 +318,18 @@ impl<'a> Core<'a> {
     /// were not carried out ([`Player::stray`]).
     fn carry_held(&mut self) -> Vec<Job> {
         let Some(p) = self.playing.as_mut() else { return Vec::new() };
-        let held = std::mem::take(&mut p.held);
-        let (strays, jobs): (Vec<AppEffect>, Vec<AppEffect>) =
-            held.into_iter().partition(|e| p.player.stray(e).is_some());
-        let told: Vec<Msg> = strays.iter().filter_map(|e| p.player.stray(e)).collect();
+        let (mut told, mut jobs) = (Vec::new(), Vec::new());
+        for effect in std::mem::take(&mut p.held) {
+            match p.player.stray(&effect) {
+                Some(msg) => told.push(msg),
+                None => jobs.extend(disk_job(effect, None)),
+            }
+        }
         for msg in told {
             // A failed write asks for nothing more.
             let _ = self.update(msg, self.t);
         }
-        jobs.into_iter().filter_map(|e| disk_job(e, None)).collect()
+        jobs
     }
 }
 
