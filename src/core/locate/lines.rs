@@ -155,13 +155,88 @@ pub fn ratio_chars(a: &[char], b: &[char]) -> f64 {
     1.0 - levenshtein(a, b) as f64 / longer as f64
 }
 
-/// Edit distance; bit-parallel (Myers) when the shorter string fits in a machine word.
+/// Edit distance, bit-parallel (Myers): one machine word per 64 characters of the shorter
+/// string. (The table it replaced for lines longer than a word was most of a long listing's
+/// merge time.)
 pub fn levenshtein(a: &[char], b: &[char]) -> usize {
     let (a, b) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if a.is_empty() {
         return b.len();
     }
-    if a.len() <= 64 { myers(a, b) } else { levenshtein_dp(a, b) }
+    if a.len() <= 64 { myers(a, b) } else { myers_blocks(a, b) }
+}
+
+/// [`myers`] for a column longer than a word, cut into 64-row blocks (Hyyrö's blocked form):
+/// each block passes the horizontal difference at its bottom row to the block below, as the
+/// top row's +1 is passed into the first.
+fn myers_blocks(a: &[char], b: &[char]) -> usize {
+    let m = a.len();
+    let blocks = m.div_ceil(64);
+    // The distinct characters of `a`, and for each the rows (bits, block by block) it stands in.
+    let mut alphabet: Vec<char> = Vec::new();
+    let mut ascii = [usize::MAX; 128];
+    let mut peq: Vec<u64> = Vec::new();
+    let row_of = |alphabet: &[char], ascii: &[usize; 128], c: char| {
+        if (c as u32) < 128 {
+            (ascii[c as usize] != usize::MAX).then(|| ascii[c as usize])
+        } else {
+            alphabet.iter().position(|&x| x == c)
+        }
+    };
+    for (i, &c) in a.iter().enumerate() {
+        let r = match row_of(&alphabet, &ascii, c) {
+            Some(r) => r,
+            None => {
+                alphabet.push(c);
+                if (c as u32) < 128 {
+                    ascii[c as usize] = alphabet.len() - 1;
+                }
+                peq.extend(std::iter::repeat_n(0, blocks));
+                alphabet.len() - 1
+            }
+        };
+        peq[r * blocks + i / 64] |= 1 << (i % 64);
+    }
+    // Rows below `a`'s last in the last block hold whatever: a row only depends on those above.
+    let mut pv = vec![!0u64; blocks];
+    let mut mv = vec![0u64; blocks];
+    let last = 1u64 << ((m - 1) % 64);
+    let mut score = m as isize;
+    for &c in b {
+        let row = row_of(&alphabet, &ascii, c);
+        let mut hin: isize = 1;
+        for k in 0..blocks {
+            let mut eq = row.map_or(0, |r| peq[r * blocks + k]);
+            let (p, n) = (pv[k], mv[k]);
+            let xv = eq | n;
+            if hin < 0 {
+                eq |= 1;
+            }
+            let xh = ((eq & p).wrapping_add(p) ^ p) | eq;
+            let mut ph = n | !(xh | p);
+            let mut mh = p & xh;
+            let bottom = if k + 1 == blocks { last } else { 1 << 63 };
+            let hout = if ph & bottom != 0 {
+                1
+            } else if mh & bottom != 0 {
+                -1
+            } else {
+                0
+            };
+            ph <<= 1;
+            mh <<= 1;
+            if hin < 0 {
+                mh |= 1;
+            } else if hin > 0 {
+                ph |= 1;
+            }
+            pv[k] = mh | !(xv | ph);
+            mv[k] = ph & xv;
+            hin = hout;
+        }
+        score += hin;
+    }
+    score as usize
 }
 
 /// Myers' bit-vector edit distance, `a` at most 64 characters.
@@ -206,6 +281,8 @@ fn myers(a: &[char], b: &[char]) -> usize {
     score
 }
 
+/// The plain table, what the bit-parallel forms are checked against.
+#[cfg(test)]
 fn levenshtein_dp(a: &[char], b: &[char]) -> usize {
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
@@ -275,6 +352,41 @@ mod tests {
                 let want = if s.is_empty() { l.len() } else { levenshtein_dp(s, l) };
                 assert_eq!(levenshtein(&a, &b), want, "{a:?} {b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn blocked_distance_agrees_with_the_table() {
+        // Strings past one word (and past two), alike and unlike, ASCII and not.
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet: Vec<char> = "abcdeé_(){}".chars().collect();
+        for _ in 0..400 {
+            let len = 60 + (next() % 150) as usize;
+            let a: Vec<char> =
+                (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let mut b = a.clone();
+            for _ in 0..(next() % 40) {
+                let i = (next() % (b.len() as u64 + 1)) as usize;
+                match next() % 3 {
+                    0 if i < b.len() => {
+                        b.remove(i);
+                    }
+                    1 if i < b.len() => b[i] = alphabet[(next() % alphabet.len() as u64) as usize],
+                    _ => b.insert(i, alphabet[(next() % alphabet.len() as u64) as usize]),
+                }
+            }
+            let (s, l) = if a.len() <= b.len() { (&a, &b) } else { (&b, &a) };
+            assert_eq!(levenshtein(&a, &b), levenshtein_dp(s, l), "{a:?} {b:?}");
+            let c: Vec<char> =
+                (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
+            let (s, l) = if a.len() <= c.len() { (&a, &c) } else { (&c, &a) };
+            assert_eq!(levenshtein(&a, &c), levenshtein_dp(s, l), "{a:?} {c:?}");
         }
     }
 
