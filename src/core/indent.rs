@@ -514,7 +514,7 @@ pub fn retabbed(file: &[String], listing: &str) -> Option<String> {
     }
     let own = file_style(listing.lines());
     let unit = own.unit.filter(|u| matches!(u, 2 | 4 | 8) && !own.tabs)?;
-    let tab_led: std::collections::HashSet<&str> =
+    let tab_led: crate::core::hash::HashSet<&str> =
         file.iter().filter(|l| l.starts_with('\t')).map(|l| l.trim()).collect();
     let retyped = listing.lines().any(|l| l.starts_with(' ') && tab_led.contains(l.trim()));
     if !retyped {

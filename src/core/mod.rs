@@ -7,6 +7,7 @@ pub mod elision;
 pub mod execute;
 pub mod file;
 pub mod gap;
+pub mod hash;
 pub mod review;
 
 pub mod indent;

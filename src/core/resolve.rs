@@ -15,7 +15,8 @@
 //!
 //! Not here: reading files (the shell), or whether an edit's text is in its file (`locate`).
 
-use std::collections::{BTreeSet, HashMap};
+use crate::core::hash::HashMap;
+use std::collections::BTreeSet;
 
 use serde::Serialize;
 

@@ -9,7 +9,8 @@
 //! What this module does not do: read or write files, parse replies (it takes parser events),
 //! draw anything.
 
-use std::collections::{BTreeMap, HashMap};
+use crate::core::hash::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::core::edit::{Change, Edit, PathSource};

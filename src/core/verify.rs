@@ -17,7 +17,7 @@
 //!
 //! What this module does not do: find places or change text (`core::locate`, `core::apply`).
 
-use std::collections::HashMap;
+use crate::core::hash::HashMap;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
@@ -166,7 +166,7 @@ fn match_in_order<'a>(
     optional: &[bool],
     like: impl Fn(&str, &str) -> bool,
 ) -> Result<Vec<usize>, &'a str> {
-    let mut plain_left: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut plain_left: HashMap<&str, Vec<usize>> = HashMap::default();
     for k in (0..wanted.len()).filter(|&k| plain(wanted[k])) {
         plain_left.entry(wanted[k].trim()).or_default().push(k);
     }

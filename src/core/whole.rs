@@ -7,7 +7,7 @@
 //! absorb the rest. New lines between two placeholders with nothing anchored between them could go
 //! anywhere: that is refused, as is a listing that would silently drop most of the file.
 
-use std::collections::HashMap;
+use crate::core::hash::HashMap;
 
 use crate::core::locate::align::{self, PatLine, Slot};
 use crate::core::locate::lines::{Likeness, LineInfo};
@@ -65,7 +65,7 @@ impl<'a> Listing<'a> {
         let kept_nonblank = pairs.iter().filter(|(o, _)| !orig_info[*o].is_blank()).count();
         let orig_nonblank = orig_info.iter().filter(|l| !l.is_blank()).count().max(1);
         let kept_share = kept_nonblank as f64 / orig_nonblank as f64;
-        let mut counts = HashMap::new();
+        let mut counts = HashMap::default();
         for l in &orig_info {
             *counts.entry(l.key).or_insert(0usize) += 1;
         }

@@ -260,17 +260,17 @@ fn added_around<'a>(
 #[derive(Default)]
 pub(super) struct Hunks {
     hunks: Vec<Hunk>,
-    by_first: std::collections::HashMap<String, Vec<usize>>,
-    by_added: std::collections::HashMap<String, Vec<usize>>,
+    by_first: crate::core::hash::HashMap<String, Vec<usize>>,
+    by_added: crate::core::hash::HashMap<String, Vec<usize>>,
     /// The lines (trimmed) the hunks remove.
-    removed: std::collections::HashSet<String>,
+    removed: crate::core::hash::HashSet<String>,
 }
 
 impl Hunks {
     pub(super) fn new(hunks: Vec<Hunk>) -> Hunks {
-        let mut by_first: std::collections::HashMap<String, Vec<usize>> = Default::default();
-        let mut by_added: std::collections::HashMap<String, Vec<usize>> = Default::default();
-        let mut removed = std::collections::HashSet::new();
+        let mut by_first: crate::core::hash::HashMap<String, Vec<usize>> = Default::default();
+        let mut by_added: crate::core::hash::HashMap<String, Vec<usize>> = Default::default();
+        let mut removed = crate::core::hash::HashSet::default();
         for (i, h) in hunks.iter().enumerate() {
             let removes = h.lines.iter().filter(|l| l.kind == LineKind::Remove);
             removed.extend(removes.map(|l| l.text.trim().to_string()));
@@ -288,7 +288,7 @@ impl Hunks {
     }
 
     /// The lines (trimmed) that some hunk removes from the file.
-    pub(super) fn removed(&self) -> &std::collections::HashSet<String> {
+    pub(super) fn removed(&self) -> &crate::core::hash::HashSet<String> {
         &self.removed
     }
 
@@ -302,7 +302,7 @@ impl Hunks {
     where
         'a: 'b,
     {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::core::hash::HashSet::default();
         (hunk.lines.iter())
             .filter(|l| l.kind == LineKind::Add)
             .filter_map(|l| self.by_first.get(l.text.trim()))
@@ -641,7 +641,7 @@ pub(super) fn defined_again<'a>(
     hunk: &'a Hunk,
     before: &[String],
     after: &[String],
-    removed: &std::collections::HashSet<String>,
+    removed: &crate::core::hash::HashSet<String>,
 ) -> Option<(&'a str, usize)> {
     let margin = |l: &str| !l.starts_with(char::is_whitespace);
     let count = |lines: &[String], head: &str| {

@@ -70,7 +70,7 @@ fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option
     let slots = &loc.slots;
     let words = |t: &str| -> Vec<String> { words(t).map(str::to_string).collect() };
     // Every word the hunk writes, taken once.
-    let written: std::collections::HashSet<String> =
+    let written: crate::core::hash::HashSet<String> =
         h.lines.iter().flat_map(|l| words(&l.text)).collect();
     let mut k = 0;
     while k < slots.len() {

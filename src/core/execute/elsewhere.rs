@@ -118,7 +118,7 @@ fn named_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<String> 
         }
         _ => None,
     });
-    let written: std::collections::HashSet<&str> =
+    let written: crate::core::hash::HashSet<&str> =
         h.lines.iter().flat_map(|l| words(&l.text)).collect();
     for (text, f) in rough {
         let file_words: Vec<&str> = words(&lines[f]).collect();
@@ -164,7 +164,7 @@ fn writes_its_own_word(h: &Hunk, loc: &Located, lines: &[String]) -> Option<Stri
     if loc.strategy != MatchKind::Fuzzy {
         return None;
     }
-    let added: std::collections::HashSet<&str> =
+    let added: crate::core::hash::HashSet<&str> =
         h.lines.iter().filter(|l| l.kind == LineKind::Add).flat_map(|l| words(&l.text)).collect();
     if added.is_empty() {
         return None;

@@ -174,7 +174,7 @@ fn merge_appending(
     let merged = merged?;
     // A reading that only adds: every line of the file is still there, as often (a run of new
     // lines like the last test's took its place, and its body, to the new test).
-    let mut left: std::collections::HashMap<&str, isize> = Default::default();
+    let mut left: crate::core::hash::HashMap<&str, isize> = Default::default();
     for l in text.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()) {
         *left.entry(l).or_default() += 1;
     }
@@ -184,9 +184,9 @@ fn merge_appending(
     if let Some((line, _)) = left.iter().find(|(_, n)| **n > 0) {
         return Err(format!("the listing would drop {line:?} of the file"));
     }
-    let restored: std::collections::HashSet<usize> =
+    let restored: crate::core::hash::HashSet<usize> =
         merged.restored_lines.iter().copied().collect();
-    let was: std::collections::HashSet<&str> =
+    let was: crate::core::hash::HashSet<&str> =
         merged.restored_lines.iter().filter_map(|&f| defines(text.lines[f].trim())).collect();
     let added: Vec<&str> =
         merged.lines.iter().filter(|l| l.kept_eol.is_none()).map(|l| l.text.trim()).collect();
@@ -213,7 +213,7 @@ fn merge_appending(
         ));
     }
     // The restored lines by the definition they belong to (the last head above them).
-    let mut owners: std::collections::HashMap<usize, std::collections::HashSet<&str>> =
+    let mut owners: crate::core::hash::HashMap<usize, crate::core::hash::HashSet<&str>> =
         Default::default();
     let mut owner = 0;
     for f in 0..text.lines.len() {
@@ -280,7 +280,7 @@ fn checked_merge(
     // it unchanged could undo what the model meant, so this is not guessed at.
     // A name the listing also defines in full (one of two `read_eof` methods) is what the
     // reply talks about as far as anyone can tell.
-    let listed: std::collections::HashSet<&str> =
+    let listed: crate::core::hash::HashSet<&str> =
         content.lines().filter_map(defined_name).collect();
     if let Some(name) = merged
         .restored_lines
@@ -536,7 +536,7 @@ fn function_valued(line: &str) -> Option<&str> {
 /// (closers, short lines and lines at the margin aside), by majority: a listing may move a few lines on purpose (code
 /// wrapped in a new block, a new function named like a method).
 fn indented_unlike(original: &[String], listing: &str) -> Option<String> {
-    let mut once: std::collections::HashMap<&str, Option<&str>> = Default::default();
+    let mut once: crate::core::hash::HashMap<&str, Option<&str>> = Default::default();
     for l in original {
         let t = l.trim();
         if t.len() >= 4 && !crate::core::indent::is_closer(t) {

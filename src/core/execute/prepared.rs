@@ -5,7 +5,7 @@
 //!
 //! Not for: applying a reply's edits in sequence (`execute::run`), or locating (`core::locate`).
 
-use std::collections::HashMap;
+use crate::core::hash::HashMap;
 use std::sync::Arc;
 
 use super::already::in_place_already;
@@ -234,7 +234,8 @@ impl<'a> Prepared<'a> {
         let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
         let index = FileIndex::new(&infos);
         let style = file_style(text.lines.iter().map(|s| s.as_str()));
-        let mut held: HashMap<&str, u32> = HashMap::with_capacity(text.lines.len());
+        let mut held: HashMap<&str, u32> =
+            HashMap::with_capacity_and_hasher(text.lines.len(), Default::default());
         for l in &text.lines {
             *held.entry(l.trim()).or_default() += 1;
         }

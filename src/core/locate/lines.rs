@@ -1,6 +1,6 @@
 //! Line normalisation and similarity: the vocabulary the locator compares lines with.
 
-use std::collections::HashMap;
+use crate::core::hash::HashMap;
 
 /// What the locator knows about one line.
 #[derive(Debug, Clone)]
@@ -304,7 +304,8 @@ pub struct FileIndex {
 
 impl FileIndex {
     pub fn new(lines: &[LineInfo]) -> Self {
-        let mut by_key: HashMap<u64, Vec<u32>> = HashMap::with_capacity(lines.len());
+        let mut by_key: HashMap<u64, Vec<u32>> =
+            HashMap::with_capacity_and_hasher(lines.len(), Default::default());
         for (i, l) in lines.iter().enumerate() {
             if !l.is_blank() {
                 by_key.entry(l.key).or_default().push(i as u32);

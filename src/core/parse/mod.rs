@@ -30,7 +30,8 @@ mod naming;
 mod sr_block;
 mod udiff;
 
-use std::collections::{HashSet, VecDeque};
+use crate::core::hash::HashSet;
+use std::collections::VecDeque;
 
 use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::paths::prose_mentions;
@@ -141,7 +142,7 @@ pub struct Parser {
 const RECENT: usize = 4;
 impl Parser {
     pub fn new(options: ParseOptions) -> Parser {
-        let mut known = HashSet::new();
+        let mut known = HashSet::default();
         for p in &options.known_paths {
             known.insert(p.clone());
             if let Some(base) = p.rsplit('/').next() {

@@ -11,7 +11,7 @@
 //!
 //! Not for: the outcome of a write (`writes`), placing open hunks (`review`).
 
-use std::collections::{HashMap, HashSet};
+use crate::core::hash::{HashMap, HashSet};
 
 use std::sync::Arc;
 
@@ -190,7 +190,7 @@ impl Review {
         if accepted.is_empty() {
             return Vec::new();
         }
-        let mut last: HashMap<HunkId, usize> = HashMap::new();
+        let mut last: HashMap<HunkId, usize> = HashMap::default();
         for (i, d) in self.decisions.iter().enumerate() {
             if d.written.is_some() && accepted.contains(&d.hunk) {
                 last.insert(d.hunk, i);

@@ -13,9 +13,9 @@ impl Review {
     /// arrival; the parts of a split hunk share its number with a letter (`3a`, `3b`). The
     /// numbers never depend on a search filter, and a split renumbers nothing else.
     pub fn labels(&self) -> Vec<String> {
-        let mut per_file: std::collections::HashMap<&str, usize> = Default::default();
-        let mut number: std::collections::HashMap<HunkId, usize> = Default::default();
-        let mut parts: std::collections::HashMap<HunkId, (usize, usize)> = Default::default();
+        let mut per_file: crate::core::hash::HashMap<&str, usize> = Default::default();
+        let mut number: crate::core::hash::HashMap<HunkId, usize> = Default::default();
+        let mut parts: crate::core::hash::HashMap<HunkId, (usize, usize)> = Default::default();
         for h in self.hunks.iter() {
             parts.entry(h.origin).or_default().1 += 1;
         }

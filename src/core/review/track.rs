@@ -16,7 +16,7 @@
 //! Not for: deciding anything about a hunk (`core::review`), the journal's records
 //! (`app::record`).
 
-use std::collections::{HashMap, HashSet};
+use crate::core::hash::{HashMap, HashSet};
 use std::ops::Deref;
 
 use super::{Counts, HunkId, HunkState, Review, ReviewHunk};

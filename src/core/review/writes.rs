@@ -11,7 +11,7 @@
 //!
 //! Not for: placing open hunks (`review`), conflicts (`conflict`).
 
-use std::collections::HashSet;
+use crate::core::hash::HashSet;
 
 use super::conflict::{self, LineMap};
 use super::{DiskNote, Effect, HunkId, HunkState, Preview, Review};

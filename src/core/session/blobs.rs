@@ -14,7 +14,7 @@
 //!
 //! Not for: the file (`shell::journal`).
 
-use std::collections::{HashMap, HashSet};
+use crate::core::hash::{HashMap, HashSet};
 
 use super::{FileRecord, Journal, MessageRecord, Record, hash};
 
@@ -30,7 +30,7 @@ pub struct Blobs {
 
 impl Blobs {
     pub fn new(max_bytes: u64) -> Blobs {
-        Blobs { written: HashSet::new(), max_bytes }
+        Blobs { written: HashSet::default(), max_bytes }
     }
 
     /// The records to write for `record`: a `blob` for each of its texts not written yet, then
@@ -92,7 +92,7 @@ pub fn resolve(records: Vec<Record>) -> Vec<Record> {
     if !records.iter().any(|r| matches!(r, Record::Blob { .. }) || refers(r)) {
         return records;
     }
-    let mut texts: HashMap<String, String> = HashMap::new();
+    let mut texts: HashMap<String, String> = HashMap::default();
     let mut out = Vec::with_capacity(records.len());
     for record in records {
         let mut record = match record {

@@ -4,8 +4,8 @@
 //!
 //! Not for: whole-file listings (`verify::whole`), or the diff machinery both share (`verify`).
 
+use crate::core::hash::{HashMap, HashSet};
 use std::cell::OnceCell;
-use std::collections::{HashMap, HashSet};
 
 use super::{Diffed, Unexplained, brackets, changed, cols, match_in_order, plain, same_text};
 use crate::core::edit::{Hunk, LineKind};
@@ -122,7 +122,7 @@ fn literally_as(
 /// The first line of each run of added (`true`) and of removed lines in the hunk: where a block
 /// the diff could draw a line higher or lower starts in the edit's own order.
 fn run_openers(hunk: &Hunk) -> HashSet<(&str, bool)> {
-    let mut openers = HashSet::new();
+    let mut openers = HashSet::default();
     for (k, l) in hunk.lines.iter().enumerate() {
         let prev = k.checked_sub(1).map(|p| hunk.lines[p].kind);
         if l.kind != LineKind::Context && prev != Some(l.kind) {
@@ -156,10 +156,10 @@ impl<'h> Asked<'h> {
                 .map(|l| l.text.trim())
                 .collect()
         } else {
-            HashSet::new()
+            HashSet::default()
         };
         let file_has: HashSet<&str> = match held {
-            _ if quoted.is_empty() => HashSet::new(),
+            _ if quoted.is_empty() => HashSet::default(),
             Some(held) => quoted.iter().copied().filter(|q| held.contains_key(q)).collect(),
             None => file.iter().map(|l| l.trim()).filter(|l| quoted.contains(l)).collect(),
         };
@@ -240,7 +240,7 @@ impl Window<'_, '_> {
     /// The lines outside the window, unless `held` stands for them.
     fn outside(&self) -> HashSet<&str> {
         match self.held {
-            Some(_) => HashSet::new(),
+            Some(_) => HashSet::default(),
             None => {
                 let (file, lo, hi) = (self.file, self.lo, self.hi);
                 file[..lo].iter().chain(&file[hi..]).map(|l| l.trim()).collect()

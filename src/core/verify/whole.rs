@@ -4,7 +4,7 @@
 //!
 //! Not for: the merge itself (`core::whole`), or hunks (`verify::hunk`).
 
-use std::collections::HashSet;
+use crate::core::hash::HashSet;
 
 use similar::DiffOp;
 

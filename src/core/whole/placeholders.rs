@@ -31,7 +31,7 @@ fn stand_ins(
         .collect();
     let mut out = vec![false; resp.len()];
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let known: std::collections::HashSet<u64> = orig_keys.iter().copied().collect();
+    let known: crate::core::hash::HashSet<u64> = orig_keys.iter().copied().collect();
     for op in crate::core::linediff::patience(orig_keys, &keys) {
         if let DiffOp::Equal { old_index, new_index, len } = op {
             pairs.extend((0..len).map(|k| (old_index + k, new_index + k)));
@@ -84,7 +84,7 @@ pub(super) fn placeholders_of(
     resp_info: &[LineInfo],
 ) -> (Vec<bool>, Vec<(usize, usize)>) {
     // A bare `...` is literal code (a Python stub body) when the original has it too.
-    let literal_dots: std::collections::HashSet<&str> =
+    let literal_dots: crate::core::hash::HashSet<&str> =
         original.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
     let mut wild: Vec<bool> = listing
         .iter()

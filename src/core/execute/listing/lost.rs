@@ -20,7 +20,7 @@ pub(super) fn dropped_with_nothing_in_its_place(
     // Trimmed: lines the listing moved into a new block (wrapped in a `try`) are kept.
     let old: Vec<&str> = before.iter().map(|l| l.trim()).collect();
     let new: Vec<&str> = after.iter().map(|l| l.trim()).collect();
-    let listed: std::collections::HashSet<&str> = new.iter().copied().collect();
+    let listed: crate::core::hash::HashSet<&str> = new.iter().copied().collect();
     let says = |t: &&str| super::super::doubt::telling(t);
     let depth = |l: &String| l.len() - l.trim_start().len();
     let outermost = (before.iter().filter(|l| says(&l.trim())).map(depth).min()).unwrap_or(0);
@@ -103,8 +103,8 @@ pub(super) fn head_rewritten(before: &[String], after: &[String]) -> Option<Stri
         t.ends_with(['{', '(', '[', ':']) && defines(t).is_none() && called
     };
     let depth = |l: &str| l.len() - l.trim_start().len();
-    let now: std::collections::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
-    let was: std::collections::HashSet<&str> = before.iter().map(|l| l.trim()).collect();
+    let now: crate::core::hash::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
+    let was: crate::core::hash::HashSet<&str> = before.iter().map(|l| l.trim()).collect();
     let (old, new) = before.iter().find_map(|l| {
         if !head(l) || now.contains(l.trim()) {
             return None;
@@ -129,9 +129,9 @@ pub(super) fn head_rewritten(before: &[String], after: &[String]) -> Option<Stri
 /// file's name), the file's other users lose it. Refused, naming it. (Even a listing that keeps
 /// nothing else of the file: a rewrite that drops names is said so, or it is the wrong file.)
 pub(super) fn vanished(before: &[String], after: &[String], removed: &[String]) -> Option<String> {
-    let written: std::collections::HashSet<&str> =
+    let written: crate::core::hash::HashSet<&str> =
         after.iter().filter_map(|l| defines(l.trim())).collect();
-    let listed: std::collections::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
+    let listed: crate::core::hash::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
     let depth = |l: &str| l.len() - l.trim_start().len();
     // A definition nested in something the listing dropped as a whole (a helper inside a
     // removed function) goes with it: what encloses it decides. One whose enclosing line the
