@@ -185,9 +185,11 @@ impl Table {
 
     fn fill(&mut self, pat: &[PatLine], file: &[LineInfo], params: Params) {
         let w = self.w;
+        // What skipping each window line costs, worked out once, not once per pattern line.
+        let gaps: Vec<f64> = file[self.lo..self.lo + self.n].iter().map(gap_cost).collect();
         if params.anchored_start {
             for j in 1..=self.n {
-                self.score[j] = self.score[j - 1] - gap_cost(&file[self.lo + j - 1]);
+                self.score[j] = self.score[j - 1] - gaps[j - 1];
             }
         }
         for (i, p) in (1..).zip(pat) {
@@ -201,7 +203,7 @@ impl Table {
                     } else {
                         self.pair(i, j, p, f, params, &mut best);
                     }
-                    let s = self.score[i * w + j - 1] - gap_cost(f);
+                    let s = self.score[i * w + j - 1] - gaps[j - 1];
                     if s > best.0 {
                         best = (s, SKIP_FILE);
                     }

@@ -64,8 +64,20 @@ pub(super) fn mark_forgotten_adds(
                     .map_or("", |l| l.text.trim())
             ));
         }
-        if touches_add && has_text && !leading && miscopied_in_place(hunk, slots, start..k, file) {
-            continue;
+        // Context lines not in the file standing between found lines, in place of as many
+        // lines of the file that are nothing like them: new lines without their `+` (the file's
+        // lines left out of the context) or miscopied context, nothing tells which.
+        if has_text
+            && !leading
+            && let Some((mark, theirs)) = unlike_in_place(hunk, slots, start..k, file)
+        {
+            return Err(unlike_message(&mark, &theirs));
+        }
+        if touches_add && has_text && !leading {
+            match miscopied_in_place(hunk, slots, start..k, file) {
+                InPlace::Miscopied => continue,
+                InPlace::No => {}
+            }
         }
         if touches_add && has_text && !leading {
             for s in &mut slots[start..k] {
@@ -95,6 +107,79 @@ pub(super) fn mark_forgotten_adds(
     Ok(())
 }
 
+/// Whether a run of context lines not in the file stands in place of the file's lines.
+enum InPlace {
+    /// Not in that shape: the run may be new lines.
+    No,
+    /// A copy error of the lines in its place, which stay.
+    Miscopied,
+}
+
+/// Least likeness (whitespace aside) of a miscopied line to the file's line it stands for, unless
+/// the two differ only in their words: `msg = \` for `message = \` is a copy error; a line with
+/// nothing of the file's is not a copy of it.
+const MISCOPY_LIKENESS: f64 = 0.4;
+
+/// The file lines a run of context lines not in the file stands in place of: as many as the
+/// run, between the lines found right around it.
+fn in_place(slots: &[HunkSlot], run: &std::ops::Range<usize>) -> Option<(usize, usize)> {
+    let at = |s: &HunkSlot| match *s {
+        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
+        _ => None,
+    };
+    let next = slots.get(run.end).and_then(at)?;
+    let prev = slots[..run.start].iter().rev().find_map(at)?;
+    (prev < next && next - prev - 1 == run.len()).then_some((prev + 1, next))
+}
+
+/// Whether a line of the reply could be a copy of a line of the file: alike as text, or the
+/// same but for its words (`text = \` for `body = \`, a local renamed).
+fn resembles(h: &str, f: &str) -> bool {
+    // The line with each word one `w`, without whitespace: `--network host \` is `--ww\`.
+    let skeleton = |t: &str| -> String {
+        let mut out = String::new();
+        let mut in_word = false;
+        for c in t.chars() {
+            let word = c.is_alphanumeric() || c == '_';
+            if word && !in_word {
+                out.push('w');
+            } else if !word && !c.is_whitespace() {
+                out.push(c);
+            }
+            in_word = word;
+        }
+        out
+    };
+    h.trim().is_empty()
+        || super::lines::ratio(h, f) >= MISCOPY_LIKENESS
+        || skeleton(h) == skeleton(f)
+}
+
+/// A run in place of as many lines of the file (code, not blank), one of which it is nothing
+/// like: that line and the file's. (`--restart unless-stopped \` where the file has `--network
+/// host \`, the prose saying the restart policy is new: placed as invented context, only the
+/// hunk's other new line was written.)
+fn unlike_in_place(
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    run: std::ops::Range<usize>,
+    file: &[LineInfo],
+) -> Option<(String, String)> {
+    let (from, to) = in_place(slots, &run)?;
+    hunk.lines[run].iter().zip(&file[from..to]).find_map(|(h, f)| {
+        (!h.text.trim().is_empty() && !f.is_blank() && !resembles(&h.text, f.trimmed))
+            .then(|| (h.text.clone(), f.trimmed.to_string()))
+    })
+}
+
+fn unlike_message(mark: &str, theirs: &str) -> String {
+    format!(
+        "the context line `{}` is not in the file, which has `{}` in its place: a new line (mark it `+`, and keep the file's line as context) or miscopied context (copy it as the file has it)?",
+        mark.trim(),
+        theirs.trim()
+    )
+}
+
 /// A run of context lines not in the file (`run`) that stands where the file holds as many other
 /// lines, between the lines found around it, each continued on the next line as the run's line
 /// is (`msg = \` where the file has `message = \`, before the string both continue into):
@@ -105,22 +190,14 @@ fn miscopied_in_place(
     slots: &mut [HunkSlot],
     run: std::ops::Range<usize>,
     file: &[LineInfo],
-) -> bool {
-    let at = |s: &HunkSlot| match *s {
-        HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(f),
-        _ => None,
-    };
-    let Some(next) = slots.get(run.end).and_then(at) else { return false };
-    let Some(prev) = slots[..run.start].iter().rev().find_map(at) else { return false };
-    if prev >= next || next - prev - 1 != run.len() {
-        return false;
-    }
+) -> InPlace {
+    let Some((from, next)) = in_place(slots, &run) else { return InPlace::No };
     let continues = |t: &str| {
         let t = t.trim_end();
         t.ends_with('\\') || bracket_balance(t) > 0
     };
     let depth = crate::core::indent::depth;
-    let pairs = hunk.lines[run.clone()].iter().zip(&file[prev + 1..next]);
+    let pairs = hunk.lines[run.clone()].iter().zip(&file[from..next]);
     let alike = pairs.clone().all(|(h, f)| {
         let (h, f) = (h.text.trim_end(), f.trimmed);
         h.trim().is_empty() == f.trim().is_empty()
@@ -129,13 +206,13 @@ fn miscopied_in_place(
     });
     let last = run.end - 1;
     if !alike || !continues(&hunk.lines[last].text) {
-        return false;
+        return InPlace::No;
     }
-    for (j, f) in run.zip(prev + 1..) {
+    for (j, f) in run.zip(from..) {
         let likeness = super::lines::compare(&LineInfo::new(&hunk.lines[j].text), &file[f]);
         slots[j] = HunkSlot::Kept(f, likeness);
     }
-    true
+    InPlace::Miscopied
 }
 
 /// `}` (context), new lines, `}` (context, its `+` forgotten), on a file with one `}` there:

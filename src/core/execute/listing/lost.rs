@@ -129,9 +129,14 @@ pub(super) fn head_rewritten(before: &[String], after: &[String]) -> Option<Stri
 /// file's name), the file's other users lose it. Refused, naming it. (Even a listing that keeps
 /// nothing else of the file: a rewrite that drops names is said so, or it is the wrong file.)
 pub(super) fn vanished(before: &[String], after: &[String], removed: &[String]) -> Option<String> {
+    let listed: crate::core::hash::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
+    // A line the listing keeps defines what it did: only the others can hold a name that went
+    // (and most of a long listing is kept, so the names it writes are read only if one may have).
+    if before.iter().all(|l| listed.contains(l.trim()) || defines(l.trim()).is_none()) {
+        return None;
+    }
     let written: crate::core::hash::HashSet<&str> =
         after.iter().filter_map(|l| defines(l.trim())).collect();
-    let listed: crate::core::hash::HashSet<&str> = after.iter().map(|l| l.trim()).collect();
     let depth = |l: &str| l.len() - l.trim_start().len();
     // A definition nested in something the listing dropped as a whole (a helper inside a
     // removed function) goes with it: what encloses it decides. One whose enclosing line the
