@@ -160,6 +160,29 @@ fn plan_reply(
                 }
                 match project.resolve(edit) {
                     Ok(r) if is_quote(edit, &r.path, &events[i + 1..], &project) => {}
+                    // Named only in a sentence ("Here's the updated `src/utils/date.ts`"), a
+                    // listing for a file the project does not have, while it has one of that
+                    // name elsewhere (`src/lib/date.ts`): that file, moved since the model saw
+                    // it, or a new one beside it? A sentence is too loose a name to create a
+                    // second one on.
+                    Ok(r)
+                        if weak
+                            && matches!(edit.change, Change::Replace { .. })
+                            && !project.contains(&r.path)
+                            && !project.same_name_elsewhere(&r.path).is_empty() =>
+                    {
+                        let reason = format!(
+                            "{}: no such file, and {} has this name: is the listing for that file, or a new one? put the path of the file it is for alone on the line before the block",
+                            r.path,
+                            project.same_name_elsewhere(&r.path)[..]
+                                .iter()
+                                .take(3)
+                                .copied()
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        );
+                        items.push(PlanItem::Refused { edit: edit.clone(), reason });
+                    }
                     Ok(r) => {
                         // A file the reply creates is a file of the project for the edits
                         // after it (a new module, then a change to it).
@@ -173,7 +196,50 @@ fn plan_reply(
         }
     }
     supersede(&mut items, reply);
+    heading_conflicts(&mut items, reply, &project);
     Plan { items, mentions: prose_names(reply), removed: removal_names(reply) }
+}
+
+/// A block under a heading that names one project file (`### src/server/config.ts`) while
+/// the block's own path names another (`src/client/config.ts`): which file the model meant,
+/// nothing tells (two alike files take the same edit). Refused, naming both. Only the nearest
+/// heading since the previous block counts, and only one that is a path and nothing else.
+fn heading_conflicts(items: &mut [PlanItem], reply: &str, project: &Project) {
+    let lines: Vec<&str> = reply.lines().collect();
+    let mut prev_end = 0;
+    for item in items.iter_mut() {
+        let PlanItem::Edit { edit, path, .. } = item else {
+            prev_end = match item {
+                PlanItem::Refused { edit, .. } | PlanItem::Quote { edit, .. } => edit.reply_lines.1,
+                PlanItem::Problem(p) => p.reply_lines.1,
+                PlanItem::Edit { .. } => prev_end,
+            };
+            continue;
+        };
+        let (start, end) = edit.reply_lines;
+        let explicit = matches!(
+            edit.path_source,
+            PathSource::PathLine | PathSource::FenceInfo | PathSource::DiffHeader
+        );
+        let first = start.saturating_sub(1).min(lines.len());
+        let heading = lines[prev_end.min(first)..first]
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with('#'))
+            .map(|l| l.trim().trim_start_matches('#').trim());
+        let named = heading.map(|h| h.trim_end_matches(':').trim_matches(['`', '*', ' ']));
+        if explicit
+            && let Some(named) = named
+            && named != path.as_str()
+            && project.contains(named)
+        {
+            let reason = format!(
+                "{path}: the block's path names this file, but the heading above it names {named}: which file is the edit for? name one file"
+            );
+            *item = PlanItem::Refused { edit: edit.clone(), reason };
+        }
+        prev_end = end;
+    }
 }
 
 /// A SEARCH/REPLACE block whose old text a later block of the reply, for the same file, looks

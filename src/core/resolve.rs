@@ -136,6 +136,12 @@ impl Project {
         self.files.iter().map(String::as_str)
     }
 
+    /// The project's files with the same file name as `path`, in other folders.
+    pub fn same_name_elsewhere(&self, path: &str) -> Vec<&str> {
+        let found = self.by_name.get(base(path)).map_or(&[][..], |f| f.as_slice());
+        found.iter().map(String::as_str).filter(|f| *f != path).collect()
+    }
+
     /// Whether the project has this file.
     pub fn contains(&self, path: &str) -> bool {
         self.files.contains(path)
