@@ -99,6 +99,13 @@ fn draw_hints(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     };
     let mut spans = Vec::new();
     let mut hints = match &app.modal {
+        // Help that shows whole does not scroll: any key closes it (as its title says).
+        Some(Modal::Help(_))
+            if crate::app::layout::help_max_top(Rect::new(0, 0, app.size.0, app.size.1), app)
+                == 0 =>
+        {
+            vec![("any key".to_string(), "close")]
+        }
         Some(modal) => app.keymap.modal_hints(modal),
         None => app.keymap.hints(pane),
     };

@@ -111,7 +111,9 @@ pub(super) fn introduced_path(line: &str, known: &dyn Fn(&str) -> bool) -> Optio
         return None;
     }
     let after = after.trim_matches(|c: char| c.is_whitespace() || "*_)`'\"".contains(c));
-    let words = after.split_whitespace().count();
+    // A remark in parentheses says nothing of what the listing is ("after the change (with
+    // the import)").
+    let words = without_parentheses(after).split_whitespace().count();
     // A presenting sentence ("Here is a new version of `a.txt` for you to consider:"), one that
     // creates or rewrites the file ("Create `a.py` with this content:", "I've rewritten `a.ts`
     // as follows:") or names its whole new version ("The complete `app.py` after the
@@ -120,6 +122,21 @@ pub(super) fn introduced_path(line: &str, known: &dyn Fn(&str) -> bool) -> Optio
     let sentence = last_sentence(before);
     let whole = presents(sentence) || makes_whole(sentence) || names_whole(sentence);
     (words <= 1 || (whole && words <= 5) || presents_new_version(line, known)).then_some(path)
+}
+
+/// `text` without what stands in parentheses (an unclosed one runs to the end).
+fn without_parentheses(text: &str) -> String {
+    let mut depth = 0usize;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether a line introducing a listing asks for a file that is not there yet: "Add a new
@@ -361,13 +378,17 @@ pub(super) fn first_line_path(line: &str) -> Option<String> {
     (path.contains('/') || path.contains('.')).then_some(path).filter(|p| looks_like_path(p))
 }
 
-/// Whether a sentence opens by presenting what follows: "Here is …", "Here's …", "Below is …".
+/// Whether a sentence, or a clause of it after a comma, opens by presenting what follows: "Here
+/// is …", "Here's …", "Below is …", "For reference, here's …".
 fn presents(sentence: &str) -> bool {
     let lower = sentence.trim_start().to_ascii_lowercase();
-    let lower = lower.trim_start_matches(|c: char| !c.is_alphanumeric());
-    ["here is ", "here's ", "here are ", "below is ", "this is ", "and here is ", "and here's "]
-        .iter()
-        .any(|p| lower.starts_with(p))
+    // The sentence, or a clause of it after a comma ("For reference, here's …").
+    lower.split(", ").any(|clause| {
+        let clause = clause.trim_start_matches(|c: char| !c.is_alphanumeric());
+        ["here is ", "here's ", "here are ", "below is ", "this is ", "and here is ", "and here's "]
+            .iter()
+            .any(|p| clause.starts_with(p))
+    })
 }
 
 /// The paths mentioned in `text` in backticks or bold, in order: where each opens, the path,
@@ -485,6 +506,13 @@ mod tests {
             ("Then add a `fmt` target to the Makefile:", None),
             ("Add this line to your `Dockerfile`:", None),
             ("Make `run` call it like `app.py` does:", None),
+            // A clause after a comma presents it; a remark in parentheses says nothing.
+            (
+                "For reference, here's the complete `app/main.py` after the change (with the import):",
+                Some("app/main.py"),
+            ),
+            ("If it helps, here is `a.py` as it stands now:", Some("a.py")),
+            ("Run `make test` (it calls `a.py`) and you will see:", None),
         ] {
             assert_eq!(introduced_path(line, &|_| false).as_deref(), want, "{line}");
         }

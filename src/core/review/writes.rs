@@ -113,8 +113,9 @@ impl Review {
             return Err(if self.taken_out.is_empty() {
                 "there is no decision to undo".into()
             } else {
-                // `git stash` took the lines out: their decisions come back with them.
-                "the hunks decided last were taken out of their files on disk (git stash?); nothing is left to undo until they are back".into()
+                // Something on disk took the lines out (`git stash`, `git checkout`, an editor):
+                // their decisions come back with them.
+                "the lines of the hunks decided last are no longer in their files on disk (changed since by hand or by another program); nothing is left to undo until they are back".into()
             });
         };
         let idx = self.hunks.position(d.hunk).ok_or("the hunk is gone")?;
