@@ -299,7 +299,10 @@ fn an_applied_hunk_taken_out_on_disk_is_pending_again() {
     assert_eq!(h.state, HunkState::Pending);
     assert_eq!(h.disk, Some(DiskNote::Reverted));
     assert_eq!(h.preview.old, ["    return 1"], "placed against the file as it is now");
-    assert!(r.undo().unwrap_err().contains("taken out"), "nothing of it is left to undo");
+    assert!(
+        r.undo().unwrap_err().contains("no longer in their files"),
+        "nothing of it is left to undo"
+    );
     // It can be accepted again.
     accept_done(&mut r, a);
     assert_eq!(r.hunk(a).unwrap().disk, None);
