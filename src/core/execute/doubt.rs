@@ -253,9 +253,17 @@ fn shifted_into_a_string(loc: &Located, lines: &[String]) -> Option<String> {
         return None;
     }
     let mut strings = crate::core::strings::Strings::new();
-    let opened: Vec<Option<usize>> = lines[..loc.end].iter().map(|l| strings.line(l)).collect();
+    // (Each line's state where it starts, and the line after the last matched one's: whether
+    // the string is still open after them.)
+    let upto = (loc.end + 1).min(lines.len());
+    let opened: Vec<Option<usize>> = lines[..upto].iter().map(|l| strings.line(l)).collect();
     let first = opened.get(matched.first()?.0).copied().flatten()?;
-    let all_inside = matched.iter().all(|(f, _)| opened.get(*f).copied().flatten() == Some(first));
+    let last = matched.iter().map(|(f, _)| *f).max()?;
+    // Matched lines that end with the string's closing line (a docstring's last lines and its
+    // `"""`) are the end of the text, and what the hunk adds after them is code.
+    let still_open = opened.get(last + 1).copied().flatten() == Some(first);
+    let all_inside = still_open
+        && matched.iter().all(|(f, _)| opened.get(*f).copied().flatten() == Some(first));
     (all_inside && first < loc.start).then(|| {
         format!(
             "the old lines stand, at another depth, only inside the string that opens at line {} (lines {}-{}): an example in text, not the code the edit changes; send it against the code as it is now",

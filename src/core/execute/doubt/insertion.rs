@@ -126,6 +126,13 @@ pub(super) fn insertion_gap(hunk: &Hunk, loc: &Located, lines: &[String]) -> Opt
             // above them and none below).
             continue;
         }
+        // Only blank lines left out, and new lines deeper than the line after them: they go
+        // on the block the line before the blank lines ends, and the blank lines part that
+        // block from the shallower line after it (a check added at the end of a method, its
+        // docstring the line before, the next `def` after).
+        if to > from && depth(first_new) > depth(&lines[to]) {
+            continue;
+        }
         if to > from {
             // Only blank lines left out: above or below them is as much a guess.
             let new = hunk.lines[run].text.trim();
