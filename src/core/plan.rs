@@ -196,6 +196,7 @@ fn plan_reply(
         }
     }
     supersede(&mut items, reply);
+    withdrawn(&mut items, reply);
     heading_conflicts(&mut items, reply, &project);
     Plan { items, mentions: prose_names(reply), removed: removal_names(reply) }
 }
@@ -339,6 +340,61 @@ fn supersede(items: &mut [PlanItem], reply: &str) {
 /// Whether the reply's prose between two blocks (after reply line `after`, before line
 /// `before`, 1-based) takes the first back: "scratch that", "use this instead", "ignore the
 /// block above".
+/// Blocks the reply's own prose takes back: the block right before a sentence that says not to
+/// apply it ("Wait, don't apply that block", "scratch that", "disregard the above"), and a block
+/// offered as the tempting wrong fix ("you might be tempted to just raise the timeout:"). Each
+/// is refused, saying so; what the reply offers instead stands on its own.
+fn withdrawn(items: &mut [PlanItem], reply: &str) {
+    const AFTER: &[&str] = &[
+        "don't apply",
+        "do not apply",
+        "don't use that",
+        "do not use that",
+        "scratch that",
+        "disregard th",
+        "disregard the above",
+        "ignore that",
+        "ignore the above",
+        "ignore the previous",
+        "ignore the first",
+    ];
+    const BEFORE: &[&str] = &["tempted to", "temptation is to"];
+    let lines: Vec<&str> = reply.lines().collect();
+    let prose = |from: usize, to: usize| -> String {
+        let (from, to) = (from.min(lines.len()), to.min(lines.len()));
+        lines[from..to.max(from)].join(" ").to_lowercase().replace('’', "'")
+    };
+    let spans: Vec<Option<(usize, usize)>> = (items.iter())
+        .map(|item| match item {
+            PlanItem::Edit { edit, .. } => Some(edit.reply_lines),
+            _ => None,
+        })
+        .collect();
+    let mut taken_back: Vec<(usize, &str)> = Vec::new();
+    for (i, span) in spans.iter().enumerate() {
+        let Some((start, end)) = *span else { continue };
+        let prev_end = spans[..i].iter().rev().find_map(|s| s.map(|s| s.1)).unwrap_or(0);
+        let next_start =
+            spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines.len() + 1);
+        // (Lines are 1-based: the prose after a block is lines end+1..next_start-1.)
+        if let Some(w) = AFTER.iter().find(|w| prose(end, next_start - 1).contains(*w)) {
+            taken_back.push((i, w));
+        } else if let Some(w) =
+            BEFORE.iter().find(|w| prose(prev_end, start.saturating_sub(1)).contains(*w))
+        {
+            taken_back.push((i, w));
+        }
+    }
+    for (i, words) in taken_back {
+        if let PlanItem::Edit { edit, path, .. } = &items[i] {
+            let reason = format!(
+                "{path}: the reply takes this block back (\"{words}…\"): not applied; what it offers instead is applied on its own"
+            );
+            items[i] = PlanItem::Refused { edit: edit.clone(), reason };
+        }
+    }
+}
+
 fn takes_back(reply: &str, after: usize, before: usize) -> bool {
     const WORDS: &[&str] = &[
         "instead",
@@ -363,6 +419,30 @@ mod tests {
 
     fn files(names: &[&str]) -> Vec<String> {
         names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_block_the_reply_takes_back_is_refused_and_the_other_stands() {
+        let files = files(&["app/a.py"]);
+        let block = |old: &str, new: &str| {
+            format!(
+                "app/a.py\n```python\n<<<<<<< SEARCH\n{old}\n=======\n{new}\n>>>>>>> REPLACE\n```\n"
+            )
+        };
+        let refused = |reply: &str| -> Vec<bool> {
+            let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
+            (plan.items.iter()).map(|i| matches!(i, PlanItem::Refused { .. })).collect()
+        };
+        let (one, two) = (block("x = 1", "x = 2"), block("y = 1", "y = 2"));
+        let reply =
+            format!("First:\n\n{one}\nWait, don't apply that block. Use this one:\n\n{two}");
+        assert_eq!(refused(&reply), [true, false]);
+        let reply =
+            format!("You might be tempted to change x:\n\n{one}\nbut the real fix is:\n\n{two}");
+        assert_eq!(refused(&reply), [true, false]);
+        // Two edits, prose that takes nothing back.
+        let reply = format!("First:\n\n{one}\nThen apply this one too:\n\n{two}");
+        assert_eq!(refused(&reply), [false, false]);
     }
 
     #[test]

@@ -284,11 +284,15 @@ impl Project {
             return Err(several(written, &tails));
         }
         let parent_exists = written.rfind('/').is_none_or(|i| self.dirs.contains(&written[..i]));
-        // With the same numbers: `api/v1/x.py` is not `api/v2/x.py` misplaced.
+        // With the same numbers: `api/v1/x.py` is not `api/v2/x.py` misplaced. And with a
+        // folder in common: `tests/fixtures/settings.toml` is not `config/settings.toml` (the
+        // production file, whose lines the fixture's may well share), nor is
+        // `etc/nginx/shop.conf` under `deploy/`.
         if !parent_exists
             && let Some(found) = self.by_name.get(base(written))
             && found.len() == 1
             && digits(&found[0]) == digits(written)
+            && shares_a_folder(&found[0], written)
         {
             return Ok(Resolved::new(found[0].as_str(), PathMatch::BaseName));
         }
@@ -361,6 +365,18 @@ fn several(written: &str, tails: &[&str]) -> String {
 /// `2024-11-2`).
 fn digits(path: &str) -> Vec<&str> {
     path.split(|c: char| !c.is_ascii_digit()).filter(|n| !n.is_empty()).collect()
+}
+
+/// Whether two paths name a folder in common (`lib/utils/a.ts` and `src/utils/a.ts`). A path
+/// with no folder shares the root with any.
+fn shares_a_folder(a: &str, b: &str) -> bool {
+    let folders = |p: &str| -> Vec<String> {
+        let mut parts: Vec<String> = p.split('/').map(str::to_lowercase).collect();
+        parts.pop();
+        parts
+    };
+    let (a, b) = (folders(a), folders(b));
+    a.is_empty() || b.is_empty() || a.iter().any(|f| b.contains(f))
 }
 
 fn base(path: &str) -> &str {
@@ -448,9 +464,13 @@ mod tests {
         let files = files(&["src/util.py", "pkg/__init__.py"]);
         let p = Project::new(&files);
         let r = |path: &str, change: Change| p.resolve(&edit(path, change, PathSource::DiffHeader));
-        let guessed = r("legacy/util.py", modify()).unwrap();
+        let guessed = r("old/src/util.py", modify()).unwrap();
         assert_eq!((guessed.path.as_str(), guessed.by), ("src/util.py", PathMatch::BaseName));
         assert!(guessed.by.is_fallback());
+        // Not into a folder the path has nothing in common with (a fixture's name, the
+        // production file).
+        assert!(r("legacy/util.py", modify()).is_err());
+        assert!(r("tests/fixtures/util.py", modify()).is_err());
         assert!(r("legacy/util.py", Change::Delete { old: Some("x\n".into()) }).is_err());
         assert!(r("util.py", Change::Delete { old: None }).is_err(), "deletes are exact");
         let listing = Change::Replace { content: "x\n".into() };

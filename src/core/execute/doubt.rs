@@ -262,8 +262,8 @@ fn shifted_into_a_string(loc: &Located, lines: &[String]) -> Option<String> {
     // Matched lines that end with the string's closing line (a docstring's last lines and its
     // `"""`) are the end of the text, and what the hunk adds after them is code.
     let still_open = opened.get(last + 1).copied().flatten() == Some(first);
-    let all_inside = still_open
-        && matched.iter().all(|(f, _)| opened.get(*f).copied().flatten() == Some(first));
+    let all_inside =
+        still_open && matched.iter().all(|(f, _)| opened.get(*f).copied().flatten() == Some(first));
     (all_inside && first < loc.start).then(|| {
         format!(
             "the old lines stand, at another depth, only inside the string that opens at line {} (lines {}-{}): an example in text, not the code the edit changes; send it against the code as it is now",

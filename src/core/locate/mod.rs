@@ -255,6 +255,12 @@ pub fn locate_indexed(
             candidates: Vec::new(),
         });
     }
+    if hunk.pick.is_none()
+        && let Some(mut refusal) = heading_elsewhere(hunk, &pat, file, &chosen, hint_shift)
+    {
+        refusal.kind = RefusalKind::Ambiguous;
+        return Err(refusal);
+    }
     let mut chosen = settle_twin(hunk, &pat, file, index, chosen)?;
     drop_stray_closers(&pat, file, &mut chosen);
     finish(hunk, &pat, &origin, file, chosen, by_hint)
@@ -286,6 +292,56 @@ fn far_from_its_number(hunk: &Hunk, shift: isize, chosen: &Alignment) -> Option<
             hint + 1
         )
     })
+}
+
+/// The place found is not under the function the header's section heading names, while a
+/// weaker place is (`@@ … @@ def refund_order`, its lines found exactly in the twin
+/// `cancel_order`, where the user reworded a line of `refund_order` since): the text says one
+/// place and the header (its heading and its line number) another. Refused with both as
+/// candidates. (A heading need not enclose its hunk: git names the function above, which may
+/// have ended; only a rival under it, where the number points, counts.)
+fn heading_elsewhere(
+    hunk: &Hunk,
+    pat: &[PatLine],
+    file: &[LineInfo],
+    chosen: &Alignment,
+    hint_shift: isize,
+) -> Option<Refusal> {
+    let heading = hunk.section.as_deref().map(str::trim).filter(|h| h.len() >= 4)?;
+    // Only where the header's line number says the same as its heading: a heading alone may be
+    // the nearest one git found above, not the function the lines are in.
+    let hint = hunk.old_start_hint? as isize + hint_shift - 1;
+    let near = |c: &Alignment| (candidates::implied_start(c) - hint).abs() <= 3;
+    if near(chosen) {
+        return None;
+    }
+    let line = |k: usize| file[k].trimmed;
+    if enclosed_by(heading, line, chosen.span.0) {
+        return None;
+    }
+    // The best place in each block the heading opens (the enumeration of places keeps only
+    // those as exact as the best, and a function edited since is not).
+    let depth = |k: usize| file[k].indent.len();
+    let under =
+        (0..file.len()).filter(|&k| line(k).trim_start().starts_with(heading)).filter_map(|k| {
+            let end = (k + 1..file.len())
+                .find(|&j| !file[j].is_blank() && depth(j) <= depth(k))
+                .unwrap_or(file.len());
+            align::align(pat, file, k, end)
+        });
+    let rival = under.into_iter().find(|c| {
+        near(c)
+            && c.span.0 != chosen.span.0
+            && c.score >= 0.5 * chosen.score
+            && enclosed_by(heading, line, c.span.0)
+    })?;
+    let mut refusal = ambiguous(pat, file, &[chosen, &rival]);
+    refusal.message = format!(
+        "the hunk's header names `{heading}`, but its lines fit best at line {}, outside it; under it they fit only in part (line {}): the function changed since, or the header is wrong? send the change with the lines as the file has them now",
+        chosen.span.0 + 1,
+        rival.span.0 + 1
+    );
+    Some(refusal)
 }
 
 /// Whether an `@@` header's section heading names a line the file (`lines`) no longer has

@@ -86,9 +86,21 @@ pub(super) fn placeholders_of(
     // A bare `...` is literal code (a Python stub body) when the original has it too.
     let literal_dots: crate::core::hash::HashSet<&str> =
         original.iter().map(|l| l.trim()).filter(|l| only_dots(l)).collect();
-    let mut wild: Vec<bool> = listing
-        .iter()
-        .map(|l| is_placeholder(l) && !(only_dots(l) && literal_dots.contains(l.trim())))
+    // Nor is one that is the whole body of a block the listing opens anew (`def exists(self):`
+    // then `...`, a Protocol's stub): the file has no lines inside that block to stand for.
+    let known: crate::core::hash::HashSet<&str> = original.iter().map(|l| l.trim()).collect();
+    let new_body = |i: usize| {
+        let depth = crate::core::indent::depth;
+        let head = listing[..i].iter().rev().find(|l| !l.trim().is_empty());
+        head.is_some_and(|h| {
+            let t = h.trim_end();
+            t.ends_with([':', '{']) && !known.contains(t.trim()) && depth(listing[i]) > depth(h)
+        })
+    };
+    let mut wild: Vec<bool> = (listing.iter().enumerate())
+        .map(|(i, l)| {
+            is_placeholder(l) && !(only_dots(l) && (literal_dots.contains(l.trim()) || new_body(i)))
+        })
         .collect();
     let (extra, pairs) = stand_ins(orig_info, orig_keys, listing, resp_info, &wild);
     for (w, s) in wild.iter_mut().zip(extra) {
