@@ -455,12 +455,17 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
         l.kind == crate::core::edit::LineKind::Context
             && l.text.chars().filter(|c| c.is_alphanumeric()).count() >= 3
     });
-    if !placed {
-        return None;
-    }
     if !changed || !telling || new.is_empty() || new.len() > lines.len() {
         return None;
     }
+    // Without context, the old text written into the new (a sentence the edit goes on, a call
+    // given one more argument) says where: found inside the new text's lines, it was there.
+    let old_telling: Vec<&str> =
+        hunk.old_lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let old_inside = |region: &[String]| {
+        old_telling.iter().any(|o| o.chars().filter(|c| c.is_alphanumeric()).count() >= 10)
+            && old_telling.iter().all(|o| region.iter().any(|l| l.contains(o)))
+    };
     let same = |a: &str, b: &str| a.trim_end() == b.trim_end();
     let mut found = None;
     for start in 0..=lines.len() - new.len() {
@@ -476,6 +481,9 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
     // function's (the one the model copied the change from).
     let old: Vec<&str> = hunk.old_lines().collect();
     let (from, to) = found?;
+    if !placed && !old_inside(&lines[from..to]) {
+        return None;
+    }
     let old_elsewhere = !old.is_empty()
         && old.len() <= lines.len()
         && (0..=lines.len() - old.len()).any(|start| {
@@ -673,4 +681,37 @@ pub(super) fn defined_again<'a>(
         }
         (count(after, head) > count(before, head)).then_some((head, at + 1))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(String::from).collect()
+    }
+
+    fn sr(old: &str, new: &str) -> Hunk {
+        Hunk::from_old_new(&lines(old), &lines(new))
+    }
+
+    #[test]
+    fn a_sentence_the_edit_went_on_with_is_made_without_context() {
+        // The SEARCH line, extended and followed by a second line: no context line, but the
+        // old line written into the new one says where.
+        let hunk = sr(
+            "Choose **File → Export** and pick a format.",
+            "Choose **File → Export** and pick a format. CSV exports use the\ndelimiter set under **Settings → Regional**.",
+        );
+        let made = lines(
+            "# Guide\n\nChoose **File → Export** and pick a format. CSV exports use the\ndelimiter set under **Settings → Regional**.\n\nMore.",
+        );
+        assert_eq!(already_applied(&hunk, &made), Some((2, 4)));
+        // The same new lines standing where the old line is not inside them prove nothing.
+        let other = sr(
+            "Pick a printer from the list shown.",
+            "Choose **File → Export** and pick a format. CSV exports use the\ndelimiter set under **Settings → Regional**.",
+        );
+        assert_eq!(already_applied(&other, &made), None);
+    }
 }
