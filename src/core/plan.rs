@@ -352,18 +352,14 @@ fn withdrawn(items: &mut [PlanItem], reply: &str) {
         "do not use that",
         "scratch that",
         "disregard th",
-        "disregard the above",
         "ignore that",
         "ignore the above",
         "ignore the previous",
         "ignore the first",
     ];
     const BEFORE: &[&str] = &["tempted to", "temptation is to"];
-    let lines: Vec<&str> = reply.lines().collect();
-    let prose = |from: usize, to: usize| -> String {
-        let (from, to) = (from.min(lines.len()), to.min(lines.len()));
-        lines[from..to.max(from)].join(" ").to_lowercase().replace('’', "'")
-    };
+    let lines = reply.lines().count();
+    let prose = |after: usize, before: usize| prose_between(reply, after, before).replace('’', "'");
     let spans: Vec<Option<(usize, usize)>> = (items.iter())
         .map(|item| match item {
             PlanItem::Edit { edit, .. } => Some(edit.reply_lines),
@@ -374,14 +370,11 @@ fn withdrawn(items: &mut [PlanItem], reply: &str) {
     for (i, span) in spans.iter().enumerate() {
         let Some((start, end)) = *span else { continue };
         let prev_end = spans[..i].iter().rev().find_map(|s| s.map(|s| s.1)).unwrap_or(0);
-        let next_start =
-            spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines.len() + 1);
+        let next_start = spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines + 1);
         // (Lines are 1-based: the prose after a block is lines end+1..next_start-1.)
-        if let Some(w) = AFTER.iter().find(|w| prose(end, next_start - 1).contains(*w)) {
+        if let Some(w) = AFTER.iter().find(|w| prose(end, next_start).contains(*w)) {
             taken_back.push((i, w));
-        } else if let Some(w) =
-            BEFORE.iter().find(|w| prose(prev_end, start.saturating_sub(1)).contains(*w))
-        {
+        } else if let Some(w) = BEFORE.iter().find(|w| prose(prev_end, start).contains(*w)) {
             taken_back.push((i, w));
         }
     }
@@ -408,9 +401,15 @@ fn takes_back(reply: &str, after: usize, before: usize) -> bool {
         "replaces the",
         "rather than the",
     ];
-    let between = reply.lines().skip(after).take(before.saturating_sub(after + 1));
-    let prose = between.collect::<Vec<_>>().join(" ").to_lowercase();
+    let prose = prose_between(reply, after, before);
     WORDS.iter().any(|w| prose.contains(w))
+}
+
+/// The reply's lines strictly between 1-based lines `after` and `before`, joined, lowercased:
+/// what the prose between two blocks says.
+fn prose_between(reply: &str, after: usize, before: usize) -> String {
+    let between = reply.lines().skip(after).take(before.saturating_sub(after + 1));
+    between.collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
 #[cfg(test)]

@@ -460,9 +460,9 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
     }
     // Without context, the old text written into the new (a sentence the edit goes on, a call
     // given one more argument) says where: found inside the new text's lines, it was there.
-    let old_telling: Vec<&str> =
-        hunk.old_lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     let old_inside = |region: &[String]| {
+        let old_telling: Vec<&str> =
+            hunk.old_lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         old_telling.iter().any(|o| o.chars().filter(|c| c.is_alphanumeric()).count() >= 10)
             && old_telling.iter().all(|o| region.iter().any(|l| l.contains(o)))
     };
