@@ -6,6 +6,7 @@
 //! file's indentation. What this module does not do: decide where a hunk goes (`core::locate`).
 
 use crate::core::edit::{Hunk, HunkLine};
+use crate::core::fields;
 use crate::core::indent::{FileStyle, IndentMap, file_style, is_closer};
 use crate::core::strings;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
@@ -36,6 +37,7 @@ pub fn apply_hunk_styled(
         out: Vec::new(),
         origin: Vec::new(),
         recipes: style.recipes,
+        tabbed_fields: fields::spaces_stand_for_tabs(matched_pairs(&file.lines, hunk, &loc.slots)),
         start: loc.start,
         pos: loc.start,
         end: loc.end,
@@ -148,6 +150,8 @@ struct Rebuilt<'a> {
     origin: Vec<Option<&'a str>>,
     /// A makefile's: new recipe lines start with a tab ([`FileStyle::recipes`]).
     recipes: bool,
+    /// The model retyped the file's tab-separated fields with spaces ([`fields`]).
+    tabbed_fields: bool,
     /// The file line `out` starts at.
     start: usize,
     pos: usize,
@@ -165,6 +169,8 @@ impl<'a> Rebuilt<'a> {
         // A makefile's recipe line indented with spaces: make wants the tab.
         let written = if self.recipes && written.starts_with(' ') && self.in_recipe() {
             format!("\t{}", written.trim_start())
+        } else if self.tabbed_fields {
+            fields::with_tabs(&written)
         } else {
             written
         };

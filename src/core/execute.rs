@@ -34,7 +34,7 @@ mod outside;
 mod prepared;
 mod reports;
 use already::{
-    already_applied, already_report, defined_again, found_where_another_wrote, in_place_already,
+    already_applied, already_report, changed_where_closest, defined_again, found_where_another_wrote, in_place_already,
     in_place_as_changed_later, inserted_twice, made_then_edited, made_with_gaps, removed_before,
     removed_where_another_adds, removes_what_another_adds,
 };
@@ -681,7 +681,9 @@ fn not_located(
     w: &mut Working,
 ) -> EditReport {
     let Some(text) = w.text.as_mut() else { return refusal_report(edit, path, refusal) };
-    if let Some(place) = already_applied(hunk, &text.lines) {
+    let closest = refusal.closest.as_ref().map(|c| c.first_line);
+    let changed = || closest.and_then(|c| changed_where_closest(hunk, &text.lines, c));
+    if let Some(place) = already_applied(hunk, &text.lines).or_else(changed) {
         // The same edit sent again (a retry round, a repeated block): nothing to do.
         return made_before(edit, path, hunk, place, &mut w.moves);
     }

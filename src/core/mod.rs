@@ -5,6 +5,7 @@ pub mod apply;
 pub mod edit;
 pub mod elision;
 pub mod execute;
+pub mod fields;
 pub mod file;
 pub mod gap;
 pub mod hash;

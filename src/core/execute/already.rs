@@ -493,6 +493,36 @@ pub(super) fn already_applied(hunk: &Hunk, lines: &[String]) -> Option<(usize, u
     (!old_elsewhere).then_some((from, to))
 }
 
+/// A change within lines (as many old lines as new, no context: `== 2` made `== 3`) whose old
+/// text is nowhere in the file, while its new text stands there once, exactly where the text
+/// most like the old one is (`closest`, 1-based, from the locator's refusal): the edit was made
+/// before. Its new text elsewhere, or the old text still standing, says nothing of the kind.
+pub(super) fn changed_where_closest(
+    hunk: &Hunk,
+    lines: &[String],
+    closest_line: usize,
+) -> Option<(usize, usize)> {
+    if hunk.lines.iter().any(|l| l.kind == LineKind::Context) {
+        return None;
+    }
+    let telling = |l: &&str| !l.trim().is_empty();
+    let old: Vec<&str> = hunk.old_lines().filter(telling).map(str::trim).collect();
+    let new: Vec<&str> = hunk.new_lines().filter(telling).map(str::trim).collect();
+    if old.is_empty() || old.len() != new.len() || old == new {
+        return None;
+    }
+    let at = |block: &[&str], start: usize| {
+        lines.len() >= start + block.len()
+            && block.iter().zip(&lines[start..]).all(|(b, l)| *b == l.trim())
+    };
+    let count = |block: &[&str]| {
+        (0..lines.len().saturating_sub(block.len() - 1)).filter(|&s| at(block, s)).count()
+    };
+    let start = closest_line.checked_sub(1)?;
+    (at(&new, start) && count(&new) == 1 && count(&old) == 0)
+        .then_some((start, start + new.len()))
+}
+
 /// A hunk whose old text was found exactly on lines that another edit of the reply writes,
 /// that edit made (its new text stands as written, its old text nowhere unless it only adds
 /// lines: its context stands either way, and then it must have been made before this run, not
@@ -713,5 +743,23 @@ mod tests {
             "Choose **File → Export** and pick a format. CSV exports use the\ndelimiter set under **Settings → Regional**.",
         );
         assert_eq!(already_applied(&other, &made), None);
+    }
+
+    #[test]
+    fn a_changed_line_standing_where_the_old_one_is_closest_was_made() {
+        let hunk = sr("    assert len(rows) == 2", "    assert len(rows) == 3");
+        let made = lines("def test_rows():\n    rows = load()\n    assert len(rows) == 3\n");
+        assert_eq!(changed_where_closest(&hunk, &made, 3), Some((2, 3)));
+        // Not where the closest look-alike is: the new text elsewhere proves nothing.
+        assert_eq!(changed_where_closest(&hunk, &made, 2), None);
+        // The old line still there: the edit is still to be made.
+        let both = lines("    assert len(rows) == 2\n    assert len(rows) == 3\n");
+        assert_eq!(changed_where_closest(&hunk, &both, 2), None);
+        // The new line twice: which one is the edit's is not known.
+        let twice = lines("    assert len(rows) == 3\nx\n    assert len(rows) == 3\n");
+        assert_eq!(changed_where_closest(&hunk, &twice, 1), None);
+        // A hunk with context is [`already_applied`]'s.
+        let with_context = sr("rows = load()\nassert len(rows) == 2", "rows = load()\nassert len(rows) == 3");
+        assert_eq!(changed_where_closest(&with_context, &made, 3), None);
     }
 }

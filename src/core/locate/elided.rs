@@ -6,7 +6,7 @@
 
 use super::{HunkSlot, Refusal, RefusalKind};
 use crate::core::edit::{Hunk, LineKind};
-use crate::core::locate::lines::LineInfo;
+use crate::core::locate::lines::{LineInfo, Likeness, ratio};
 
 /// A `...` that stands for some lines ends where the next line found is: that line must say
 /// where it is (`}` alone could be the end of any block, unless it closes the block the `...`
@@ -22,6 +22,7 @@ pub(super) fn check_elision_ends(
             continue;
         }
         body_overrun(hunk, slots, k, (s, e), file)?;
+        rough_end_passed_over(hunk, slots, k, (s, e), file)?;
         // The line the model wrote to end the `...` was not found after it (a `}` taken for an
         // inner block's and let go): where the `...` ends, and so where the changes after it
         // go, is a guess.
@@ -250,6 +251,50 @@ fn member_head(line: &str) -> bool {
             && !code.contains("=>")
             && !code.contains("function("))
 }
+
+/// The line after a `...` found only roughly (a copy error: `> 1` for the file's `> 0`), while
+/// a line the `...` passes over is about as like it: the `...` may end at either, and the new
+/// lines around its end would go into one block or the other (a log line meant for `gt` put
+/// into `gte`, the whole of `gt` taken for the `...`). Refused naming both.
+fn rough_end_passed_over(
+    hunk: &Hunk,
+    slots: &[HunkSlot],
+    k: usize,
+    (s, e): (usize, usize),
+    file: &[LineInfo],
+) -> Result<(), Refusal> {
+    let Some((j, f, likeness)) = (k + 1..slots.len()).find_map(|j| match slots[j] {
+        HunkSlot::Kept(f, l) | HunkSlot::Removed(f, l) if !file[f].is_blank() => Some((j, f, l)),
+        _ => None,
+    }) else {
+        return Ok(());
+    };
+    let Likeness::Fuzzy(found) = likeness else { return Ok(()) };
+    let model = hunk.lines[j].text.trim();
+    let Some(rival) = (s..e).find(|&g| {
+        !file[g].is_blank() && ratio(file[g].trimmed.trim(), model) >= found - ROUGH_END_MARGIN
+    }) else {
+        return Ok(());
+    };
+    Err(Refusal {
+        kind: RefusalKind::UnanchoredElision,
+        message: format!(
+            "the `...` at hunk line {} ends at {:?}, found only roughly at line {} ({:?}), while line {} that the `...` would pass over is as like it ({:?}): include the lines the file has where the `...` ends",
+            k + 1,
+            model,
+            f + 1,
+            file[f].trimmed.trim(),
+            rival + 1,
+            file[rival].trimmed.trim()
+        ),
+        closest: None,
+        candidates: Vec::new(),
+    })
+}
+
+/// How much less like the model's line a line the `...` passes over may be and still rival the
+/// one found (a copy error of one character weighs ~5% on a 20-character line).
+const ROUGH_END_MARGIN: f64 = 0.1;
 
 /// Whether the hunk changes lines after slot `k` (adds or removes).
 fn changes_after(slots: &[HunkSlot], k: usize) -> bool {

@@ -375,3 +375,18 @@ fn a_rename_in_a_git_diff_is_reported_by_name_never_dropped() {
     assert!(p[0].reason.contains("lib/old.py to lib/new.py"), "{}", p[0].reason);
     assert!(edits(r).is_empty());
 }
+
+#[test]
+fn bare_blank_lines_between_additions_are_added_when_the_counts_say_so() {
+    // Counts fit only if the two bare lines below are additions (old 2, new 7).
+    let bare = "```diff\n--- a/s.py\n+++ b/s.py\n@@ -1,2 +1,7 @@\n def a():\n     return 1\n+def b():\n+    return 2\n\n\n+def c():\n```\n";
+    let e = edits(bare);
+    assert_eq!(hunk(&e[0]).old_text(), "def a():\n    return 1\n");
+    assert_eq!(hunk(&e[0]).new_text(), "def a():\n    return 1\ndef b():\n    return 2\n\n\ndef c():\n");
+    // Where the counts leave room for them as context, they stay context.
+    let context = bare.replace("@@ -1,2 +1,7 @@", "@@ -1,4 +1,7 @@");
+    assert_eq!(hunk(&edits(&context)[0]).old_text(), "def a():\n    return 1\n\n\n");
+    // Without counts nothing says what they are: context, as before.
+    let no_counts = bare.replace("@@ -1,2 +1,7 @@", "@@ @@");
+    assert_eq!(hunk(&edits(&no_counts)[0]).old_text(), "def a():\n    return 1\n\n\n");
+}

@@ -78,6 +78,8 @@ pub(super) struct HunkAcc {
     pub(super) start: usize,
     /// Trailing lines that were empty in the reply (not even a space): dropped if the hunk ends.
     pub(super) trailing_empty: usize,
+    /// Where the lines that were empty in the reply (not even a space) stand in `lines`.
+    pub(super) bare: Vec<usize>,
 }
 
 #[derive(Debug)]
@@ -190,6 +192,7 @@ impl Parser {
                 counts: hunk_header_counts(line),
                 start: self.line_no,
                 trailing_empty: 0,
+                bare: Vec::new(),
             });
             return false;
         }
@@ -199,6 +202,7 @@ impl Parser {
         if line.is_empty() {
             if b.fenced {
                 if let Some(h) = b.hunk.as_mut() {
+                    h.bare.push(h.lines.len());
                     h.lines.push(HunkLine::new(LineKind::Context, ""));
                     h.trailing_empty += 1;
                 }
@@ -221,6 +225,7 @@ impl Parser {
         if b.held_empty > 0 {
             if let Some(h) = b.hunk.as_mut() {
                 for _ in 0..b.held_empty {
+                    h.bare.push(h.lines.len());
                     h.lines.push(HunkLine::new(LineKind::Context, ""));
                 }
                 h.trailing_empty += b.held_empty;
@@ -239,6 +244,7 @@ impl Parser {
                 counts: None,
                 start: self.line_no,
                 trailing_empty: 0,
+                bare: Vec::new(),
             });
         }
         let h = b.hunk.as_mut().expect("just set");
@@ -290,6 +296,7 @@ impl Parser {
     /// created or deleted). `held` empty lines were read after it and not yet given to it.
     pub(super) fn finish_hunk(&mut self, b: &mut DiffBlock, end: HunkEnd, held: usize) {
         let Some(mut h) = b.hunk.take() else { return };
+        bare_blanks_between_additions(&mut h, held);
         let changes = h.lines.iter().any(|l| l.kind != LineKind::Context);
         if changes && let Some(reason) = incomplete(&h, end, held) {
             let path = b.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
@@ -426,6 +433,54 @@ fn counted(h: &HunkAcc) -> (usize, usize) {
     let old = h.lines.iter().filter(|l| l.kind != LineKind::Add).count();
     let new = h.lines.iter().filter(|l| l.kind != LineKind::Remove).count();
     (old, new)
+}
+
+/// Empty lines that lost their `+` between added lines (the model left the blank lines between
+/// two new functions bare) are added lines when the header's counts say so: the old count is
+/// already filled without them and the new count needs them. Read as context, they would be
+/// dropped as missing context and the new functions written without the blank lines between
+/// them.
+fn bare_blanks_between_additions(h: &mut HunkAcc, held: usize) {
+    let Some((want_old, want_new)) = h.counts else { return };
+    let is_bare = |i: usize| h.bare.binary_search(&i).is_ok();
+    let neighbour = |mut i: usize, forward: bool| loop {
+        if forward {
+            i += 1;
+            if i >= h.lines.len() {
+                return None;
+            }
+        } else {
+            i = i.checked_sub(1)?;
+        }
+        if !is_bare(i) {
+            return Some(h.lines[i].kind);
+        }
+    };
+    let between: Vec<usize> = h
+        .bare
+        .iter()
+        .copied()
+        .filter(|&i| i < h.lines.len())
+        .filter(|&i| {
+            neighbour(i, false) == Some(LineKind::Add) && neighbour(i, true) == Some(LineKind::Add)
+        })
+        .collect();
+    if between.is_empty() {
+        return;
+    }
+    // Empty lines at the hunk's end may be its context or the gap before the fence or prose:
+    // the counts may fit with them or without them.
+    let (old, new) = counted(h);
+    let fits = [0, h.trailing_empty + held].into_iter().any(|extra| {
+        let (old, new) = (old + held - extra, new + held - extra);
+        old.checked_sub(between.len()) == Some(want_old) && new == want_new
+    });
+    if !fits {
+        return;
+    }
+    for i in between {
+        h.lines[i].kind = LineKind::Add;
+    }
 }
 
 /// Whether a hunk's `@@` header counts more old or new lines than it has yet.
