@@ -34,9 +34,10 @@ mod outside;
 mod prepared;
 mod reports;
 use already::{
-    already_applied, already_report, changed_where_closest, defined_again, found_where_another_wrote, in_place_already,
-    in_place_as_changed_later, inserted_twice, made_then_edited, made_with_gaps, removed_before,
-    removed_where_another_adds, removes_what_another_adds,
+    already_applied, already_report, changed_where_closest, defined_again,
+    found_where_another_wrote, in_place_already, in_place_as_changed_later, inserted_twice,
+    made_then_edited, made_with_gaps, removed_before, removed_where_another_adds,
+    removes_what_another_adds,
 };
 use doubt::placement_doubt;
 use listing::replace;

@@ -519,8 +519,7 @@ pub(super) fn changed_where_closest(
         (0..lines.len().saturating_sub(block.len() - 1)).filter(|&s| at(block, s)).count()
     };
     let start = closest_line.checked_sub(1)?;
-    (at(&new, start) && count(&new) == 1 && count(&old) == 0)
-        .then_some((start, start + new.len()))
+    (at(&new, start) && count(&new) == 1 && count(&old) == 0).then_some((start, start + new.len()))
 }
 
 /// A hunk whose old text was found exactly on lines that another edit of the reply writes,
@@ -759,7 +758,8 @@ mod tests {
         let twice = lines("    assert len(rows) == 3\nx\n    assert len(rows) == 3\n");
         assert_eq!(changed_where_closest(&hunk, &twice, 1), None);
         // A hunk with context is [`already_applied`]'s.
-        let with_context = sr("rows = load()\nassert len(rows) == 2", "rows = load()\nassert len(rows) == 3");
+        let with_context =
+            sr("rows = load()\nassert len(rows) == 2", "rows = load()\nassert len(rows) == 3");
         assert_eq!(changed_where_closest(&with_context, &made, 3), None);
     }
 }

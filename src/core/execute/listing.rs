@@ -6,6 +6,7 @@
 //! Not for: the merge itself (`core::whole`) or its check (`core::verify`).
 
 mod json;
+mod list_end;
 mod lost;
 use super::Working;
 use super::reports::{placed, refused};
@@ -81,6 +82,10 @@ pub(super) fn replace(
             Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
         },
     };
+    let mut merged = merged;
+    if merged.restored {
+        list_end::mend_restored_list_ends(&mut merged.lines);
+    }
     let merged = match json::still_json(path, text, merged) {
         Ok(m) => m,
         Err(why) => return refused(edit, path.into(), format!("{path}: {why}")),

@@ -6,7 +6,7 @@
 
 use super::{HunkSlot, Refusal, RefusalKind};
 use crate::core::edit::{Hunk, LineKind};
-use crate::core::locate::lines::{LineInfo, Likeness, ratio};
+use crate::core::locate::lines::{Likeness, LineInfo, ratio};
 
 /// A `...` that stands for some lines ends where the next line found is: that line must say
 /// where it is (`}` alone could be the end of any block, unless it closes the block the `...`

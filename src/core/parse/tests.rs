@@ -382,7 +382,10 @@ fn bare_blank_lines_between_additions_are_added_when_the_counts_say_so() {
     let bare = "```diff\n--- a/s.py\n+++ b/s.py\n@@ -1,2 +1,7 @@\n def a():\n     return 1\n+def b():\n+    return 2\n\n\n+def c():\n```\n";
     let e = edits(bare);
     assert_eq!(hunk(&e[0]).old_text(), "def a():\n    return 1\n");
-    assert_eq!(hunk(&e[0]).new_text(), "def a():\n    return 1\ndef b():\n    return 2\n\n\ndef c():\n");
+    assert_eq!(
+        hunk(&e[0]).new_text(),
+        "def a():\n    return 1\ndef b():\n    return 2\n\n\ndef c():\n"
+    );
     // Where the counts leave room for them as context, they stay context.
     let context = bare.replace("@@ -1,2 +1,7 @@", "@@ -1,4 +1,7 @@");
     assert_eq!(hunk(&edits(&context)[0]).old_text(), "def a():\n    return 1\n\n\n");
