@@ -359,3 +359,25 @@ fn home_folder_paths_are_outside_the_project() {
     assert_eq!(p.apply(reply), 1);
     assert_eq!(p.files(), ["a.py"]);
 }
+
+#[test]
+fn a_listing_for_a_misspelt_path_never_forks_the_file() {
+    const LOGGER: &str = "export function log(msg: string): void {\n  console.log(`[app] ${msg}`);\n}\n\nexport function warn(msg: string): void {\n  console.warn(`[app] ${msg}`);\n}\n";
+    let listing = |path: &str| {
+        format!(
+            "Here is the updated `{path}`:\n\n```ts\nexport function log(msg: string): void {{\n  console.log(`[app] ${{new Date().toISOString()}} ${{msg}}`);\n}}\n\nexport function warn(msg: string): void {{\n  console.warn(`[app] ${{msg}}`);\n}}\n```\n"
+        )
+    };
+    // A letter dropped, a Cyrillic `о` for the Latin one, another Unicode normalisation.
+    for path in ["src/loger.ts", "src/l\u{43e}gger.ts", "src/logge\u{301}r.ts"] {
+        let p = Project::new(&[("src/logger.ts", LOGGER)]);
+        assert_eq!(p.apply(&listing(path)), 1, "{path}");
+        assert_eq!(p.text(path), None, "{path} created");
+        assert_eq!(p.text("src/logger.ts").as_deref(), Some(LOGGER));
+    }
+    // A new file named like another but holding other lines is made.
+    let p = Project::new(&[("src/logger.ts", LOGGER)]);
+    let new = "Add `src/loggers.ts`:\n\n```ts\nexport const LOGGERS = [\"console\", \"file\"] as const;\n```\n";
+    assert_eq!(p.apply(new), 0);
+    assert!(p.text("src/loggers.ts").is_some());
+}

@@ -118,6 +118,12 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
                     continue;
                 }
                 let w = working_at(&mut files, &mut order, plan, sources, path);
+                if w.text.is_none()
+                    && let Some(why) = lookalike_of(plan, edit, path, sources)
+                {
+                    reports.push(refused(edit, path.clone(), why));
+                    continue;
+                }
                 let report =
                     guarded(edit, path, w, |w| apply_edit(edit, path, w, plan.prose(), None));
                 if report.status.is_placed() {
@@ -157,6 +163,35 @@ fn working_at<'f>(
     files.entry(path.to_string()).or_insert_with(|| {
         order.push(path.to_string());
         Working { hunks: hunks_for(plan, path), ..working(sources.get(path)) }
+    })
+}
+
+/// Why a whole new file is refused: its path is a character or two from a project file's
+/// (`src/loger.ts`, a lookalike letter, another Unicode normalisation of `docs/guía.md`) and it
+/// holds most of that file's lines. It is that file, misspelt: created, it would stand beside
+/// the real one, which keeps its old text. A new file like no project file is made.
+fn lookalike_of(
+    plan: &Plan,
+    edit: &Edit,
+    path: &str,
+    sources: &BTreeMap<String, Source>,
+) -> Option<String> {
+    let content = match &edit.change {
+        Change::Replace { content } | Change::Create { content } => content,
+        _ => return None,
+    };
+    let (_, like) = plan.lookalikes.iter().find(|(p, _)| p == path)?;
+    let Some(Source::Text(text)) = sources.get(like) else { return None };
+    // Lines that say something: a `}` or a blank line is every file's.
+    let telling = |l: &&str| l.chars().filter(|c| c.is_alphanumeric()).count() >= 3;
+    let theirs: crate::core::hash::HashSet<&str> =
+        text.lines().map(str::trim).filter(telling).collect();
+    let ours: Vec<&str> = content.lines().map(str::trim).filter(telling).collect();
+    let shared = ours.iter().filter(|l| theirs.contains(*l)).count();
+    (!theirs.is_empty() && shared * 2 >= theirs.len().min(ours.len().max(1))).then(|| {
+        format!(
+            "{path}: no such file, and the listing holds most of {like}'s lines: is the path a misspelling of {like}? name the file exactly (nothing was created)"
+        )
     })
 }
 

@@ -9,6 +9,8 @@
 //! Not for: locating or applying edits (`execute`), or the types the later steps share
 //! (`file`, `report`).
 
+mod corrections;
+
 use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::parse::{Event, ParseOptions, parse_reply};
 use crate::core::prose::{prose_names, removal_names};
@@ -31,6 +33,10 @@ pub struct Plan {
     pub(crate) mentions: Vec<String>,
     /// Those of them it says it removes (`prose::removal_names`).
     pub(crate) removed: Vec<String>,
+    /// Files the reply creates whole under a path a character or two from a project file's
+    /// (`Project::lookalikes`): the new path, and the project file. The listing is checked
+    /// against that file's text before the new file is made.
+    pub(crate) lookalikes: Vec<(String, String)>,
 }
 
 /// What a reply's prose says about names, for the checks of a listing: the names it mentions,
@@ -71,6 +77,11 @@ impl Plan {
                 && !seen.contains(path)
             {
                 seen.push(path.clone());
+            }
+        }
+        for (_, like) in &self.lookalikes {
+            if !seen.contains(like) {
+                seen.push(like.clone());
             }
         }
         seen
@@ -131,6 +142,7 @@ fn plan_reply(
         events.iter().any(|e| matches!(e, Event::Edit(ed) if ed.format != Format::Whole));
     let mut project = Project::new(project_files).with_roots(roots);
     let mut items = Vec::new();
+    let mut lookalikes = Vec::new();
     for (i, event) in events.iter().enumerate() {
         match event {
             Event::Problem(p) => items.push(PlanItem::Problem(p.clone())),
@@ -184,6 +196,14 @@ fn plan_reply(
                         items.push(PlanItem::Refused { edit: edit.clone(), reason });
                     }
                     Ok(r) => {
+                        let whole =
+                            matches!(edit.change, Change::Replace { .. } | Change::Create { .. });
+                        if whole && !project.contains(&r.path) {
+                            let like = project.lookalikes(&r.path);
+                            if let [like] = like[..] {
+                                lookalikes.push((r.path.clone(), like.to_string()));
+                            }
+                        }
                         // A file the reply creates is a file of the project for the edits
                         // after it (a new module, then a change to it).
                         project.insert(&r.path);
@@ -197,8 +217,9 @@ fn plan_reply(
     }
     supersede(&mut items, reply);
     withdrawn(&mut items, reply);
+    corrections::corrected_after(&mut items, reply);
     heading_conflicts(&mut items, reply, &project);
-    Plan { items, mentions: prose_names(reply), removed: removal_names(reply) }
+    Plan { items, mentions: prose_names(reply), removed: removal_names(reply), lookalikes }
 }
 
 /// A block under a heading that names one project file (`### src/server/config.ts`) while

@@ -142,6 +142,30 @@ impl Project {
         found.iter().map(String::as_str).filter(|f| *f != path).collect()
     }
 
+    /// The project's files whose path differs from `path` by a character or two (`loger.ts`
+    /// for `logger.ts`, a Cyrillic `о` for the Latin one, a name in another Unicode
+    /// normalisation) in the same place: same depth, same extension. A file the reply creates
+    /// under such a path may be one of them, misspelt.
+    pub fn lookalikes(&self, path: &str) -> Vec<&str> {
+        let ext = |p: &str| base(p).rsplit_once('.').map(|(_, e)| e.to_string());
+        let depth = |p: &str| p.matches('/').count();
+        let chars: Vec<char> = path.chars().collect();
+        if chars.len() < 6 {
+            return Vec::new();
+        }
+        self.files
+            .iter()
+            .map(String::as_str)
+            .filter(|f| *f != path && depth(f) == depth(path) && ext(f) == ext(path))
+            .filter(|f| f.chars().count().abs_diff(chars.len()) <= 2)
+            .filter(|f| {
+                let d =
+                    crate::core::locate::lines::levenshtein(&f.chars().collect::<Vec<_>>(), &chars);
+                (1..=2).contains(&d)
+            })
+            .collect()
+    }
+
     /// Whether the project has this file.
     pub fn contains(&self, path: &str) -> bool {
         self.files.contains(path)

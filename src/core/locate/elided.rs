@@ -49,7 +49,14 @@ pub(super) fn check_elision_ends(
             .filter(|f| !file[*f].is_blank())
             .take(3)
             .collect();
-        if next.is_empty() || next.iter().any(|f| file[*f].loose_len >= 4) {
+        let telling = |f: &usize| file[*f].loose_len >= 4;
+        if next.is_empty() || next.iter().any(telling) {
+            continue;
+        }
+        // New lines right after the short line, then lines the file has right below it: those
+        // say where the short line is.
+        let run = found_run_after(slots, k, file);
+        if run.iter().filter(|f| !file[**f].is_blank()).take(3).any(telling) {
             continue;
         }
         // A short line the file has once (its one bare `{`) ends the `...` in one place only.
@@ -83,6 +90,32 @@ pub(super) fn check_elision_ends(
         });
     }
     Ok(())
+}
+
+/// The file lines found right after the `...` at slot `k`, in a run the file has together: new
+/// lines between two of them do not break the run when the file has the two side by side
+/// (blank lines aside): `{` then a new line then `for (...)`, where the `{` is the one right
+/// above that `for`.
+fn found_run_after(slots: &[HunkSlot], k: usize, file: &[LineInfo]) -> Vec<usize> {
+    let mut run: Vec<usize> = Vec::new();
+    let mut after_adds = false;
+    for s in &slots[k + 1..] {
+        match s {
+            HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => {
+                if after_adds {
+                    let Some(&last) = run.last() else { break };
+                    if *f <= last || !file[last + 1..*f].iter().all(LineInfo::is_blank) {
+                        break;
+                    }
+                    after_adds = false;
+                }
+                run.push(*f);
+            }
+            HunkSlot::Add | HunkSlot::ForgottenAdd if !run.is_empty() => after_adds = true,
+            _ => break,
+        }
+    }
+    run
 }
 
 /// A `...` right after a block's opener (`def load_users(self):`, `fn f() {`) and followed by a
