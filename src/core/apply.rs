@@ -638,6 +638,9 @@ fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileSt
         code.iter().filter(|l| l.kind == LineKind::Add).map(|l| l.text.as_str()).collect();
     let pairs: Vec<(&str, &str)> = matched_pairs(lines, hunk, slots).collect();
     let depth = crate::core::indent::depth;
+    if replaced_at_the_files_depth(hunk, &pairs) {
+        return IndentMap::Identity;
+    }
     // Found only at the margin, its new lines right after a margin line that opens a block
     // whose body the file indents one step: the margin says nothing of the model's step.
     let at_margin = pairs.iter().any(|(p, _)| !p.trim().is_empty())
@@ -659,6 +662,27 @@ fn learn_indent(lines: &[String], hunk: &Hunk, slots: &[HunkSlot], style: FileSt
         return scaled;
     }
     IndentMap::learn_with(pairs.into_iter(), style, own, &added)
+}
+
+/// A pure replacement (old lines for new ones, no context) whose old lines the model wrote at
+/// another depth than the file's, while it wrote its new lines at the file's depth (a SEARCH
+/// dedented by a slip, its REPLACE copied at the right depth): the new lines are written as
+/// they are. Shifted by the old lines' offset, they would go one step too deep (or too shallow)
+/// for the block they replace a line of.
+fn replaced_at_the_files_depth(hunk: &Hunk, pairs: &[(&str, &str)]) -> bool {
+    use crate::core::edit::LineKind;
+    use crate::core::indent::depth;
+    let pure = hunk.lines.iter().all(|l| l.kind != LineKind::Context);
+    let first_new =
+        hunk.lines.iter().find(|l| l.kind == LineKind::Add && !l.text.trim().is_empty());
+    let Some(&(model, file)) = pairs.iter().find(|(m, _)| !m.trim().is_empty()) else {
+        return false;
+    };
+    pure && first_new.is_some_and(|n| depth(&n.text) == depth(file))
+        && depth(model) != depth(file)
+        && pairs
+            .iter()
+            .all(|(m, f)| m.trim().is_empty() || depth(m) + depth(file) == depth(f) + depth(model))
 }
 
 /// Each hunk line found in the file, with the file line it was found at: `(model, file)`.

@@ -34,9 +34,8 @@ pub(super) fn corrected_after(items: &mut [PlanItem], reply: &str) {
         let next_start =
             spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines.len() + 1);
         // (1-based lines: the prose after the block is lines end+1..next_start-1.)
-        let prose = lines[end.min(lines.len())..next_start.saturating_sub(1).min(lines.len())]
-            .join(" ")
-            .replace('’', "'");
+        let (from, to) = (end.min(lines.len()), next_start.saturating_sub(1).min(lines.len()));
+        let prose = lines[from..to.max(from)].join(" ").replace('’', "'");
         let lower = prose.to_lowercase();
         if !CUES.iter().any(|c| lower.contains(c)) {
             continue;
