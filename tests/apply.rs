@@ -462,3 +462,26 @@ fn a_write_past_ulimit_f_is_an_error_not_a_signal_death() {
     let names: Vec<String> = s.tree().into_iter().map(|(n, _)| n).collect();
     assert_eq!(names, vec!["app.py".to_string()], "no temporary file is left");
 }
+
+#[test]
+fn the_demo_reply_leaves_the_report_at_its_blocks_depth() {
+    // The demo's last block has its SEARCH dedented by a slip and its REPLACE at the file's
+    // depth: the new line goes where the old one was, not one step deeper.
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("demo");
+    let report = fs::read(demo.join("project/report.py")).expect("demo report.py");
+    let inventory = fs::read(demo.join("project/inventory.py")).expect("demo inventory.py");
+    let scratch = Scratch::new(&[("report.py", &report), ("inventory.py", &inventory)]);
+    let reply = fs::read_to_string(demo.join("reply.md")).expect("demo reply");
+    scratch.apply(&reply, &[]);
+    let text = scratch.text("report.py");
+    assert!(text.contains("\n    lines.append(f\"total: {total_value(items):.2f}\")\n"), "{text}");
+    // Every line of a block body stands at a depth its block allows: no line deeper than
+    // the line before it without a `:` opening it.
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    for w in lines.windows(2) {
+        if depth(w[1]) > depth(w[0]) {
+            assert!(w[0].trim_end().ends_with([':', '(', '[', '{']), "{} after {}", w[1], w[0]);
+        }
+    }
+}
