@@ -161,7 +161,14 @@ pub fn find_comments(path: &str, text: &str) -> Vec<Comment> {
     let syntax = Syntax::for_path(path);
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
+    // In a programming language's file, a line inside a string spanning lines (a docstring, a
+    // help text, a template literal) is the string's content, whatever it reads like: no
+    // comment there asks for anything, and taking the "comment" out would change the string.
+    let mut strings = syntax.has_code_strings().then(crate::core::strings::Strings::new);
     for (line, raw) in lines(body).enumerate() {
+        if strings.as_mut().is_some_and(|s| s.line(raw).is_some()) {
+            continue;
+        }
         if let Some(found) = marked_comment(raw, syntax) {
             out.push(Comment {
                 line,
@@ -345,6 +352,12 @@ impl Syntax {
         c_block: false,
         html_block: false,
     };
+
+    /// Whether the file is a programming language's (its comments known, not the catch-all),
+    /// whose strings may span lines.
+    fn has_code_strings(self) -> bool {
+        (self.hash || self.slashes) && !self.dashes
+    }
 
     fn for_path(path: &str) -> Syntax {
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path).to_ascii_lowercase();

@@ -382,3 +382,15 @@ fn a_blank_line_above_a_last_trigger_line_stays() {
         assert_eq!(remove_trigger(text, &t).as_deref(), Some(want), "{text:?}");
     }
 }
+
+#[test]
+fn a_line_inside_a_string_spanning_lines_is_never_a_trigger() {
+    let help = "HELP = \"\"\"\nHow to ask: mark the line, e.g. # AI! rename this variable\nthen save.\"\"\"\n# AI! add a docstring\n";
+    let found = find_triggers("tool.py", help);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].line, 3, "the real comment after the string");
+    let js = "const usage = `\n  // AI! this is text the program prints\n`;\n";
+    assert!(find_triggers("cli.js", js).is_empty());
+    // A file whose language is not known is read line by line, as before.
+    assert_eq!(find_triggers("notes", "`\n# AI! fix\n").len(), 1);
+}
