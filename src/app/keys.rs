@@ -118,7 +118,7 @@ impl App {
     /// `e`: the selected hunk's new text (or a conflict's document) in the editor.
     fn edit_selected(&mut self) -> Vec<AppEffect> {
         if let Some(h) = self.selected_hunk()
-            && let Some(view) = self.review.conflict_view(h.id)
+            && let Some(view) = self.review.conflict_edit_view(h.id)
         {
             let text = crate::core::review::conflict_document(&view, &h.path);
             return vec![AppEffect::OpenEditor { hunk: h.id, text }];

@@ -158,6 +158,24 @@ impl Review {
         Some(ConflictView { saw, now, proposed })
     }
 
+    /// [`Review::conflict_view`] for resolving by hand: a whole-file listing with placeholders
+    /// (`# ... existing code ...`) proposes what it means, the listing merged with the file as
+    /// it is now, when that merge is sound; the raw listing would have the user keep its
+    /// placeholder as code and lose what it stood for.
+    pub fn conflict_edit_view(&self, id: HunkId) -> Option<ConflictView> {
+        let mut view = self.conflict_view(id)?;
+        let h = self.hunk(id)?;
+        if let (Change::Replace { content }, Some(now @ Source::Text(_))) =
+            (&h.edit.change, self.files.get(&h.path))
+            && content.lines().any(crate::core::elision::is_placeholder)
+            && let (_, Some(After::Text(merged))) =
+                crate::core::execute::apply_single(&h.edit, &h.path, now)
+        {
+            view.proposed = merged.lines().map(String::from).collect();
+        }
+        Some(view)
+    }
+
     /// The failed-edit report that sends a conflict back to the model with the file's current
     /// text in the hunk's place.
     pub fn conflict_failed_edit(&self, id: HunkId) -> Option<FailedEdit> {
@@ -194,6 +212,25 @@ impl Review {
         }
         let idx = self.hunks.position(id).ok_or("the hunk is gone")?;
         let path = self.hunks[idx].path.clone();
+        // A listing's placeholder kept as text would be written as code, and what it stood
+        // for lost (the user kept the model's side of an unmerged listing).
+        if let Change::Replace { content } = &self.hunks[idx].edit.change {
+            let on_disk = match self.files.get(&path) {
+                Some(Source::Text(t)) => t.as_str(),
+                _ => "",
+            };
+            let kept = text.lines().find(|l| {
+                crate::core::elision::is_placeholder(l)
+                    && content.lines().any(|c| c == *l)
+                    && !on_disk.lines().any(|f| f == *l)
+            });
+            if let Some(kept) = kept {
+                return Err(format!(
+                    "the text still holds the listing's placeholder {:?}, which stands for code the file has: write that code out or take the line away; nothing was written",
+                    kept.trim()
+                ));
+            }
+        }
         let (before, after) = match (self.files.get(&path).cloned(), view.now) {
             (Some(Source::Text(before)), Some((first, now))) => {
                 let mut file = TextFile::parse(&before);

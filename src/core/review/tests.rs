@@ -568,3 +568,20 @@ fn a_whole_file_listing_splits_into_its_changes() {
     let (_, _, text) = write_of(r.accept(a).unwrap());
     assert_eq!(text, listing);
 }
+
+#[test]
+fn a_listings_conflict_is_resolved_with_its_placeholders_merged_never_kept() {
+    let listing = "app.py\n```python\ndef a():\n    return 10\n\n\n# ... rest of the code unchanged ...\n```\n";
+    let mut r = review_with(listing);
+    let a = r.hunks()[0].id;
+    r.file_changed("app.py", Source::Text(APP.replace("return 2", "return 3")));
+    assert!(r.hunk(a).unwrap().state.is_conflict(), "{:?}", r.hunk(a).unwrap().state);
+    let view = r.conflict_edit_view(a).unwrap();
+    assert!(view.proposed.iter().any(|l| l == "    return 10"), "{view:?}");
+    assert!(view.proposed.iter().any(|l| l == "    return 3"), "the user's line: {view:?}");
+    assert!(!view.proposed.iter().any(|l| l.contains("rest of the code")), "{view:?}");
+    // Keeping the raw listing's side writes nothing.
+    let raw = "def a():\n    return 10\n\n\n# ... rest of the code unchanged ...\n";
+    let why = r.resolve_conflict(a, raw).unwrap_err();
+    assert!(why.contains("placeholder"), "{why}");
+}
