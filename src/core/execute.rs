@@ -142,6 +142,17 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
         if !w.dirty {
             continue;
         }
+        if let (Some(Source::Text(before)), Some(after)) = (sources.get(&path), &w.text)
+            && let Some(why) = unbalances(before, after)
+        {
+            for r in reports.iter_mut().filter(|r| r.path == path && r.status.is_placed()) {
+                r.status = Status::Refused;
+                r.strategy = None;
+                r.lines = None;
+                r.reason = Some(format!("{path}: {why}"));
+            }
+            continue;
+        }
         match &w.text {
             Some(t) => writes.push(FileWrite::Write { path, text: t.render() }),
             None if w.existed => writes.push(FileWrite::Delete { path }),
@@ -149,6 +160,26 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
         }
     }
     Outcome { reports, writes }
+}
+
+/// Why the reply's edits of one file, together, are not written: the file's braces balanced
+/// before (strings and comments aside) and not after. A hunk took out the line that opens a
+/// block and left its body and its `}` (`-fn area(…) -> f64 {` replaced by a whole new
+/// function), or added a block it never closed: the file no longer parses, whatever each
+/// placement's own check said. Judged on all of a file's edits at once, since one hunk may
+/// open a block that another closes.
+fn unbalances(before: &str, after: &TextFile) -> Option<String> {
+    if !before.contains('{') {
+        return None;
+    }
+    let [was, ..] = crate::core::strings::code_brackets(before.lines());
+    let [now, ..] = crate::core::strings::code_brackets(after.lines.iter().map(String::as_str));
+    (was == 0 && now != 0).then(|| {
+        let (n, what) = if now > 0 { (now, "`{` without its `}`") } else { (-now, "`}` without its `{`") };
+        format!(
+            "the reply's edits of this file leave {n} {what} (its braces balanced before): a hunk removes a line that opens a block while its body stays, or adds a block it does not close; nothing was written to this file"
+        )
+    })
 }
 
 /// The file `path` as the edits so far left it, read from `sources` (and put in `order`) the

@@ -143,7 +143,7 @@ fn body_overrun(
     };
     let after = found(&slots[j]).expect("found above");
     let opener = &file[before];
-    let opens = opener.trimmed.ends_with(':') || opener.trimmed.ends_with('{');
+    let opens = opener.trimmed.ends_with([':', '{', '(', '[']);
     if !opens || file[after].columns() <= opener.columns() {
         return Ok(());
     }
@@ -168,10 +168,23 @@ fn body_overrun(
     // Histogram` has `reset`): where the changes go is a guess.
     // Decorators and attributes (`@property`, `#[inline]`) belong to the head after them.
     let claims_member = changes_after(slots, k) && member_head(head_after(hunk, j));
-    if !(twin || claims_member) {
+    // The `...` passes the line that closes the opener's block (`);` of `CREATE TABLE orders (`,
+    // the `}` of `fn f() {`) to reach a line the model wrote in that block, and lines change
+    // after it: they would go into the next block (a column added to another table).
+    let closes = |l: &&LineInfo| {
+        crate::core::indent::is_closer(l.trimmed) && l.columns() == opener.columns()
+    };
+    let crosses_close = changes_after(slots, k) && outside.iter().any(closes);
+    if !(twin || claims_member || crosses_close) {
         return Ok(());
     }
-    let why = if twin { ", while that body has a line like it" } else { "" };
+    let why = if twin {
+        ", while that body has a line like it"
+    } else if crosses_close && !claims_member {
+        ", past the line that closes it"
+    } else {
+        ""
+    };
     Err(Refusal {
         kind: RefusalKind::UnanchoredElision,
         message: format!(

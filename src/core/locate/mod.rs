@@ -249,7 +249,7 @@ pub fn locate_indexed(
         }
     }
     if hunk.pick.is_none()
-        && let Some(message) = far_from_its_number(hunk, hint_shift, &chosen)
+        && let Some(message) = far_from_its_number(hunk, hint_shift, &chosen, file)
     {
         return Err(Refusal {
             kind: RefusalKind::TooWeak,
@@ -272,7 +272,16 @@ pub fn locate_indexed(
 /// A hunk with no context (`diff -U0`) has only its line number to say where it goes: short
 /// lines that tell little (`set -x`, `}`), found well away from it, may be another copy of them
 /// (the one left once the edit was made at the copy it meant). Why it is not taken, or `None`.
-fn far_from_its_number(hunk: &Hunk, shift: isize, chosen: &Alignment) -> Option<String> {
+///
+/// Lines that say more are not taken either when the header's section heading names a line
+/// the file has that does not enclose the place: number and heading both point elsewhere
+/// (the copy the edit meant is gone, made by an earlier run, and this one is its twin's).
+fn far_from_its_number(
+    hunk: &Hunk,
+    shift: isize,
+    chosen: &Alignment,
+    file: &[LineInfo],
+) -> Option<String> {
     // Only a diff's own number: a SEARCH/REPLACE block's hint is the review's guess of where
     // its lines went after the file changed (another program may have moved them anywhere).
     if !hunk.marked {
@@ -288,7 +297,23 @@ fn far_from_its_number(hunk: &Hunk, shift: isize, chosen: &Alignment) -> Option<
         .collect();
     let short = !removed.is_empty() && removed.iter().all(|l| l.chars().count() < 16);
     let off = (candidates::implied_start(chosen) - hint).abs();
-    (short && off >= 3).then(|| {
+    let heading = hunk.section.as_deref().map(str::trim).filter(|h| h.len() >= 4);
+    let line = |k: usize| file[k].trimmed;
+    let elsewhere = heading.filter(|h| {
+        (0..file.len()).any(|k| line(k).trim_start().starts_with(h))
+            && !enclosed_by(h, line, chosen.span.0)
+    });
+    if off < 3 || removed.is_empty() {
+        return None;
+    }
+    if let Some(h) = elsewhere {
+        return Some(format!(
+            "the hunk has no context, and its lines ({:?}) stand {off} lines from where its header puts them (line {}), outside `{h}`, which the header names: another copy of them? send the lines around it",
+            removed[0],
+            hint + 1
+        ));
+    }
+    short.then(|| {
         format!(
             "the hunk has no context, and its lines ({:?}) stand {off} lines from where its header puts them (line {}): too little to tell it is the place; send the lines around it",
             removed[0],
@@ -366,6 +391,28 @@ fn settle_twin(
     Err(refusal)
 }
 
+/// Whether file line `o`, outside the place `span`, is in the same block as the place: every
+/// line between them is blank or no shallower than the shallower of the two (a docstring the
+/// model left out between `def __eq__` and its body), so the place is `o`'s with lines left
+/// out, not a twin of it in another block (another job, another function).
+fn same_block(file: &[LineInfo], o: usize, span: (usize, usize)) -> bool {
+    let (from, to, edge) =
+        if o < span.0 { (o + 1, span.0, span.0) } else { (span.1, o, span.1 - 1) };
+    let floor = file[o].columns().min(file[edge].columns());
+    file[from..to].iter().all(|l| l.is_blank() || l.columns() >= floor)
+}
+
+/// The file line of the pattern line nearest `p` that was found.
+fn nearest_found(slots: &[Slot], p: usize) -> Option<usize> {
+    let at = |k: usize| match slots[k] {
+        Slot::Line(f, _) => Some(f),
+        _ => None,
+    };
+    (1..slots.len()).find_map(|d| {
+        p.checked_sub(d).and_then(at).or_else(|| slots.get(p + d).and_then(|_| at(p + d)))
+    })
+}
+
 /// With the refusal, the file line that holds the telling line exactly.
 fn twin_line(
     pat: &[PatLine],
@@ -374,24 +421,47 @@ fn twin_line(
     a: &Alignment,
 ) -> Option<(usize, Refusal)> {
     for (p, slot) in a.slots.iter().enumerate() {
-        let Slot::Line(f, Likeness::Fuzzy(_)) = *slot else { continue };
         let line = &pat[p].info;
         if pat[p].wildcard || line.loose_len < 8 {
             continue;
         }
+        let f = match *slot {
+            Slot::Line(f, Likeness::Fuzzy(_)) => f,
+            // A line of the old text found nowhere here, which the file has exactly once
+            // elsewhere, outside the place: the model copied it from there (a second run of a
+            // removal, whose twin still has the lines it removed).
+            Slot::Unmatched => match index.occurrences(line.key) {
+                [o] if !(a.span.0..a.span.1).contains(&(*o as usize))
+                    && !same_block(file, *o as usize, a.span) =>
+                {
+                    nearest_found(&a.slots, p).unwrap_or(a.span.0)
+                }
+                _ => continue,
+            },
+            _ => continue,
+        };
         let exact = index.occurrences(line.key).iter().map(|&o| o as usize).find(|&o| o != f);
         if let Some(o) = exact {
             return Some((
                 o,
                 Refusal {
                     kind: RefusalKind::Ambiguous,
-                    message: format!(
-                        "the old text fits best around line {}, where {:?} is only similar to {:?}, but the file has that line exactly at line {}: include more unchanged lines so that one place fits",
-                        f + 1,
-                        file[f].body(),
-                        line.body(),
-                        o + 1
-                    ),
+                    message: if matches!(slot, Slot::Unmatched) {
+                        format!(
+                            "the old text fits best around line {}, which lacks its line {:?}, but the file has that line exactly at line {}: include more unchanged lines so that one place fits",
+                            f + 1,
+                            line.body(),
+                            o + 1
+                        )
+                    } else {
+                        format!(
+                            "the old text fits best around line {}, where {:?} is only similar to {:?}, but the file has that line exactly at line {}: include more unchanged lines so that one place fits",
+                            f + 1,
+                            file[f].body(),
+                            line.body(),
+                            o + 1
+                        )
+                    },
                     closest: Some(closest_of(file, a.span, 0.0)),
                     candidates: Vec::new(),
                 },
