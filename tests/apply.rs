@@ -485,3 +485,21 @@ fn the_demo_reply_leaves_the_report_at_its_blocks_depth() {
         }
     }
 }
+
+#[test]
+fn a_diff_from_nothing_fills_an_existing_empty_file_once() {
+    let scratch = Scratch::new(&[("pkg/__init__.py", b"")]);
+    let reply = "```diff\n--- a/pkg/__init__.py\n+++ b/pkg/__init__.py\n@@ -0,0 +1,2 @@\n+from pkg.core import run\n+__all__ = [\"run\"]\n```\n";
+    let out = scratch.apply(reply, &[]);
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    let want = "from pkg.core import run\n__all__ = [\"run\"]\n";
+    assert_eq!(scratch.text("pkg/__init__.py"), want);
+    // Sent again: made, nothing changes.
+    let again = scratch.apply(reply, &[]);
+    assert_eq!(status(&again), 0, "{}", stderr(&again));
+    assert_eq!(scratch.text("pkg/__init__.py"), want);
+    // A file with lines is not replaced by a hunk that shows none of them.
+    let full = Scratch::new(&[("pkg/__init__.py", b"VERSION = 1\n")]);
+    assert_eq!(status(&full.apply(reply, &[])), 1);
+    assert_eq!(full.text("pkg/__init__.py"), "VERSION = 1\n");
+}

@@ -430,6 +430,20 @@ fn modify(
     w: &mut Working,
     prepared: Option<&Prepared>,
 ) -> EditReport {
+    // A hunk with no old lines for an existing empty file (`@@ -0,0 +1,3 @@`, what git writes
+    // for one): its new text is the file.
+    let no_old = hunk.old_lines().all(|l| l.trim().is_empty());
+    if no_old && let Some(text) = w.text.as_mut() {
+        let new = TextFile::parse(&hunk.new_text());
+        if text.lines.iter().all(|l| l.trim().is_empty()) && !new.lines.is_empty() {
+            *text = TextFile { bom: text.bom, ..new };
+            w.dirty = true;
+            return placed(edit, path, Placement::of(Strategy::Create), None);
+        }
+        if text.lines == new.lines {
+            return placed(edit, path, Placement::of(Strategy::AlreadyApplied), None);
+        }
+    }
     let Some(text) = w.text.as_mut() else {
         return refused(
             edit,
