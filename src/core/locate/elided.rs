@@ -174,7 +174,12 @@ fn body_overrun(
     let closes = |l: &&LineInfo| {
         crate::core::indent::is_closer(l.trimmed) && l.columns() == opener.columns()
     };
-    let crosses_close = changes_after(slots, k) && outside.iter().any(closes);
+    // (Lines changed in place after it, as many new as old, are found where they are, whatever
+    // block the model thought them in: a rename. New lines go where the model's block is.)
+    let count = |f: fn(&HunkSlot) -> bool| slots[k + 1..].iter().filter(|s| f(s)).count();
+    let inserts = count(|s| matches!(s, HunkSlot::Add | HunkSlot::ForgottenAdd))
+        > count(|s| matches!(s, HunkSlot::Removed(..)));
+    let crosses_close = inserts && outside.iter().any(closes);
     if !(twin || claims_member || crosses_close) {
         return Ok(());
     }
