@@ -127,6 +127,9 @@ fn apply_none_reports_and_writes_nothing() {
     assert_eq!(run.edit_lines().len(), 2);
     assert_eq!(read(dir.path(), "app.py"), APP_PY);
     assert!(run.stderr.contains("nothing written"), "{}", run.stderr);
+    // Each placed edit is said to be one that would apply, never "applied".
+    assert!(run.stderr.contains("would apply  app.py"), "{}", run.stderr);
+    assert!(!run.stderr.contains("applied  app.py"), "{}", run.stderr);
 }
 
 /// The bodies of the requests the server received, oldest first.

@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::common::{
-    ApplyMode, EditFormatArg, EditLine, Exit, ModelArgs, human_line, read_files, settings_for,
+    ApplyMode, EditFormatArg, EditLine, Exit, ModelArgs, human_line_as, read_files, settings_for,
 };
 use crate::core::edit::Edit;
 use crate::core::execute;
@@ -167,8 +167,13 @@ fn run_rounds(
         let reports = state.run(reply_to_plan);
         rounds.any_edits |= !reports.is_empty();
         let label = if round == 0 { String::new() } else { format!("retry {round}: ") };
+        // Nothing is written under `--apply none`: a placed edit would apply, not applied.
+        let placed = match args.apply {
+            ApplyMode::All => "applied",
+            ApplyMode::None => "would apply",
+        };
         for r in &reports {
-            say!("{label}{}", human_line(r));
+            say!("{label}{}", human_line_as(r, placed));
         }
         let (failed, applied): (Vec<EditReport>, Vec<EditReport>) =
             reports.iter().cloned().partition(|r| r.status == Status::Refused);
