@@ -112,11 +112,24 @@ impl App {
             .iter()
             .filter(|h| h.state == HunkState::Failed || h.state.is_conflict())
             .collect();
-        if failed.is_empty() {
+        // Edits refused before they became hunks (`path: why`), not sent back yet.
+        let refused: Vec<FailedEdit> = self.review.problems[self.review.problems_asked..]
+            .iter()
+            .map(|p| {
+                let (path, reason) = p.split_once(": ").unwrap_or(("", p.as_str()));
+                FailedEdit {
+                    path: path.to_string(),
+                    reason: reason.to_string(),
+                    searched: String::new(),
+                    closest: None,
+                }
+            })
+            .collect();
+        if failed.is_empty() && refused.is_empty() {
             self.notice = Some("no failed or conflicting edits to send back".into());
             return Vec::new();
         }
-        let failed_edits: Vec<FailedEdit> = failed
+        let mut failed_edits: Vec<FailedEdit> = failed
             .iter()
             .map(|h| {
                 self.review
@@ -124,7 +137,10 @@ impl App {
                     .unwrap_or_else(|| FailedEdit::from_report(&h.report))
             })
             .collect();
+        let sent_back = failed.len() + refused.len();
+        failed_edits.extend(refused);
         let ids: Vec<HunkId> = failed.iter().map(|h| h.id).collect();
+        self.review.problems_asked = self.review.problems.len();
         let applied: Vec<String> = self
             .review
             .hunks()
@@ -142,7 +158,7 @@ impl App {
         for id in &ids {
             self.review.reject(*id);
         }
-        let asking = format!("asking again about {} failed edit(s)", ids.len());
+        let asking = format!("asking again about {sent_back} failed edit(s)");
         self.stream_text.push_str(&format!("\n\n── {asking} ──\n\n"));
         self.request_line = Some(asking);
         self.begin_stream(now);

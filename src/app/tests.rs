@@ -627,3 +627,21 @@ fn accept_all_under_a_search_says_what_it_left() {
     let notice = app.notice.clone().unwrap_or_default();
     assert!(notice.contains(&format!("{} more are hidden", open - shown)), "{notice}");
 }
+
+#[test]
+fn edits_refused_before_review_are_counted_and_sent_back_once() {
+    let (mut app, now) = started();
+    let reply = "../outside.txt\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n";
+    app.update_placed(Msg::Chunk(reply.into()), now);
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
+    assert_eq!(app.review.hunks().len(), 0);
+    assert_eq!(app.review.problems.len(), 1, "{:?}", app.review.problems);
+    let effects = app.update_placed(key('r'), now);
+    let [AppEffect::StartStream { messages, .. }] = effects.as_slice() else {
+        panic!("{effects:?}: {:?}", app.message())
+    };
+    assert!(messages.last().unwrap().content.contains("outside.txt"), "{:?}", messages.last());
+    app.update_placed(Msg::StreamEnd(StreamDone::default()), now);
+    // Sent back once: `r` again has nothing new to send.
+    assert!(app.update_placed(key('r'), now).is_empty());
+}

@@ -435,8 +435,12 @@ pub fn recorded_where(recorded: Option<(String, PathBuf)>, warning: Option<Strin
 /// What the review ended with, on standard error.
 pub fn summary(app: &App) {
     let c = app.review.counts();
+    let refused = match app.review.problems.len() {
+        0 => String::new(),
+        n => format!(", {n} refused before review (see the list)"),
+    };
     say!(
-        "redline: {} applied, {} rejected, {} left undecided",
+        "redline: {} applied, {} rejected, {} left undecided{refused}",
         c.applied,
         c.rejected,
         c.undecided()

@@ -205,6 +205,8 @@ pub struct Review {
     waiting: Vec<(Edit, String)>,
     /// Parser problems (blocks that could not be read), for display.
     pub problems: Vec<String>,
+    /// How many of `problems` were sent back to the model already (`r`).
+    pub problems_asked: usize,
     /// How many edits were left out because a hunk for them was pending or written already.
     pub repeated: usize,
 }

@@ -168,7 +168,7 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             c.pending,
             c.applied + c.accepted,
             c.rejected,
-            c.failed,
+            c.failed + app.review.problems.len(),
             c.conflict
         );
     }
@@ -181,6 +181,12 @@ fn draw_status(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         text.push_str(part);
     }
     frame.render_widget(Paragraph::new(format!(" {text}")).style(base), area);
+}
+
+/// Edits refused before they became hunks (no such file, a path outside the project, a block
+/// that could not be read): counted, or they would vanish from every count.
+fn refused_part(n: usize) -> String {
+    if n > 0 { format!(" {n} refused") } else { String::new() }
 }
 
 /// The status line's parts, in order, with how much each is worth keeping.
@@ -219,7 +225,7 @@ fn status_parts(app: &App) -> Vec<(Keep, String)> {
             c.rejected,
             c.failed,
             if c.conflict > 0 { format!(" {} conflict", c.conflict) } else { String::new() }
-        ),
+        ) + &refused_part(app.review.problems.len()),
     ));
     // A replay the user took over: what was decided on this hunk in the recording.
     if let Some(recorded) = app.selected.and_then(|id| app.recorded.get(&id)) {
