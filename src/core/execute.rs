@@ -608,7 +608,7 @@ fn modify(
             edit,
             path.into(),
             format!(
-                "{path}: the edit writes {head:?} while the file has it already (line {line}): it would be defined twice; made before and changed since? send the change to it"
+                "{path}: the edit writes {head:?} while the file defines that name already (line {line}): it would be defined twice (the new one shadowing the old); made before and changed since, or another function of that name? send the change to it, or name it otherwise"
             ),
         );
     }

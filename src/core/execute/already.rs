@@ -700,7 +700,25 @@ pub(super) fn defined_again<'a>(
         if words.any(|w| matches!(w, "impl" | "mod" | "module")) {
             return None;
         }
-        let at = before.iter().position(|b| margin(b) && b.trim_end() == head)?;
+        // The same head, or another head at the margin that opens a definition of the same
+        // name (`def parse_date(value: str, fmt: str = …) -> date:` for the new
+        // `def parse_date(value: str) -> date:`): the new one would shadow it. Declarations
+        // (`int f(int);`, a TypeScript overload signature) open nothing and do not count.
+        let opens = |t: &str| t.trim_end().ends_with([':', '{']);
+        let same_name = |b: &str| {
+            margin(b)
+                && opens(b)
+                && opens(head)
+                && !removed.contains(b.trim())
+                && super::listing::defines(b.trim()) == Some(name)
+        };
+        let at = before
+            .iter()
+            .position(|b| margin(b) && b.trim_end() == head)
+            .or_else(|| before.iter().position(|b| same_name(b)))?;
+        let count_named = |lines: &[String]| {
+            lines.iter().filter(|l| l.trim_end() == head || same_name(l)).count()
+        };
         // A head under an attribute or decorator (`#[cfg(unix)]`, `@overload`) may be one of
         // several variants.
         let adorned = |l: &str| l.trim_start().starts_with(['@', '#']) && !l.contains("# ");
@@ -708,7 +726,9 @@ pub(super) fn defined_again<'a>(
         if above_new.is_some_and(|l| adorned(&l.text)) || at > 0 && adorned(&before[at - 1]) {
             return None;
         }
-        (count(after, head) > count(before, head)).then_some((head, at + 1))
+        let grew =
+            count(after, head) > count(before, head) && count_named(after) > count_named(before);
+        grew.then_some((head, at + 1))
     })
 }
 
