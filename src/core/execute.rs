@@ -36,9 +36,9 @@ mod reports;
 mod whole_file;
 use already::{
     already_applied, already_report, changed_where_closest, defined_again,
-    found_where_another_wrote, in_place_already, in_place_as_changed_later, inserted_twice,
-    made_then_edited, made_with_gaps, removed_before, removed_where_another_adds,
-    removes_what_another_adds,
+    found_where_another_wrote, in_place_across_elisions, in_place_already,
+    in_place_as_changed_later, inserted_twice, made_then_edited, made_with_gaps, removed_before,
+    removed_where_another_adds, removes_what_another_adds,
 };
 use doubt::placement_doubt;
 use listing::replace;
@@ -459,6 +459,7 @@ fn modify(
     // before. This comes before the doubts about a place: new lines among lines the hunk left
     // out are no guess when they are the very lines already there.
     if let Some(place) = in_place_already(&parts, &text.lines)
+        .or_else(|| in_place_across_elisions(&parts, &text.lines))
         .or_else(|| in_place_as_changed_later(&parts, &w.hunks, &text.lines))
         .or_else(|| removed_where_another_adds(&parts, &w.hunks, &text.lines))
         .or_else(|| found_where_another_wrote(hunk, &parts, &w.hunks, &w.applied_now, &text.lines))

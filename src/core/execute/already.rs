@@ -38,6 +38,50 @@ pub(super) fn made_then_edited(parts: &[(Hunk, Located)], lines: &[String]) -> O
     in_place(parts, lines, true)?.1
 }
 
+/// [`in_place_already`] for a hunk with `...` in its old text (kept in its new text too): each
+/// stretch of its new text between the `...` stands as written where its found lines are, in
+/// order, with what the `...` stands for between them. The guard a reply adds after a
+/// signature it also changes, sent again: the changed signature is found only roughly, and the
+/// guard would be written a second time.
+pub(super) fn in_place_across_elisions(
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+) -> Option<(usize, usize)> {
+    let (mut first, mut last) = (usize::MAX, 0);
+    for (h, loc) in parts {
+        if !loc.slots.iter().any(|s| matches!(s, HunkSlot::Elided(..))) {
+            return None;
+        }
+        // The stretches: each new-side line with the file line it was found at, if it was.
+        let mut stretches: Vec<Vec<(&str, Option<usize>)>> = vec![Vec::new()];
+        for (l, s) in h.lines.iter().zip(&loc.slots) {
+            match s {
+                HunkSlot::Elided(..) => stretches.push(Vec::new()),
+                _ if l.kind == LineKind::Remove => {}
+                HunkSlot::Ignored if !l.text.trim().is_empty() => {}
+                HunkSlot::Kept(f, _) => stretches.last_mut()?.push((l.text.as_str(), Some(*f))),
+                _ => stretches.last_mut()?.push((l.text.as_str(), None)),
+            }
+        }
+        let mut after = 0;
+        for stretch in stretches.iter().filter(|s| !s.is_empty()) {
+            let (lead, f) = stretch.iter().enumerate().find_map(|(k, (_, f))| Some((k, (*f)?)))?;
+            let start = f.checked_sub(lead)?;
+            let end = start + stretch.len();
+            let same = end <= lines.len()
+                && start >= after
+                && stretch.iter().zip(&lines[start..end]).all(|((t, _), l)| t.trim() == l.trim());
+            if !same {
+                return None;
+            }
+            first = first.min(start);
+            last = last.max(end);
+            after = end;
+        }
+    }
+    (first < last).then_some((first, last))
+}
+
 /// A line the file has where a hunk adds one only like it: the file's, the hunk's.
 type Edited = (String, String);
 
