@@ -100,6 +100,10 @@ impl Journal {
         let file = options
             .open(&path)
             .with_context(|| format!("cannot create the journal {}", path.display()))?;
+        // Held while the session runs (released by the system when the process ends, however
+        // it ends): `redline resume` does not reopen a session that another redline is still
+        // writing.
+        let _ = file.try_lock();
         // The new name must survive a crash too.
         #[cfg(unix)]
         if let Ok(d) = File::open(dir) {
@@ -131,6 +135,12 @@ impl Journal {
             .append(true)
             .open(path)
             .with_context(|| format!("cannot reopen the journal {}", path.display()))?;
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+            anyhow::bail!(
+                "this session is still open in another redline (its journal {} is in use): quit that one first, or review there",
+                path.display()
+            );
+        }
         Ok(Journal {
             file,
             path: path.to_path_buf(),
@@ -411,5 +421,28 @@ mod size_tests {
             let lacks = read.lacking();
             assert_eq!(lacks.is_empty(), limit > 2 * big.len() as u64, "{lacks:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod lock_tests {
+    use super::*;
+
+    #[test]
+    fn a_session_still_open_is_not_reopened_and_one_closed_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut live = Journal::create(
+            dir.path(),
+            tests::header("live", 0),
+            Vec::new(),
+            session::DEFAULT_MAX_TEXT_BYTES,
+        )
+        .unwrap();
+        assert_eq!(live.begin(80, 24), None);
+        let path = live.path().to_path_buf();
+        let err = Journal::reopen(&path, tests::header("live", 0)).err().expect("refused");
+        assert!(format!("{err:#}").contains("still open in another redline"), "{err:#}");
+        drop(live);
+        assert!(Journal::reopen(&path, tests::header("live", 0)).is_ok());
     }
 }
