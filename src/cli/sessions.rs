@@ -41,6 +41,7 @@ struct Row<'a> {
     summary: &'a Summary,
     started: String,
     path: String,
+    running: bool,
 }
 
 fn try_sessions(args: &SessionsArgs) -> Result<()> {
@@ -54,6 +55,7 @@ fn try_sessions(args: &SessionsArgs) -> Result<()> {
                 summary: &l.summary,
                 started: utc_timestamp(l.summary.started_ms),
                 path: l.path.display().to_string(),
+                running: l.running,
             })
             .collect();
         serde_json::to_writer_pretty(&mut out, &rows).context("cannot write the list")?;
@@ -64,13 +66,13 @@ fn try_sessions(args: &SessionsArgs) -> Result<()> {
         say!("redline: no sessions in {}", dir.display());
         return Ok(());
     }
-    let summaries: Vec<&Summary> = listed.iter().map(|l| &l.summary).collect();
+    let summaries: Vec<(&Summary, bool)> = listed.iter().map(|l| (&l.summary, l.running)).collect();
     write!(out, "{}", table(&summaries)).context("cannot write the list")?;
     Ok(())
 }
 
-/// The table `redline sessions` prints.
-pub fn table(sessions: &[&Summary]) -> String {
+/// The table `redline sessions` prints: each session, and whether it runs now.
+pub fn table(sessions: &[(&Summary, bool)]) -> String {
     let mut rows = vec![[
         "WHEN (UTC)".to_string(),
         "ID".into(),
@@ -81,9 +83,13 @@ pub fn table(sessions: &[&Summary]) -> String {
         "FAIL".into(),
         "PROMPT".into(),
     ]];
-    for s in sessions {
+    for &(s, running) in sessions {
         let when = utc_timestamp(s.started_ms).replace('T', " ");
-        let mark = if s.ended { "" } else { " (cut)" };
+        let mark = match (s.ended, running) {
+            (true, _) => "",
+            (false, true) => " (open)",
+            (false, false) => " (cut)",
+        };
         rows.push([
             format!("{}{mark}", &when[..16.min(when.len())]),
             s.id.clone(),
@@ -171,7 +177,7 @@ mod tests {
             truncated: false,
             watch: false,
         };
-        let text = table(&[&s]);
+        let text = table(&[(&s, false)]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[1].starts_with("2024-02-29 12:34  0badf00d  …"), "{text}");
@@ -181,7 +187,10 @@ mod tests {
         );
         assert!(lines[1].ends_with('…'), "{text}");
         let watch = Summary { prompt: None, watch: true, requests: 2, ..s };
-        let text = table(&[&watch]);
+        let text = table(&[(&watch, false)]);
         assert!(text.contains("(watch mode: 2 request(s) from AI comments)"), "{text}");
+        let open = Summary { ended: false, ..watch.clone() };
+        assert!(table(&[(&open, true)]).contains(" (open)"), "a session running now");
+        assert!(table(&[(&open, false)]).contains(" (cut)"), "one that was killed");
     }
 }

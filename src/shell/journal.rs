@@ -231,6 +231,13 @@ pub fn load(path: &Path) -> Result<session::Journal> {
 pub struct Listed {
     pub path: PathBuf,
     pub summary: Summary,
+    /// Another redline has the session open now (its journal is locked): not cut, running.
+    pub running: bool,
+}
+
+/// Whether a journal is locked by a session that runs now ([`Journal::create`] locks it).
+fn in_use(path: &Path) -> bool {
+    File::open(path).is_ok_and(|f| matches!(f.try_lock_shared(), Err(fs::TryLockError::WouldBlock)))
 }
 
 /// Every readable journal in `dir`, newest first.
@@ -248,7 +255,8 @@ pub fn list(dir: &Path) -> Result<Vec<Listed>> {
         }
         let Ok(journal) = load(&path) else { continue };
         if let Some(summary) = session::summarize(&journal) {
-            out.push(Listed { path, summary });
+            let running = !summary.ended && in_use(&path);
+            out.push(Listed { path, summary, running });
         }
     }
     out.sort_by(|a, b| (b.summary.started_ms, &b.path).cmp(&(a.summary.started_ms, &a.path)));
@@ -442,7 +450,10 @@ mod lock_tests {
         let path = live.path().to_path_buf();
         let err = Journal::reopen(&path, tests::header("live", 0)).err().expect("refused");
         assert!(format!("{err:#}").contains("still open in another redline"), "{err:#}");
+        let listed = list(dir.path()).unwrap();
+        assert!(listed[0].running, "listed as running while open");
         drop(live);
+        assert!(!list(dir.path()).unwrap()[0].running);
         assert!(Journal::reopen(&path, tests::header("live", 0)).is_ok());
     }
 }
