@@ -61,10 +61,15 @@ pub(super) fn corrected_after(items: &mut [PlanItem], reply: &str) {
 /// The texts a sentence rejects: the word or quoted name after each "not " (`not 500`,
 /// ``not `web/settings.py` ``, `not **500**`), without the marks around it.
 fn rejected_texts(prose: &str) -> Vec<String> {
-    let lower = prose.to_lowercase();
     let mut out = Vec::new();
-    for (at, _) in lower.match_indices("not ") {
-        let starts_word = at == 0 || !lower[..at].ends_with(|c: char| c.is_alphanumeric());
+    // Found in the prose itself, not in its lower case: lowering may change a character's
+    // length in bytes (`İ`), and an offset into one is no offset into the other.
+    let nots = prose
+        .char_indices()
+        .map(|(at, _)| at)
+        .filter(|&at| prose.get(at..at + 4).is_some_and(|w| w.eq_ignore_ascii_case("not ")));
+    for at in nots {
+        let starts_word = at == 0 || !prose[..at].ends_with(|c: char| c.is_alphanumeric());
         if !starts_word {
             continue;
         }
@@ -112,5 +117,7 @@ mod tests {
         );
         assert_eq!(rejected_texts("the limit should be **50**, not 500. Nothing"), ["500"]);
         assert!(rejected_texts("this is nothing new").is_empty(), "inside a word");
+        // Letters whose lower case is longer in bytes before it: no offset mixed up, no panic.
+        assert_eq!(rejected_texts("İİİİ Not 500, İ"), ["500"]);
     }
 }
