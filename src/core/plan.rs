@@ -381,12 +381,7 @@ fn withdrawn(items: &mut [PlanItem], reply: &str) {
     const BEFORE: &[&str] = &["tempted to", "temptation is to"];
     let lines = reply.lines().count();
     let prose = |after: usize, before: usize| prose_between(reply, after, before).replace('’', "'");
-    let spans: Vec<Option<(usize, usize)>> = (items.iter())
-        .map(|item| match item {
-            PlanItem::Edit { edit, .. } => Some(edit.reply_lines),
-            _ => None,
-        })
-        .collect();
+    let spans = edit_spans(items);
     let mut taken_back: Vec<(usize, &str)> = Vec::new();
     for (i, span) in spans.iter().enumerate() {
         let Some((start, end)) = *span else { continue };
@@ -429,8 +424,23 @@ fn takes_back(reply: &str, after: usize, before: usize) -> bool {
 /// The reply's lines strictly between 1-based lines `after` and `before`, joined, lowercased:
 /// what the prose between two blocks says.
 fn prose_between(reply: &str, after: usize, before: usize) -> String {
+    prose_as_written(reply, after, before).to_lowercase()
+}
+
+/// [`prose_between`] as the reply writes it (its case kept: a value or a path it names).
+fn prose_as_written(reply: &str, after: usize, before: usize) -> String {
     let between = reply.lines().skip(after).take(before.saturating_sub(after + 1));
-    between.collect::<Vec<_>>().join(" ").to_lowercase()
+    between.collect::<Vec<_>>().join(" ")
+}
+
+/// Each item's reply lines (1-based, inclusive) when it is an edit still to be made.
+fn edit_spans(items: &[PlanItem]) -> Vec<Option<(usize, usize)>> {
+    (items.iter())
+        .map(|item| match item {
+            PlanItem::Edit { edit, .. } => Some(edit.reply_lines),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

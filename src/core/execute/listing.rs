@@ -73,7 +73,7 @@ pub(super) fn replace(
     let unlike = wild.contains(&true).then(|| indented_unlike(&text.lines, content)).flatten();
     let read = Read { content, wild, unlike: unlike.as_deref() };
     let checked = |merged| checked_merge(text, &read, mentions, how, merged);
-    let merged = match checked(listing.merge()) {
+    let mut merged = match checked(listing.merge()) {
         Ok(m) => m,
         Err(why) => match checked(listing.merge_from_start())
             .or_else(|_| checked(merge_appending(text, listing.merge_appending())))
@@ -82,7 +82,6 @@ pub(super) fn replace(
             Err(_) => return refused(edit, path.into(), format!("{path}: {why}")),
         },
     };
-    let mut merged = merged;
     if merged.restored {
         list_end::mend_restored_list_ends(&mut merged.lines);
     }

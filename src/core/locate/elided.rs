@@ -39,24 +39,15 @@ pub(super) fn check_elision_ends(
                 candidates: Vec::new(),
             });
         }
-        let next: Vec<usize> = slots[k + 1..]
-            .iter()
-            .take_while(|s| matches!(s, HunkSlot::Kept(..) | HunkSlot::Removed(..)))
-            .filter_map(|s| match s {
-                HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => Some(*f),
-                _ => None,
-            })
-            .filter(|f| !file[*f].is_blank())
-            .take(3)
-            .collect();
+        // The lines found right after it (up to the first new line), and past new lines the
+        // lines the file has right below them: those say where a short line is too.
+        let (run, direct) = found_run_after(slots, k, file);
+        let telling_lines = |found: &[usize]| -> Vec<usize> {
+            found.iter().copied().filter(|f| !file[*f].is_blank()).take(3).collect()
+        };
+        let next = telling_lines(&run[..direct]);
         let telling = |f: &usize| file[*f].loose_len >= 4;
-        if next.is_empty() || next.iter().any(telling) {
-            continue;
-        }
-        // New lines right after the short line, then lines the file has right below it: those
-        // say where the short line is.
-        let run = found_run_after(slots, k, file);
-        if run.iter().filter(|f| !file[**f].is_blank()).take(3).any(telling) {
+        if next.is_empty() || telling_lines(&run).iter().any(telling) {
             continue;
         }
         // A short line the file has once (its one bare `{`) ends the `...` in one place only.
@@ -95,9 +86,10 @@ pub(super) fn check_elision_ends(
 /// The file lines found right after the `...` at slot `k`, in a run the file has together: new
 /// lines between two of them do not break the run when the file has the two side by side
 /// (blank lines aside): `{` then a new line then `for (...)`, where the `{` is the one right
-/// above that `for`.
-fn found_run_after(slots: &[HunkSlot], k: usize, file: &[LineInfo]) -> Vec<usize> {
+/// above that `for`. With how many of them come before the first new line.
+fn found_run_after(slots: &[HunkSlot], k: usize, file: &[LineInfo]) -> (Vec<usize>, usize) {
     let mut run: Vec<usize> = Vec::new();
+    let mut direct = None;
     let mut after_adds = false;
     for s in &slots[k + 1..] {
         match s {
@@ -111,11 +103,15 @@ fn found_run_after(slots: &[HunkSlot], k: usize, file: &[LineInfo]) -> Vec<usize
                 }
                 run.push(*f);
             }
-            HunkSlot::Add | HunkSlot::ForgottenAdd if !run.is_empty() => after_adds = true,
+            HunkSlot::Add | HunkSlot::ForgottenAdd if !run.is_empty() => {
+                direct.get_or_insert(run.len());
+                after_adds = true;
+            }
             _ => break,
         }
     }
-    run
+    let direct = direct.unwrap_or(run.len());
+    (run, direct)
 }
 
 /// A `...` right after a block's opener (`def load_users(self):`, `fn f() {`) and followed by a

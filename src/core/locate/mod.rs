@@ -299,15 +299,15 @@ fn far_from_its_number(
         .collect();
     let short = !removed.is_empty() && removed.iter().all(|l| l.chars().count() < 16);
     let off = (candidates::implied_start(chosen) - hint).abs();
-    let heading = hunk.section.as_deref().map(str::trim).filter(|h| h.len() >= 4);
-    let line = |k: usize| file[k].trimmed;
-    let elsewhere = heading.filter(|h| {
-        (0..file.len()).any(|k| line(k).trim_start().starts_with(h))
-            && !enclosed_by(h, line, chosen.span.0)
-    });
     if off < 3 || removed.is_empty() {
         return None;
     }
+    let heading = hunk.section.as_deref().map(str::trim).filter(|h| h.len() >= 4);
+    let line = |k: usize| file[k].trimmed;
+    let elsewhere = heading.filter(|h| {
+        !stale_heading(Some(h), file.iter().map(|l| l.trimmed))
+            && !enclosed_by(h, line, chosen.span.0)
+    });
     if let Some(h) = elsewhere {
         return Some(format!(
             "the hunk has no context, and its lines ({:?}) stand {off} lines from where its header puts them (line {}), outside `{h}`, which the header names: another copy of them? send the lines around it",

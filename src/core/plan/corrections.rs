@@ -12,7 +12,7 @@
 //! Not for: blocks the reply replaces with another (`supersede`) or takes back in words
 //! (`withdrawn`).
 
-use super::PlanItem;
+use super::{PlanItem, edit_spans, prose_as_written};
 use crate::core::edit::Change;
 
 /// The words that say the prose corrects something the reply said (lower case).
@@ -21,21 +21,14 @@ const CUES: &[&str] =
 
 /// Refuse each block rejected by a correction in the prose after it (up to the next block).
 pub(super) fn corrected_after(items: &mut [PlanItem], reply: &str) {
-    let lines: Vec<&str> = reply.lines().collect();
-    let spans: Vec<Option<(usize, usize)>> = (items.iter())
-        .map(|item| match item {
-            PlanItem::Edit { edit, .. } => Some(edit.reply_lines),
-            _ => None,
-        })
-        .collect();
+    let lines = reply.lines().count();
+    let spans = edit_spans(items);
     let mut rejected: Vec<(usize, String)> = Vec::new();
     for (i, span) in spans.iter().enumerate() {
         let Some((_, end)) = *span else { continue };
-        let next_start =
-            spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines.len() + 1);
+        let next_start = spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines + 1);
         // (1-based lines: the prose after the block is lines end+1..next_start-1.)
-        let (from, to) = (end.min(lines.len()), next_start.saturating_sub(1).min(lines.len()));
-        let prose = lines[from..to.max(from)].join(" ").replace('’', "'");
+        let prose = prose_as_written(reply, end, next_start).replace('’', "'");
         let lower = prose.to_lowercase();
         if !CUES.iter().any(|c| lower.contains(c)) {
             continue;
