@@ -69,8 +69,7 @@ fn gain(p: &PatLine, f: &LineInfo, l: Likeness, delta: Option<isize>) -> Option<
 
 /// How much deeper a file line is indented than the pattern line (a tab counting 4).
 pub fn indent_delta(p: &PatLine, f: &LineInfo) -> isize {
-    let cols = |s: &str| s.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum::<usize>() as isize;
-    cols(f.indent) - cols(p.info.indent)
+    f.columns() as isize - p.info.columns() as isize
 }
 
 fn gap_cost(f: &LineInfo) -> f64 {
@@ -137,26 +136,106 @@ pub fn align_with(
     hi: usize,
     params: Params,
 ) -> Option<Alignment> {
+    align_in(&Grid::new(pat, file, lo, hi, params), pat, file, lo, hi, params)
+}
+
+/// How alike every pattern line is to every line of a window, as the alignment pairs them
+/// (`params`' fuzzy floor applied). Made once for all the alignments run inside the window:
+/// comparing lines is most of an alignment's cost, and finding every place in a window aligns
+/// its parts again and again.
+pub struct Grid {
+    lo: usize,
+    n: usize,
+    cells: Vec<Likeness>,
+    /// For each pattern line, the file lines (absolute, ascending) it pairs with at all.
+    pairs: Vec<Vec<u32>>,
+}
+
+impl Grid {
+    pub fn new(pat: &[PatLine], file: &[LineInfo], lo: usize, hi: usize, params: Params) -> Grid {
+        let n = hi.saturating_sub(lo);
+        let mut cells = Vec::with_capacity(pat.len() * n);
+        let mut pairs = Vec::with_capacity(pat.len());
+        for p in pat {
+            let mut row = Vec::new();
+            for (j, f) in (lo..).zip(&file[lo..lo + n]) {
+                let l = pairing(p, f, params);
+                if l != Likeness::Different {
+                    row.push(j as u32);
+                }
+                cells.push(l);
+            }
+            pairs.push(row);
+        }
+        Grid { lo, n, cells, pairs }
+    }
+
+    /// The most an alignment within `lo..hi` can score: each pattern line gains at most its
+    /// weight, and only where it pairs with a line there (a blank one, what a blank gains).
+    /// Cheap next to aligning, so that stretches that cannot hold a place as good as one found
+    /// are not aligned at all.
+    pub fn bound(&self, pat: &[PatLine], lo: usize, hi: usize) -> f64 {
+        pat.iter()
+            .zip(&self.pairs)
+            .filter(|(_, row)| {
+                let first = row.partition_point(|&j| (j as usize) < lo);
+                row.get(first).is_some_and(|&j| (j as usize) < hi)
+            })
+            .map(|(p, _)| if p.info.is_blank() { BLANK_GAIN } else { p.info.weight() })
+            .sum()
+    }
+
+    /// Pattern line `i` against file line `j` (absolute), which the grid's window holds.
+    fn get(&self, i: usize, j: usize) -> Likeness {
+        self.cells[i * self.n + j - self.lo]
+    }
+}
+
+/// How a pattern line and a file line pair: a wildcard only with a literal `...` (as written,
+/// re-indented or re-spaced), any other line as [`compare`] finds it, as long as it is a near
+/// enough copy for `params`.
+fn pairing(p: &PatLine, f: &LineInfo, params: Params) -> Likeness {
+    match compare(&p.info, f) {
+        Likeness::Fuzzy(_) if p.wildcard => Likeness::Different,
+        Likeness::Fuzzy(s)
+            if s < params.fuzzy_min || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len =>
+        {
+            Likeness::Different
+        }
+        l => l,
+    }
+}
+
+/// [`align_with`] reading how lines pair from `grid`, whose window holds `lo..hi`.
+pub fn align_in(
+    grid: &Grid,
+    pat: &[PatLine],
+    file: &[LineInfo],
+    lo: usize,
+    hi: usize,
+    params: Params,
+) -> Option<Alignment> {
     let m = pat.len();
     let n = hi.saturating_sub(lo);
     if m == 0 || n == 0 {
         return None;
     }
+    debug_assert!(grid.lo <= lo && hi <= grid.lo + grid.n);
     let mut table = Table::new(m, n, lo);
-    table.fill(pat, file, params);
+    table.fill(grid, pat, file, params);
     let (mut end_j, top) = table.best_end(m)?;
     if params.anchored_end && table.score[m * table.w + n] >= top - 1e-12 {
         end_j = n;
     }
-    let slots = table.trace(m, end_j);
+    let slots = table.trace(grid, m, end_j);
     let span = span_of(&slots)?;
     Some(Alignment { score: top, slots, span })
 }
 
 /// The dynamic program over pattern × window: for pattern line `i` (1-based; 0 is before the
 /// first) and window position `j` (0 is before the window's first line), the best score of
-/// aligning the first `i` pattern lines within the first `j` window lines, the move that got
-/// there, and how alike each pattern line and file line are (`m × n`, read back by the trace).
+/// aligning the first `i` pattern lines within the first `j` window lines, and the move that
+/// got there.
 struct Table {
     lo: usize,
     n: usize,
@@ -164,7 +243,6 @@ struct Table {
     w: usize,
     score: Vec<f64>,
     back: Vec<u8>,
-    likeness: Vec<Likeness>,
 }
 
 /// The best move into a cell so far: its score and which move.
@@ -173,17 +251,10 @@ type Best = (f64, u8);
 impl Table {
     fn new(m: usize, n: usize, lo: usize) -> Table {
         let w = n + 1;
-        Table {
-            lo,
-            n,
-            w,
-            score: vec![0f64; (m + 1) * w],
-            back: vec![START; (m + 1) * w],
-            likeness: vec![Likeness::Different; m * n],
-        }
+        Table { lo, n, w, score: vec![0f64; (m + 1) * w], back: vec![START; (m + 1) * w] }
     }
 
-    fn fill(&mut self, pat: &[PatLine], file: &[LineInfo], params: Params) {
+    fn fill(&mut self, grid: &Grid, pat: &[PatLine], file: &[LineInfo], params: Params) {
         let w = self.w;
         // What skipping each window line costs, worked out once, not once per pattern line.
         let gaps: Vec<f64> = file[self.lo..self.lo + self.n].iter().map(gap_cost).collect();
@@ -198,10 +269,11 @@ impl Table {
                 let mut best: Best = (self.score[(i - 1) * w + j], SKIP_PAT);
                 if j > 0 {
                     let f = &file[self.lo + j - 1];
+                    let l = grid.get(i - 1, self.lo + j - 1);
                     if p.wildcard {
-                        self.absorb(i, j, p, f, &mut best);
+                        self.absorb(i, j, p, l, &mut best);
                     } else {
-                        self.pair(i, j, p, f, params, &mut best);
+                        self.pair(i, j, p, f, l, params, &mut best);
                     }
                     let s = self.score[i * w + j - 1] - gaps[j - 1];
                     if s > best.0 {
@@ -215,7 +287,7 @@ impl Table {
     }
 
     /// A wildcard pattern line `i` at window line `j`: absorb the line, or match a literal `...`.
-    fn absorb(&mut self, i: usize, j: usize, p: &PatLine, f: &LineInfo, best: &mut Best) {
+    fn absorb(&mut self, i: usize, j: usize, p: &PatLine, l: Likeness, best: &mut Best) {
         let w = self.w;
         // On a tie the `...` starts here rather than further up: it stands for as few lines as
         // it can (of two `def dump_value` with the same last line, the nearer one, not the one
@@ -225,9 +297,7 @@ impl Table {
             *best = (s, ABSORB);
         }
         // The file may hold the same `...` literally (a stub body, a docstring).
-        let l = compare(&p.info, f);
         if matches!(l, Likeness::Same | Likeness::Indent | Likeness::Spacing) {
-            self.likeness[(i - 1) * self.n + j - 1] = l;
             let s = self.score[(i - 1) * w + j - 1] + p.info.weight();
             if s > best.0 {
                 *best = (s, MATCH);
@@ -235,26 +305,19 @@ impl Table {
         }
     }
 
-    /// Pattern line `i` paired with window line `j`, if they are alike enough.
+    /// Pattern line `i` paired with window line `j` (alike as `l` says), if they are alike
+    /// enough.
+    #[allow(clippy::too_many_arguments)]
     fn pair(
         &mut self,
         i: usize,
         j: usize,
         p: &PatLine,
         f: &LineInfo,
+        l: Likeness,
         params: Params,
         best: &mut Best,
     ) {
-        let l = match compare(&p.info, f) {
-            Likeness::Fuzzy(s)
-                if s < params.fuzzy_min
-                    || p.info.loose_len.min(f.loose_len) < params.fuzzy_min_len =>
-            {
-                Likeness::Different
-            }
-            l => l,
-        };
-        self.likeness[(i - 1) * self.n + j - 1] = l;
         if let Some(g) = gain(p, f, l, params.delta) {
             let s = self.score[(i - 1) * self.w + j - 1] + g;
             if s >= best.0 {
@@ -279,14 +342,14 @@ impl Table {
     }
 
     /// Follow the moves back from the end: what each pattern line aligned to.
-    fn trace(&self, m: usize, end_j: usize) -> Vec<Slot> {
+    fn trace(&self, grid: &Grid, m: usize, end_j: usize) -> Vec<Slot> {
         let (w, lo) = (self.w, self.lo);
         let mut slots = vec![Slot::Unmatched; m];
         let (mut i, mut j) = (m, end_j);
         while i > 0 {
             match self.back[i * w + j] {
                 MATCH => {
-                    slots[i - 1] = Slot::Line(lo + j - 1, self.likeness[(i - 1) * self.n + j - 1]);
+                    slots[i - 1] = Slot::Line(lo + j - 1, grid.get(i - 1, lo + j - 1));
                     i -= 1;
                     j -= 1;
                 }

@@ -3,6 +3,7 @@
 //! scores are close (same reading, same place, consistent indentation, lines as written, a
 //! header's line number).
 
+use super::AMBIGUITY_MARGIN;
 use super::align::{self, Alignment, PatLine, Slot};
 use super::lines::{FileIndex, Likeness, LineInfo};
 
@@ -55,7 +56,7 @@ pub(super) fn candidate_windows(
         rare
     };
     let mut votes: Vec<isize> = Vec::new();
-    for (i, occ) in chosen {
+    for (i, occ) in &chosen {
         for &j in occ.iter().take(4096) {
             votes.push(j as isize - *i as isize);
         }
@@ -67,14 +68,28 @@ pub(super) fn candidate_windows(
     votes.sort_unstable();
     votes.dedup();
     // A `...` stands for any number of lines: the place reaches as far as the body it elides.
-    let reach = if has_wild { WILD_REACH } else { 0 };
-    let merge = if has_wild { WILD_REACH } else { m as isize + SLACK as isize };
+    // Where lines on both sides of the `...`s voted, the votes span the place already; a side
+    // without a voting line may stand up to the reach beyond them.
+    let wild = |i: &usize| pat[*i].wildcard;
+    let first_wild = (0..m).find(wild);
+    let last_wild = (0..m).rev().find(wild);
+    let voted_before = first_wild.is_some_and(|w| chosen.iter().any(|(i, _)| *i < w));
+    let voted_after = last_wild.is_some_and(|w| chosen.iter().any(|(i, _)| *i > w));
+    let reach_lo = if has_wild && !voted_before { WILD_REACH } else { 0 };
+    let reach_hi = if has_wild && !voted_after { WILD_REACH } else { 0 };
+    // Votes from before and after a `...` that stand apart belong to one place as long as the
+    // windows reaching from each toward the other would meet.
+    let merge = if has_wild {
+        2 * (WILD_REACH + m as isize + SLACK as isize)
+    } else {
+        m as isize + SLACK as isize
+    };
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let mut lo = votes[0];
     let mut hi = votes[0];
     let push = |lo: isize, hi: isize, windows: &mut Vec<(usize, usize)>| {
-        let a = (lo - SLACK as isize - m as isize / 2 - reach).max(0) as usize;
-        let b = ((hi + m as isize + SLACK as isize + m as isize / 2 + reach).max(0) as usize)
+        let a = (lo - SLACK as isize - m as isize / 2 - reach_lo).max(0) as usize;
+        let b = ((hi + m as isize + SLACK as isize + m as isize / 2 + reach_hi).max(0) as usize)
             .min(file.len());
         if let Some(last) = windows.last_mut()
             && a <= last.1
@@ -113,11 +128,14 @@ pub(super) fn collect_candidates(
 ) {
     let params =
         align::Params { delta: window_delta(pat, file, index, lo, hi), ..align::Params::HUNK };
-    let Some(best) = align::align_with(pat, file, lo, hi, params) else { return };
+    let grid = align::Grid::new(pat, file, lo, hi, params);
+    let Some(best) = align::align_in(&grid, pat, file, lo, hi, params) else { return };
     let (s, e) = best.span;
     // A rival must place at least as many lines exactly as the best does (see `locate_in`):
     // stretches of the file holding fewer of the pattern's lines are not worth aligning.
     let mut search = Enumeration {
+        grid: &grid,
+        floor: best.score - AMBIGUITY_MARGIN,
         pat,
         file,
         index,
@@ -131,7 +149,8 @@ pub(super) fn collect_candidates(
     if self_similar(pat) {
         for (a, b) in [(s + 1, hi), (lo, e.saturating_sub(1))] {
             if b > a
-                && let Some(other) = align::align_with(pat, file, a, b, params)
+                && grid.bound(pat, a, b) >= search.floor
+                && let Some(other) = align::align_in(&grid, pat, file, a, b, params)
             {
                 out.push(other);
             }
@@ -170,6 +189,11 @@ pub(super) fn window_delta(
 
 /// The recursive search for every place in a window.
 pub(super) struct Enumeration<'p, 'f, 'l> {
+    /// How the pattern's lines pair with the window's, compared once.
+    grid: &'p align::Grid,
+    /// The lowest score worth finding: places scoring less than the window's best by more than
+    /// the ambiguity margin are no rivals to it (nor to a better place in another window).
+    floor: f64,
     pat: &'p [PatLine<'p>],
     file: &'f [LineInfo<'l>],
     index: &'f FileIndex,
@@ -181,11 +205,17 @@ pub(super) struct Enumeration<'p, 'f, 'l> {
 
 impl Enumeration<'_, '_, '_> {
     fn run(&mut self, lo: usize, hi: usize, out: &mut Vec<Alignment>) {
-        if hi <= lo || self.budget == 0 || self.lines_present(lo, hi) < self.need.max(1) {
+        if hi <= lo
+            || self.budget == 0
+            || self.lines_present(lo, hi) < self.need.max(1)
+            || self.grid.bound(self.pat, lo, hi) < self.floor
+        {
             return;
         }
         self.budget -= 1;
-        let Some(a) = align::align_with(self.pat, self.file, lo, hi, self.params) else { return };
+        let Some(a) = align::align_in(self.grid, self.pat, self.file, lo, hi, self.params) else {
+            return;
+        };
         let (s, e) = a.span;
         out.push(a);
         self.run(lo, s, out);

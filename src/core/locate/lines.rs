@@ -13,6 +13,9 @@ pub struct LineInfo<'a> {
     pub key: u64,
     /// Length of the text with all whitespace removed.
     pub loose_len: usize,
+    /// How wide the indentation is, a tab counting four columns (worked out once: the
+    /// locator weighs indentation on every line pair it matches).
+    cols: usize,
     /// What fuzzy comparison needs, made on first use: most lines are only ever compared by key.
     fuzzy: std::sync::OnceLock<Fuzzy>,
 }
@@ -44,7 +47,8 @@ impl<'a> LineInfo<'a> {
             h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x0100_0000_01b3);
             loose_len += 1;
         }
-        LineInfo { trimmed, indent, key: h, loose_len, fuzzy: std::sync::OnceLock::new() }
+        let cols = indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum();
+        LineInfo { trimmed, indent, key: h, loose_len, cols, fuzzy: std::sync::OnceLock::new() }
     }
 
     /// The line's fuzzy-comparison form.
@@ -66,7 +70,7 @@ impl<'a> LineInfo<'a> {
 
     /// How wide the indentation is, a tab counting four columns.
     pub fn columns(&self) -> usize {
-        self.indent.chars().map(|c| if c == '\t' { 4 } else { 1 }).sum()
+        self.cols
     }
 
     pub fn is_blank(&self) -> bool {

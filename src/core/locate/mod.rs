@@ -149,7 +149,7 @@ pub const MIN_SIMILARITY: f64 = 0.5;
 const MIN_SIMILARITY_FORGOTTEN: f64 = 0.6;
 
 /// Two candidates closer than this in score cannot be told apart.
-const AMBIGUITY_MARGIN: f64 = 0.15;
+pub(super) const AMBIGUITY_MARGIN: f64 = 0.15;
 
 /// Locate `hunk` in `file` (line texts). `hint_shift` is how far earlier hunks moved lines,
 /// applied to the header's line number.

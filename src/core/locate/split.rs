@@ -35,8 +35,9 @@ pub fn locate_parts_indexed(
     if !hunk.marked || whole.as_ref().is_ok_and(clean) {
         return whole.map(|l| vec![(hunk.clone(), l)]);
     }
-    let mut budget = BUDGET;
-    match cut(hunk, file, index, hint_shift, MAX_PARTS, &mut budget) {
+    // The whole hunk, located above, counts against the budget as `cut` would count it.
+    let mut budget = BUDGET - 1;
+    match cut_unclean(hunk, file, index, hint_shift, MAX_PARTS, &mut budget) {
         Some(parts) if parts.len() > 1 => Ok(parts),
         _ => whole.map(|l| vec![(hunk.clone(), l)]),
     }
@@ -64,6 +65,18 @@ fn cut(
     {
         return Some(vec![(hunk.clone(), l)]);
     }
+    cut_unclean(hunk, file, index, shift, parts_left, budget)
+}
+
+/// [`cut`] for a hunk known not to fit cleanly in one piece.
+fn cut_unclean(
+    hunk: &Hunk,
+    file: &[LineInfo],
+    index: &FileIndex,
+    shift: isize,
+    parts_left: usize,
+    budget: &mut usize,
+) -> Option<Vec<(Hunk, Located)>> {
     if parts_left < 2 {
         return None;
     }
@@ -117,6 +130,11 @@ fn cut(
             }
             let mut parts = vec![(head, head_loc)];
             parts.extend(rest);
+            // The hunk does not fit in one piece: two is the fewest parts there can be, and of
+            // cuts into as many parts the first one found is taken anyway.
+            if parts.len() == 2 {
+                return Some(parts);
+            }
             if best.as_ref().is_none_or(|b| parts.len() < b.len()) {
                 best = Some(parts);
             }
