@@ -4,6 +4,8 @@
 //!   is up `r` sends it again and the edits arrive (aimock on loopback, started by the test);
 //! - at 80x24 the status line keeps the counts and `? help`;
 //! - `u` after `A` takes the whole batch back out of the files;
+//! - keys read together with `e` are dropped when the editor is back, and a paste decides
+//!   nothing;
 //! - quitting with undecided hunks, then `redline resume`, shows them pending again;
 //! - a session killed while hunks were placing, or while a write was under way, resumes, and
 //!   its journal replays to the same end.
@@ -22,9 +24,14 @@ const DEMO_DONE: &str = "4 pending 0 applied 0 rejected 1 failed";
 
 /// `redline demo DIR --speed 20` in a `width`x`height` pane, journaled in `scratch`.
 fn demo(name: &str, scratch: &Path, width: u16, height: u16) -> Tmux {
+    demo_with(name, scratch, width, height, "")
+}
+
+/// [`demo`] with more of the environment (`env`: `NAME=value ` words).
+fn demo_with(name: &str, scratch: &Path, width: u16, height: u16, env: &str) -> Tmux {
     let tmux = Tmux::start(name, width, height);
     tmux.run(&format!(
-        "XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
+        "{env}XDG_CONFIG_HOME={} REDLINE_SESSION_DIR={} TERM=xterm-256color {} demo {} --speed 20; echo EXIT=$?",
         scratch.join("config").display(),
         scratch.join("sessions").display(),
         env!("CARGO_BIN_EXE_redline"),
@@ -97,6 +104,33 @@ fn u_after_accept_all_takes_the_whole_batch_back() {
     assert_ne!(read("inventory.py").unwrap(), before.0);
     tmux.keys("u");
     tmux.wait_for("the batch undone", DEMO_DONE);
+    assert_eq!((read("inventory.py").unwrap(), read("report.py").unwrap()), before);
+    quit_anyway(&tmux);
+}
+
+/// Keys that reach the review together with `e` (typed fast, or coalesced over ssh: `e` then
+/// vi's `A`) are not commands once the editor is back; a paste is never keys, in the review or
+/// before it.
+#[test]
+fn keys_read_with_e_and_a_paste_decide_nothing() {
+    if !have_tmux("the keys-with-e test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = demo_with("e2e-burst", scratch.path(), 110, 32, "EDITOR=true ");
+    let read = |name: &str| std::fs::read_to_string(scratch.path().join("project").join(name));
+    let before = (read("inventory.py").unwrap(), read("report.py").unwrap());
+    // One write to the terminal: both keys arrive in one read.
+    tmux.cmd(&["send-keys", "-t", "e2e", "e", "A"]);
+    tmux.wait_for("the editor's return", "editor");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let screen = tmux.screen();
+    assert!(screen.contains(DEMO_DONE), "`A` read with `e` accepted nothing:\n{screen}");
+    // A pasted text whose letters are review keys: `A` accepts all, `q` and `y` quit.
+    tmux.cmd(&["set-buffer", "Traceback: yes, Accept All\nq\ny\n"]);
+    tmux.cmd(&["paste-buffer", "-p", "-t", "e2e"]);
+    let screen = tmux.wait_for("the paste's notice", "not taken as keys");
+    assert!(screen.contains(DEMO_DONE), "the paste decided nothing:\n{screen}");
     assert_eq!((read("inventory.py").unwrap(), read("report.py").unwrap()), before);
     quit_anyway(&tmux);
 }

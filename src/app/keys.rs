@@ -139,14 +139,49 @@ impl App {
         Vec::new()
     }
 
-    /// `m`: the follow-up input, once the model is done and there is a conversation.
+    /// `m`: the follow-up input, when there is a conversation. While the model is still
+    /// writing it opens too, and what is sent waits for the reply's end: refused, the text typed
+    /// next without looking ("also add tests") ran as review keys (`a` accepted a file).
     fn open_follow_up(&mut self) {
-        if self.streaming {
-            self.notice = Some("the model is still writing; follow up when it is done".into());
-        } else if self.conversation.is_empty() {
+        if self.conversation.is_empty() && !self.streaming {
             self.notice = Some("there is no conversation to follow up (the demo)".into());
         } else {
-            self.modal = Some(Modal::FollowUp(String::new()));
+            let draft = self.follow_up_queued.take().unwrap_or_default();
+            if self.streaming {
+                self.notice = Some(
+                    "the model is still writing: the follow-up is sent when it is done".into(),
+                );
+            }
+            self.modal = Some(Modal::FollowUp(draft));
+        }
+    }
+
+    /// Text pasted into the terminal: into the open input box, as typed (a pasted traceback
+    /// keeps its lines); with no box open, nothing: a paste is never a run of review keys.
+    pub(super) fn paste(&mut self, text: &str) {
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        match self.modal.take() {
+            Some(Modal::FollowUp(mut typed)) => {
+                typed.push_str(&text);
+                self.modal = Some(Modal::FollowUp(typed));
+            }
+            Some(Modal::Prompt(mut typed)) => {
+                typed.push_str(&text);
+                self.modal = Some(Modal::Prompt(typed));
+            }
+            // A search is one line.
+            Some(Modal::Search(mut query)) => {
+                query.push_str(&text.replace('\n', " "));
+                self.modal = Some(Modal::Search(query));
+            }
+            other => {
+                self.modal = other;
+                let key = self.keymap.first_key(Action::FollowUp);
+                self.notice = Some(format!(
+                    "a paste is not taken as keys ({} characters ignored): `{key}` opens the follow-up box to paste into",
+                    text.chars().count()
+                ));
+            }
         }
     }
 
@@ -229,6 +264,13 @@ impl App {
             // Closing sends nothing: what was typed may be anything (a pasted command line with
             // a key in it), and only an Enter on some text is a request.
             Modal::FollowUp(mut text) => match key.code {
+                KeyCode::Enter if !text.trim().is_empty() && self.streaming => {
+                    self.modal = None;
+                    self.follow_up_queued = Some(text);
+                    self.notice = Some(
+                        "follow-up queued: sent when the model is done (`m` opens it again)".into(),
+                    );
+                }
                 KeyCode::Enter if !text.trim().is_empty() => {
                     self.modal = None;
                     return self.follow_up(&text, now);

@@ -172,6 +172,9 @@ pub struct App {
     /// Why the last request failed (not a cancel), while it has not been sent again: the status
     /// line says so and `r` sends it again.
     pub request_failed: Option<String>,
+    /// A follow-up written while the model was still writing: sent when its reply ends (and, if
+    /// that reply fails or is cancelled, the draft `m` opens with).
+    pub follow_up_queued: Option<String>,
     /// The hunks the last batch decision (`a`, `d`, `A`) took: `u` right after it undoes them
     /// all.
     last_batch: Option<Vec<HunkId>>,
@@ -238,6 +241,7 @@ impl App {
             log: Vec::new(),
             request_line: None,
             request_failed: None,
+            follow_up_queued: None,
             last_batch: None,
             undoing: None,
             undo_writes: 0,
@@ -394,6 +398,10 @@ impl App {
     fn dispatch(&mut self, msg: Msg, now: Instant) -> Vec<AppEffect> {
         match msg {
             Msg::Key(key) => self.on_key(key, now),
+            Msg::Paste(text) => {
+                self.paste(&text);
+                Vec::new()
+            }
             Msg::Chunk(text) => self.chunk(&text, now),
             Msg::Parsed { text, events } => self.parsed(&text, events, now),
             Msg::StreamEnd(done) => self.stream_end(done, now),
@@ -531,6 +539,8 @@ pub use watch::WatchMode;
 
 #[cfg(test)]
 mod change_tests;
+#[cfg(test)]
+mod input_tests;
 pub mod record;
 #[cfg(test)]
 mod record_tests;

@@ -32,6 +32,9 @@ pub struct StreamDone {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text pasted into the terminal (bracketed paste): text for an open input box, never a
+    /// run of keys (a pasted traceback's letters would be decisions).
+    Paste(String),
     /// The mouse wheel turned, with the pointer at (column, row) when known: the pane under it
     /// scrolls.
     Scroll {

@@ -33,6 +33,7 @@ const CANCELLED: &str = "cancelled";
 pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
     Some(match msg {
         Msg::Key(key) => Record::Key { t, key: key.to_string() },
+        Msg::Paste(text) => Record::Paste { t, text: text.clone() },
         Msg::Scroll { down, at } => Record::Scroll { t, down: *down, at: at.map(|(c, r)| [c, r]) },
         Msg::Click { column, row } => Record::Click { t, at: [*column, *row] },
         Msg::Resize(width, height) => Record::Resize { t, width: *width, height: *height },
@@ -109,6 +110,7 @@ pub fn input_record(msg: &Msg, t: u64) -> Option<Record> {
 pub fn record_msg(record: &Record) -> Option<Msg> {
     Some(match record {
         Record::Key { key, .. } => Msg::Key(key.parse().ok()?),
+        Record::Paste { text, .. } => Msg::Paste(text.clone()),
         Record::Scroll { down, at, .. } => Msg::Scroll { down: *down, at: at.map(|[c, r]| (c, r)) },
         Record::Click { at: [column, row], .. } => Msg::Click { column: *column, row: *row },
         Record::Resize { width, height, .. } => Msg::Resize(*width, *height),

@@ -60,6 +60,10 @@ impl App {
                 )
             })
         });
+        // A follow-up queued while the model wrote goes first: the user asked it of this reply.
+        if let Some(text) = self.follow_up_queued.take() {
+            effects.extend(self.follow_up(&text, now));
+        }
         effects.extend(self.next_trigger(now));
         effects
     }
@@ -78,10 +82,12 @@ impl App {
             ));
             self.request_failed = Some(reason);
             self.forget_failed_trigger();
+            self.keep_follow_up_draft();
         } else {
             self.stats.cancelled = true;
             self.notice =
                 Some("stream cancelled; the edits finished before it stay under review".into());
+            self.keep_follow_up_draft();
         }
         self.next_trigger(now)
     }
@@ -163,6 +169,19 @@ impl App {
         self.request_line = Some(asking);
         self.begin_stream(now);
         vec![self.stream_effect(Why::Retry)]
+    }
+
+    /// The reply a queued follow-up waited for failed or was cancelled: it is not sent (the
+    /// conversation would continue from a broken reply) but kept, for `m` to open.
+    fn keep_follow_up_draft(&mut self) {
+        if self.follow_up_queued.is_some() {
+            let key = self.keymap.first_key(Action::FollowUp);
+            if let Some(n) = self.notice.as_mut() {
+                n.push_str(&format!(
+                    "; the queued follow-up was not sent: `{key}` opens it to send"
+                ));
+            }
+        }
     }
 
     /// Send a follow-up request in the same conversation, telling the model which of its hunks

@@ -17,7 +17,9 @@
 use std::fmt;
 use std::io;
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -35,6 +37,7 @@ pub fn restore() {
     let _ = execute!(
         io::stdout(),
         DisableMouseCapture,
+        DisableBracketedPaste,
         LeaveAlternateScreen,
         // From the row's start: after a resize the cursor may stand inside that frame's text.
         crossterm::cursor::MoveToColumn(0),
@@ -43,10 +46,11 @@ pub fn restore() {
     );
 }
 
-/// Raw mode, the alternate screen and mouse reports.
+/// Raw mode, the alternate screen, mouse reports and bracketed paste (a paste arrives as one
+/// text, not as keys that would be review commands).
 pub fn enter() -> io::Result<()> {
     enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, EnableBracketedPaste)
 }
 
 /// Restores the terminal when dropped: the way out for errors, early returns and unwinding.

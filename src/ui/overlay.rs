@@ -156,6 +156,9 @@ fn draw_prompt(frame: &mut Frame, area: Rect, text: &str, title: &str, theme: &T
     let block = pane(title.into(), true, theme);
     let inner = block.inner(rect);
     frame.render_widget(block, rect);
+    // A pasted text's line breaks, shown (the box is one row).
+    let text = text.replace('\n', "↵");
+    let text = text.as_str();
     // The end of the text, as many whole clusters as fit before the cursor.
     let room = (inner.width as usize).saturating_sub(2);
     let mut used = 0;

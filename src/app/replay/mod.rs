@@ -141,6 +141,7 @@ impl Script {
                     EventKind::Stream { round, offset: t.saturating_sub(sent), msg }
                 }
                 Record::Key { .. }
+                | Record::Paste { .. }
                 | Record::Resize { .. }
                 | Record::Scroll { .. }
                 | Record::Click { .. }

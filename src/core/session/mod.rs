@@ -70,6 +70,11 @@ pub enum Record {
         t: u64,
         key: String,
     },
+    /// Text pasted into the terminal, whole.
+    Paste {
+        t: u64,
+        text: String,
+    },
     Resize {
         t: u64,
         width: u16,
@@ -154,6 +159,7 @@ impl Record {
             | Record::StreamEnd { .. }
             | Record::StreamError { .. }
             | Record::Key { .. }
+            | Record::Paste { .. }
             | Record::Resize { .. }
             | Record::Scroll { .. }
             | Record::Click { .. }
@@ -176,6 +182,7 @@ impl Record {
             | Record::StreamEnd { t, .. }
             | Record::StreamError { t, .. }
             | Record::Key { t, .. }
+            | Record::Paste { t, .. }
             | Record::Resize { t, .. }
             | Record::Scroll { t, .. }
             | Record::Click { t, .. }

@@ -371,6 +371,7 @@ fn input_msg(ev: Option<io::Result<Event>>) -> Result<Input> {
             _ => return Ok(Input::Nothing),
         },
         Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
+        Some(Ok(Event::Paste(text))) => Msg::Paste(text),
         Some(Ok(_)) => return Ok(Input::Nothing),
         Some(Err(e)) => return Err(e).context("cannot read the terminal's input"),
         None => return Ok(Input::End),

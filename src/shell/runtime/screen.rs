@@ -71,6 +71,11 @@ impl Screen for TerminalScreen {
         unsafe {
             libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH);
         }
+        // Keys read together with the one that opened the editor (`e` and `A` in one burst)
+        // are already parsed and queued in crossterm, past the tty's reach: dropped too.
+        while crossterm::event::poll(std::time::Duration::ZERO).unwrap_or(false) {
+            let _ = crossterm::event::read();
+        }
         terminal::enter().context("cannot return to full-screen mode")?;
         // Cleared without `Terminal::clear`, which asks the terminal where its cursor is: with
         // keys typed ahead the answer is read late or not at all, and the review ended with
