@@ -374,6 +374,31 @@ fn a_rename_in_a_git_diff_is_reported_by_name_never_dropped() {
     assert_eq!(p.len(), 1, "{p:?}");
     assert!(p[0].reason.contains("lib/old.py to lib/new.py"), "{}", p[0].reason);
     assert!(edits(r).is_empty());
+    // With changes too: its hunks are not edits of the new name (another file could have it).
+    let changed = "```diff\ndiff --git a/lib/old.py b/lib/new.py\nsimilarity index 90%\nrename from lib/old.py\nrename to lib/new.py\nindex 1111111..2222222 100644\n--- a/lib/old.py\n+++ b/lib/new.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 10\n```\n";
+    let p = problems(changed);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].reason.contains("lib/old.py to lib/new.py"), "{}", p[0].reason);
+    assert!(edits(changed).is_empty(), "{:?}", edits(changed));
+}
+
+#[test]
+fn a_symbolic_link_or_submodule_in_a_git_diff_is_reported_never_written_as_text() {
+    let link = "diff --git a/lib/evil.py b/lib/evil.py\nnew file mode 120000\nindex 0000000..0ca6e2c\n--- /dev/null\n+++ b/lib/evil.py\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n";
+    let retarget = "diff --git a/l b/l\nindex 1111111..2222222 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-a.py\n+b.py\n";
+    let module = "diff --git a/vendor/x b/vendor/x\nnew file mode 160000\nindex 0000000..abcdef0\n--- /dev/null\n+++ b/vendor/x\n@@ -0,0 +1 @@\n+Subproject commit abcdef0\n";
+    let regular = "diff --git a/a.py b/a.py\nindex 1111111..2222222 100644\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
+    for (bad, what) in
+        [(link, "a symbolic link"), (retarget, "a symbolic link"), (module, "a submodule")]
+    {
+        let r = format!("```diff\n{bad}{regular}```\n");
+        let p = problems(&r);
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].reason.contains(what), "{}", p[0].reason);
+        let e = edits(&r);
+        assert_eq!(e.len(), 1, "only the regular file's edit: {e:?}");
+        assert_eq!(e[0].path, "a.py");
+    }
 }
 
 #[test]

@@ -34,6 +34,9 @@ pub(super) struct DiffFile {
     /// Its `rename from` / `rename to` (or `copy from` / `copy to`) lines: files are not moved
     /// or copied here, so such a section is reported, never silently dropped.
     pub(super) moved: (Option<String>, Option<String>),
+    /// What its git mode lines make of it when that is not a regular file (`a symbolic link`,
+    /// `a submodule`): its hunk is then a link's target or a commit, not lines to write.
+    pub(super) not_regular: Option<&'static str>,
 }
 
 impl DiffFile {
@@ -48,6 +51,7 @@ impl DiffFile {
             had_hunk: false,
             broken: false,
             moved: (None, None),
+            not_regular: None,
             awaiting_headers: false,
         }
     }
@@ -168,6 +172,7 @@ impl Parser {
             if let Some(file) = b.file.as_mut() {
                 file.is_new |= line.starts_with("new file mode");
                 file.is_delete |= line.starts_with("deleted file mode");
+                file.not_regular = file.not_regular.or(not_regular(line));
                 let named = |p: &str| Some(line[p.len()..].trim().trim_matches('"').to_string());
                 for from in ["rename from ", "copy from "] {
                     if line.starts_with(from) {
@@ -284,11 +289,16 @@ impl Parser {
             normalize_relative(&p)
         });
         let start = b.file.as_ref().map_or(self.line_no - 1, |f| f.start);
-        let (was_new, was_delete) =
-            b.file.as_ref().map_or((false, false), |f| (f.is_new, f.is_delete));
         let mut file = DiffFile::new(path.map(|p| (p, PathSource::DiffHeader)), start);
-        file.is_new = is_new || was_new;
-        file.is_delete = is_delete || was_delete;
+        // What the section's git lines said before these headers stays said.
+        if let Some(git) = b.file.take() {
+            file.is_new = git.is_new;
+            file.is_delete = git.is_delete;
+            file.moved = git.moved;
+            file.not_regular = git.not_regular;
+        }
+        file.is_new |= is_new;
+        file.is_delete |= is_delete;
         b.file = Some(file);
     }
 
@@ -298,6 +308,16 @@ impl Parser {
         let Some(mut h) = b.hunk.take() else { return };
         bare_blanks_between_additions(&mut h, held);
         let changes = h.lines.iter().any(|l| l.kind != LineKind::Context);
+        // A link's or submodule's hunk is no text, and a moved file's hunks are for a file
+        // that is not moved here (at its new name they could reach another file of that
+        // name): reported once, with the file (`finish_file`).
+        if let Some(file) = b.file.as_mut()
+            && (file.not_regular.is_some()
+                || file.moved.0.is_some() && file.moved.0 != file.moved.1)
+        {
+            file.had_hunk = true;
+            return;
+        }
         if changes && let Some(reason) = incomplete(&h, end, held) {
             let path = b.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
             if let Some(file) = b.file.as_mut() {
@@ -391,6 +411,15 @@ impl Parser {
                 "the diff moves {from} to {to} (`rename`/`copy`): redline does not move or copy files; do it yourself (`git mv {from} {to}`) and send the reply again"
             );
             self.problem(Some(to.clone()), Format::Udiff, &why, file.start);
+        }
+        if let Some(what) = file.not_regular {
+            let path = file.path.as_ref().map(|p| p.0.clone());
+            let name = path.as_deref().unwrap_or("a file");
+            let why = format!(
+                "the diff's git mode makes {name} {what}: redline writes only regular files (its hunk would write the link's target or the commit as the file's text); make it yourself"
+            );
+            self.problem(path, Format::Udiff, &why, file.start);
+            return;
         }
         let Some((path, source)) = file.path else { return };
         if file.broken {
@@ -526,6 +555,21 @@ impl DiffBlock {
     }
     pub(super) fn ended(&self) -> bool {
         self.held_empty == usize::MAX
+    }
+}
+
+/// What a git mode line says the file is, when not a regular file: mode 120000 is a symbolic
+/// link, 160000 a submodule (in `new file mode`, `deleted file mode`, `old mode`, `new mode`
+/// and `index` lines, the mode is the last word).
+fn not_regular(line: &str) -> Option<&'static str> {
+    let moded = ["new file mode", "deleted file mode", "old mode", "new mode", "index "];
+    if !moded.iter().any(|p| line.starts_with(p)) {
+        return None;
+    }
+    match line.split_whitespace().last()? {
+        "120000" => Some("a symbolic link"),
+        "160000" => Some("a submodule"),
+        _ => None,
     }
 }
 
