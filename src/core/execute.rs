@@ -33,6 +33,7 @@ mod listing;
 mod outside;
 mod prepared;
 mod reports;
+mod standing;
 mod whole_file;
 use already::{
     already_applied, already_report, changed_where_closest, defined_again,
@@ -365,12 +366,15 @@ pub(super) fn placeholder_in_new_text<'h>(hunk: &'h Hunk, lines: &[String]) -> O
         .filter(|l| l.kind != LineKind::Remove && !l.text.trim().is_empty())
         .collect();
     // A bare `...` with a deeper line right after it in the new text is no Python `...`
-    // statement (nothing nests under one): it stands for lines, as a comment would.
+    // statement (nothing nests under one): it stands for lines, as a comment would. So does
+    // one added by a hunk whose old text elides with `...` (one more in the new text than in
+    // the old: where the new lines go inside the one elided stretch is not said).
+    let elides = hunk.lines.iter().any(|l| l.kind != LineKind::Add && only_dots(l.text.trim()));
     let (_, l) = new.iter().enumerate().find(|&(i, l)| {
         l.kind == LineKind::Add
             && (stands_for_kept_code(&l.text)
                 || (only_dots(l.text.trim())
-                    && new.get(i + 1).is_some_and(|n| depth(&n.text) > depth(&l.text))))
+                    && (elides || new.get(i + 1).is_some_and(|n| depth(&n.text) > depth(&l.text)))))
     })?;
     (!lines.iter().any(|f| f.trim() == l.text.trim())).then_some(l.text.as_str())
 }
@@ -466,6 +470,7 @@ fn modify(
     {
         return made_before(edit, path, hunk, place, &mut w.moves);
     }
+    let parts = standing::beside_elisions(parts, &text.lines);
     if let Some((file, new)) = made_then_edited(&parts, &text.lines) {
         return refused(
             edit,

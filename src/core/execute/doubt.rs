@@ -32,6 +32,7 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             .or_else(|| shifted_into_a_string(loc, lines))
             .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
+            .or_else(|| kept_inside_removal(loc, lines))
             .or_else(|| uneven_indentation(h, loc, lines))
             .or_else(|| {
                 let g = crate::core::apply::left_out_among_rewritten(lines, h, loc)?;
@@ -313,6 +314,44 @@ fn uneven_indentation(h: &Hunk, loc: &Located, lines: &[String]) -> Option<Strin
     (!crate::core::indent::consistent(pairs)).then(|| {
         "the lines found for the hunk are indented unlike its own lines relative to each other (a line the hunk shows at one depth is at another in the file): include the lines the file has there, as they are".to_string()
     })
+}
+
+/// A line with text that the edit does not show, between two lines it removes with nothing
+/// written in their place (`if s.debug {` / `log(request)` / `}` taken out, the user's
+/// `log(headers)` since added inside them): kept, it is left out of the block it was in (the
+/// headers logged unconditionally); removed, the user's line is lost. Neither is the edit's.
+fn kept_inside_removal(loc: &Located, lines: &[String]) -> Option<String> {
+    let slots = &loc.slots;
+    let added = |k: Option<&HunkSlot>| matches!(k, Some(HunkSlot::Add | HunkSlot::ForgottenAdd));
+    let mut k = 0;
+    while k < slots.len() {
+        if !matches!(slots[k], HunkSlot::Removed(..)) {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while matches!(slots.get(k), Some(HunkSlot::Removed(..))) {
+            k += 1;
+        }
+        // Lines rewritten (new lines beside the run) are `left_out_among_rewritten`'s.
+        if added(slots.get(k)) || start > 0 && added(slots.get(start - 1)) {
+            continue;
+        }
+        let gap = slots[start..k].windows(2).find_map(|w| match (w[0], w[1]) {
+            (HunkSlot::Removed(prev, _), HunkSlot::Removed(f, _)) => {
+                (prev + 1..f).find(|&g| !lines[g].trim().is_empty())
+            }
+            _ => None,
+        });
+        if let Some(g) = gap {
+            return Some(format!(
+                "line {} ({:?}), which the edit does not show, stands between lines it removes: removing around it would leave it outside what held it, and removing it would lose it; include it in the old text",
+                g + 1,
+                lines[g].trim()
+            ));
+        }
+    }
+    None
 }
 
 /// A removed line in a run of identical lines (`log("x")` three times, a doubled import) where
