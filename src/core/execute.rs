@@ -34,6 +34,7 @@ mod outside;
 mod prepared;
 mod reports;
 mod standing;
+mod takeover;
 mod whole_file;
 use already::{
     already_applied, already_report, changed_where_closest, defined_again,
@@ -146,7 +147,10 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
             continue;
         }
         if let (Some(Source::Text(before)), Some(after)) = (sources.get(&path), &w.text)
-            && let Some(why) = unbalances(before, after)
+            && let Some(why) = unbalances(before, after).or_else(|| {
+                let why = crate::core::parses::broken_by(&path, before, &after.render())?;
+                Some(format!("the reply's edits of this file break it: {why}; nothing was written to this file"))
+            })
         {
             for r in reports.iter_mut().filter(|r| r.path == path && r.status.is_placed()) {
                 r.status = Status::Refused;
@@ -572,6 +576,13 @@ fn modify(
         );
     }
     if let Err(why) = verify::check_hunk(&before.lines, &text.lines, hunk) {
+        return refused(edit, path.into(), format!("{path}: {why}"));
+    }
+    if let [_] = parts.as_slice()
+        && let Some(why) = takeover::takes_over(path, &before.lines, &text.lines)
+    {
+        *text = before;
+        w.moves.truncate(moves);
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
     w.dirty = true;

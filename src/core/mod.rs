@@ -15,6 +15,7 @@ pub mod indent;
 pub mod linediff;
 pub mod locate;
 pub mod parse;
+pub mod parses;
 pub mod paths;
 pub mod placement;
 pub mod plan;

@@ -51,7 +51,7 @@ impl Strings {
     }
 
     /// [`Strings::line`], handing each byte of code (outside strings and comments) to `code`.
-    fn scan(&mut self, text: &str, mut code: impl FnMut(u8)) -> Option<usize> {
+    pub fn scan(&mut self, text: &str, mut code: impl FnMut(u8)) -> Option<usize> {
         let inside = match self.state {
             State::Str { opened, .. } => Some(opened),
             _ => None,

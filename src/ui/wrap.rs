@@ -105,16 +105,51 @@ pub fn rows(
     let text = joined(body);
     let cells = cells(body, &text);
     match overflow {
-        Overflow::Wrap => breaks(&cells, room, cont_room, words)
-            .into_iter()
-            .enumerate()
-            .map(|(k, r)| {
-                let (g, room) = if k == 0 { (first, room) } else { (cont, cont_room) };
-                let mut row = owned(g);
-                row.extend(row_spans(&cells[r], room, fill));
-                row
-            })
-            .collect(),
+        Overflow::Wrap => {
+            let mut ranges = breaks(&cells, room, cont_room, words);
+            // A line longer than the rows drawn (a minified file's, or text hidden at the end of
+            // a long line): its last two rows say how much is not shown and show its end, never
+            // a silent cut before what the line ends with.
+            let hidden = ranges.last().map_or(0, |r| cells.len() - r.end);
+            let tail = (hidden > 0 && ranges.len() >= 3).then(|| {
+                ranges.truncate(ranges.len() - 2);
+                let shown = ranges.last().map_or(0, |r| r.end);
+                let mut used = 0;
+                let from = (shown..cells.len())
+                    .rev()
+                    .take_while(|&i| {
+                        used += cells[i].width;
+                        used <= cont_room
+                    })
+                    .last()
+                    .unwrap_or(cells.len());
+                (from - shown, from)
+            });
+            let mut out: Vec<Vec<Span<'static>>> = ranges
+                .into_iter()
+                .enumerate()
+                .map(|(k, r)| {
+                    let (g, room) = if k == 0 { (first, room) } else { (cont, cont_room) };
+                    let mut row = owned(g);
+                    row.extend(row_spans(&cells[r], room, fill));
+                    row
+                })
+                .collect();
+            if let Some((skipped, from)) = tail {
+                let note = format!("⋯ {skipped} characters not shown; the line ends: ⋯");
+                let marker: Vec<Cell> = note
+                    .graphemes(true)
+                    .map(|g| Cell { text: g, width: g.width(), style: fill })
+                    .collect();
+                let mut row = owned(cont);
+                row.extend(row_spans(&marker[..marker.len().min(cont_room)], cont_room, fill));
+                out.push(row);
+                let mut row = owned(cont);
+                row.extend(row_spans(&cells[from..], cont_room, fill));
+                out.push(row);
+            }
+            out
+        }
         Overflow::Scroll(skip) => {
             let mut row = owned(first);
             row.extend(window(&cells, skip, room, fill));
@@ -192,6 +227,30 @@ mod tests {
 
     fn texts(rows: &[Vec<Span>]) -> Vec<String> {
         rows.iter().map(|r| text(r)).collect()
+    }
+
+    #[test]
+    fn a_line_longer_than_the_rows_drawn_says_so_and_shows_its_end() {
+        let long = format!("{}ZZEND", "k0 ".repeat(6_000));
+        let body = [Span::raw(long.as_str())];
+        let rows = rows(
+            &[Span::raw("1 ")],
+            &[Span::raw("↪ ")],
+            &body,
+            42,
+            Overflow::Wrap,
+            Style::default(),
+            false,
+        );
+        assert_eq!(rows.len(), crate::app::wrap::MAX_ROWS, "as many rows as the app counts");
+        let texts = texts(&rows);
+        let n = texts.len();
+        assert!(texts[n - 2].contains("characters not shown"), "{:?}", &texts[n - 2]);
+        assert!(texts[n - 1].trim_end().ends_with("ZZEND"), "{:?}", &texts[n - 1]);
+        // A line that fits is drawn whole, with no note.
+        let short = [Span::raw("abc")];
+        let rows = super::rows(&[], &[], &short, 10, Overflow::Wrap, Style::default(), false);
+        assert_eq!(super::tests::texts(&rows), ["abc       "]);
     }
 
     #[test]

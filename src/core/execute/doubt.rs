@@ -337,11 +337,18 @@ fn kept_inside_removal(loc: &Located, lines: &[String]) -> Option<String> {
         if added(slots.get(k)) || start > 0 && added(slots.get(start - 1)) {
             continue;
         }
-        let gap = slots[start..k].windows(2).find_map(|w| match (w[0], w[1]) {
-            (HunkSlot::Removed(prev, _), HunkSlot::Removed(f, _)) => {
-                (prev + 1..f).find(|&g| !lines[g].trim().is_empty())
-            }
+        // Only a line inside a block the removal takes out (deeper than a removed line above
+        // it: the `if` gone, its body line left): a line beside the removed ones, at their
+        // depth (an entry of a list or a map between two removed entries), simply stays.
+        let depth = |f: usize| crate::core::indent::depth(&lines[f]);
+        let removed_at = |j: usize| match slots[j] {
+            HunkSlot::Removed(f, _) => Some(f),
             _ => None,
+        };
+        let gap = (start + 1..k).find_map(|j| {
+            let (prev, f) = (removed_at(j - 1)?, removed_at(j)?);
+            let opener = (start..j).filter_map(removed_at).map(depth).min()?;
+            (prev + 1..f).find(|&g| !lines[g].trim().is_empty() && depth(g) > opener)
         });
         if let Some(g) = gap {
             return Some(format!(
