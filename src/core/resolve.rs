@@ -239,6 +239,16 @@ impl Project {
                 }
             };
         }
+        // A new file in a folder the project has under another letter case (`src/Components/`
+        // beside `src/components/`) would make a second folder, one with it on a disk that
+        // ignores case: imports of either spelling break somewhere.
+        if matches!(edit.change, Change::Create { .. } | Change::Replace { .. })
+            && let Some((theirs, ours)) = self.folder_in_other_case(&written)
+        {
+            return Err(format!(
+                "{written}: the project has the folder {theirs}/, the same as {ours}/ but for letter case (one folder on a disk that ignores case); write the path as it is"
+            ));
+        }
         match edit.change {
             // A new file is created where it is named.
             // A listing presented as new ("### `util.py` (new)") named by a bare file name that
@@ -343,6 +353,24 @@ impl Project {
     fn tails(&self, written: &str) -> Vec<&str> {
         let suffix = format!("/{written}");
         self.files.iter().filter(|f| f.ends_with(&suffix)).map(String::as_str).collect()
+    }
+
+    /// The first folder on `written`'s way that the project does not have while it has one
+    /// spelled the same but for letter case: (the project's, the path's).
+    fn folder_in_other_case(&self, written: &str) -> Option<(String, String)> {
+        let mut at = 0;
+        while let Some(i) = written[at..].find('/') {
+            let ours = &written[..at + i];
+            at += i + 1;
+            if self.dirs.contains(ours) {
+                continue;
+            }
+            let lower = ours.to_lowercase();
+            let theirs =
+                self.dirs.iter().find(|d| d.len() == ours.len() && d.to_lowercase() == lower)?;
+            return Some((theirs.to_string(), ours.to_string()));
+        }
+        None
     }
 
     /// The one project file whose path is `written` but for letter case.
@@ -452,6 +480,25 @@ mod tests {
         assert!(listing("src/utils.py").is_ok(), "its folder exists: a new file there");
         assert_eq!(listing("app/signup/page.tsx").unwrap(), "app/signup/page.tsx");
         assert_eq!(listing("lib/new/x.py").unwrap(), "lib/new/x.py", "a deeper new file");
+    }
+
+    #[test]
+    fn a_new_file_in_a_folder_the_project_has_in_another_case_is_refused() {
+        let files: Vec<String> = ["src/components/Button.tsx", "src/App.tsx", "docs/a.md"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let p = Project::new(&files);
+        let create = |path: &str| {
+            let change = Change::Create { content: "x\n".into() };
+            p.resolve(&edit(path, change, PathSource::PathLine)).map(|r| r.path)
+        };
+        let err = create("src/Components/Modal.tsx").unwrap_err();
+        assert!(err.contains("src/components/"), "{err}");
+        assert!(create("SRC/components/Modal.tsx").unwrap_err().contains("src/"));
+        assert_eq!(create("src/components/Modal.tsx").unwrap(), "src/components/Modal.tsx");
+        assert_eq!(create("src/hooks/useModal.ts").unwrap(), "src/hooks/useModal.ts");
+        assert_eq!(create("Docs2/b.md").unwrap(), "Docs2/b.md", "another name is another folder");
     }
 
     #[test]
