@@ -33,10 +33,26 @@ fn blocks_of(path: &str) -> Option<Blocks> {
 /// changed under another block than the one it was in, or `None`.
 pub(super) fn takes_over(path: &str, before: &[String], after: &[String]) -> Option<String> {
     let blocks = blocks_of(path)?;
-    let (in_before, in_after) = (in_strings(before), in_strings(after));
+    // Looked at first as if no line were inside a string (most hunks change no block, and
+    // finding strings reads the whole file); a takeover found is then judged with them.
+    judged(blocks, before, after, None)?;
+    judged(blocks, before, after, Some((&in_strings(before), &in_strings(after))))
+}
+
+/// [`takes_over`], the lines inside strings spanning lines (before, after) known or not.
+fn judged(
+    blocks: Blocks,
+    before: &[String],
+    after: &[String],
+    strings: Option<(&[bool], &[bool])>,
+) -> Option<String> {
+    let (in_before, in_after) = strings.unwrap_or((&[], &[]));
     let says = |lines: &[String], strings: &[bool], i: usize| {
         let t = lines[i].trim();
-        !t.is_empty() && !t.starts_with('#') && !t.starts_with(';') && !strings[i]
+        !t.is_empty()
+            && !t.starts_with('#')
+            && !t.starts_with(';')
+            && !strings.get(i).is_some_and(|s| *s)
     };
     // What the hunk changed, as the two texts show it (the applier may have put new lines
     // past a block the hunk's last line opens): the lines from `first` to the common end.
@@ -48,7 +64,7 @@ pub(super) fn takes_over(path: &str, before: &[String], after: &[String]) -> Opt
         .take_while(|(a, b)| a == b)
         .count();
     let (end_old, end_new) = (before.len() - common_end, after.len() - common_end);
-    let n_old = (end_old..before.len()).find(|&i| says(before, &in_before, i))?;
+    let n_old = (end_old..before.len()).find(|&i| says(before, in_before, i))?;
     let n_new = n_old - end_old + end_new;
     let parent = |lines: &[String], strings: &[bool], i: usize| -> Option<usize> {
         match blocks {
@@ -60,8 +76,8 @@ pub(super) fn takes_over(path: &str, before: &[String], after: &[String]) -> Opt
             Blocks::Sections => (0..i).rev().find(|&k| header(&lines[k])),
         }
     };
-    let was = parent(before, &in_before, n_old)?;
-    let now = parent(after, &in_after, n_new)?;
+    let was = parent(before, in_before, n_old)?;
+    let now = parent(after, in_after, n_new)?;
     // The block it is under now is one of the hunk's lines, and not the one it was under.
     if now < first || after[now].trim() == before[was].trim() {
         return None;
