@@ -289,3 +289,73 @@ fn ctrl_c_stops_the_stream_at_once_and_writes_nothing() {
     assert_eq!(run.edit_lines().len(), 1, "{}", run.stdout);
     assert_eq!(read(dir.path(), "app.py"), APP_PY);
 }
+
+/// A server on loopback that answers one request with `body` as an event stream.
+fn raw_sse_server(body: Vec<u8>) -> (String, std::thread::JoinHandle<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}/v1", listener.local_addr().unwrap());
+    let handle = std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().unwrap();
+        let mut request = Vec::new();
+        let mut buf = [0u8; 4096];
+        // The headers, then the body its Content-Length gives.
+        loop {
+            let n = conn.read(&mut buf).unwrap();
+            request.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&request).to_string();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let length = text
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse::<usize>().unwrap())
+                    })
+                    .unwrap_or(0);
+                if request.len() >= end + 4 + length {
+                    break;
+                }
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        let head = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        );
+        conn.write_all(head.as_bytes()).unwrap();
+        conn.write_all(&body).unwrap();
+    });
+    (base, handle)
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_read_as_replacement_characters_and_the_stream_goes_on() {
+    let delta = |text: &str| {
+        format!(
+            "data: {}\n\n",
+            json!({ "choices": [{ "index": 0, "delta": { "content": text } }] })
+        )
+        .into_bytes()
+    };
+    let cut = REPLY.find("And the greeting").unwrap();
+    let mut body = delta(&REPLY[..cut]);
+    // Prose with a raw byte that is no UTF-8 (a broken proxy, a server's bug).
+    body.extend_from_slice(
+        b"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"caf\xff \"}}]}\n\n",
+    );
+    body.extend(delta(&REPLY[cut..]));
+    body.extend_from_slice(b"data: [DONE]\n\n");
+    let (base, server) = raw_sse_server(body);
+    let dir = project();
+    let run = ask(dir.path(), &openai_args(&base, "fix"), ENV);
+    server.join().unwrap();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        read(dir.path(), "app.py"),
+        APP_PY_FIXED,
+        "both edits, the one after the bad byte too"
+    );
+    assert!(run.stderr.contains("not UTF-8"), "said once: {}", run.stderr);
+}

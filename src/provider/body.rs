@@ -241,8 +241,20 @@ impl Reader<'_> {
         S: Stream<Item = Result<B, RawError>>,
         B: AsRef<[u8]>,
     {
-        let mut events = Box::pin(raw.eventsource());
+        // Bytes that are not UTF-8 are read as U+FFFD, said once, and the stream goes on.
+        let replaced = Arc::new(AtomicU64::new(0));
+        let counted = replaced.clone();
+        let mut utf8 = super::utf8::LossyUtf8::default();
+        let valid = raw.map(move |chunk| {
+            chunk.map(|b| {
+                let out = utf8.push(b.as_ref());
+                counted.store(utf8.replaced as u64, Ordering::Relaxed);
+                out
+            })
+        });
+        let mut events = Box::pin(valid.eventsource());
         let mut surrogates = Surrogates::default();
+        let mut said = false;
         while !p.done {
             let event = match self.next(&mut events).await? {
                 None => break,
@@ -261,6 +273,14 @@ impl Reader<'_> {
                     });
                 }
             };
+            if !said && replaced.load(Ordering::Relaxed) > 0 {
+                said = true;
+                let why = "the server sent bytes that are not UTF-8: they are read as \u{fffd} (U+FFFD), and the stream goes on".to_string();
+                self.tx
+                    .send(StreamMsg::Skipped(why))
+                    .await
+                    .map_err(|_| ProviderError::Cancelled)?;
+            }
             let data = surrogates.join(&event.data);
             let decoded = match self.settings.kind {
                 ProviderKind::Anthropic => wire::anthropic_event(&event.event, &data),

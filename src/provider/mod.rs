@@ -17,6 +17,7 @@ mod client;
 pub mod endpoint;
 pub mod secrets;
 pub mod settings;
+mod utf8;
 pub mod wire;
 
 use std::fmt;
