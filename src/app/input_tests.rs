@@ -109,3 +109,26 @@ fn a_queued_follow_up_is_kept_when_its_reply_fails_and_m_opens_it() {
         assert_eq!(app.modal, Some(Modal::FollowUp("more".into())), "{end:?}: the draft");
     }
 }
+
+#[test]
+fn the_input_boxes_take_ctrl_u_and_ctrl_w_and_type_no_other_ctrl_letters() {
+    let ctrl = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    let (mut app, now) = streamed();
+    app.update_placed(key('m'), now);
+    for c in "add tests please".chars() {
+        app.update_placed(key(c), now);
+    }
+    for c in ['a', 'e', 'k'] {
+        app.update_placed(ctrl(c), now);
+    }
+    assert_eq!(app.modal, Some(Modal::FollowUp("add tests please".into())), "no letters typed");
+    app.update_placed(ctrl('w'), now);
+    assert_eq!(app.modal, Some(Modal::FollowUp("add tests ".into())));
+    app.update_placed(ctrl('u'), now);
+    assert_eq!(app.modal, Some(Modal::FollowUp(String::new())));
+    let mut app = super::tests::app_with(Vec::new());
+    app.modal = Some(Modal::Prompt("fix it".into()));
+    app.update_placed(ctrl('e'), now);
+    app.update_placed(ctrl('w'), now);
+    assert_eq!(app.modal, Some(Modal::Prompt("fix ".into())));
+}

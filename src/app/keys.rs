@@ -277,29 +277,19 @@ impl App {
                 }
                 KeyCode::Enter | KeyCode::Esc => self.modal = None,
                 _ if ctrl_c => self.modal = None,
-                KeyCode::Backspace => {
-                    text.pop();
+                _ => {
+                    edit_line(&mut text, key);
                     self.modal = Some(Modal::FollowUp(text));
                 }
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    text.push(c);
-                    self.modal = Some(Modal::FollowUp(text));
-                }
-                _ => {}
             },
             Modal::Prompt(mut text) => match key.code {
                 KeyCode::Enter if !text.trim().is_empty() => return self.send_prompt(&text, now),
                 KeyCode::Esc => return vec![AppEffect::Quit],
                 _ if ctrl_c => return vec![AppEffect::Quit],
-                KeyCode::Backspace => {
-                    text.pop();
+                _ => {
+                    edit_line(&mut text, key);
                     self.modal = Some(Modal::Prompt(text));
                 }
-                KeyCode::Char(c) => {
-                    text.push(c);
-                    self.modal = Some(Modal::Prompt(text));
-                }
-                _ => {}
             },
         }
         Vec::new()
@@ -320,15 +310,11 @@ impl App {
                 self.filter.clear();
                 self.modal = None;
             }
-            KeyCode::Backspace => {
-                query.pop();
+            _ if ctrl_c => {}
+            _ => {
+                edit_line(&mut query, key);
                 self.modal = Some(Modal::Search(query));
             }
-            KeyCode::Char(c) if !ctrl_c => {
-                query.push(c);
-                self.modal = Some(Modal::Search(query));
-            }
-            _ => {}
         }
     }
 
@@ -347,5 +333,26 @@ impl App {
             .collect();
         self.begin_stream(now);
         vec![self.stream_effect(Why::Initial)]
+    }
+}
+
+/// A key in a one-line input box: a character is typed; Backspace takes the last one back;
+/// Ctrl-U clears the line and Ctrl-W takes the last word back, as in a shell. Other keys with
+/// Ctrl or Alt type nothing (Ctrl-A, Ctrl-E, Ctrl-K typed their letters into the request).
+pub(super) fn edit_line(text: &mut String, key: KeyEvent) {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    match key.code {
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Char('u') if ctrl => text.clear(),
+        KeyCode::Char('w') if ctrl => {
+            let kept = text.trim_end().len();
+            let word = text[..kept].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+            text.truncate(word);
+        }
+        KeyCode::Char(c) if !ctrl && !alt => text.push(c),
+        _ => {}
     }
 }
