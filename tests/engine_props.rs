@@ -128,7 +128,7 @@ proptest! {
         for (o, n) in ranges {
             let search: String = old_lines[o].iter().map(|l| format!("{l}\n")).collect();
             let replace: String = new_lines[n].iter().map(|l| format!("{l}\n")).collect();
-            let reply = common::search_replace("f.py", &search, &replace);
+            let reply = common::search_replace("f.rb", &search, &replace);
             if let Some(got) = outcome_on(&old_text, &reply)? {
                 prop_assert_eq!(got, new_text.clone(), "reply:\n{}", reply);
             }
@@ -170,7 +170,7 @@ proptest! {
                 line.push_str("  ");
             }
         }
-        let reply = common::search_replace("f.py", &joined(&search), &joined(&replace));
+        let reply = common::search_replace("f.rb", &joined(&search), &joined(&replace));
         if let Some(got) = outcome_on(&old_text, &reply)? {
             prop_assert_eq!(got, new_text, "reply:\n{}", reply);
         }
@@ -235,7 +235,7 @@ proptest! {
         let err = locate(&hunk, &file, 0);
         prop_assert!(err.is_err(), "located {:?}", err);
         prop_assert_eq!(err.expect_err("checked").kind, RefusalKind::Ambiguous);
-        let reply = common::search_replace("f.py", &joined(search), &joined(&replace));
+        let reply = common::search_replace("f.rb", &joined(search), &joined(&replace));
         prop_assert_eq!(outcome_on(&joined(&file), &reply)?, None);
     }
 
@@ -248,7 +248,7 @@ proptest! {
         let mut reply = String::new();
         for b in 0..blocks {
             let s = joined(&search[b % search.len()..]);
-            reply.push_str(&common::search_replace("f.py", &s, "replaced = True\n"));
+            reply.push_str(&common::search_replace("f.rb", &s, "replaced = True\n"));
         }
         prop_assert_eq!(outcome_on(&joined(&file), &reply)?, None);
     }
@@ -328,7 +328,7 @@ fn edit_of(lines: &[String], at: usize, len: usize, how: u8, marked: bool) -> Ed
     let mut hunk = Hunk::from_old_new(&old, &new);
     hunk.marked = marked;
     Edit {
-        path: "f.py".into(),
+        path: "f.rb".into(),
         path_source: PathSource::PathLine,
         format: Format::SearchReplace,
         change: Change::Modify { hunk },
@@ -356,7 +356,7 @@ proptest! {
         let mut lines = lines;
         if made_before {
             let plain = Source::Text(lines.iter().map(|l| format!("{l}\n")).collect());
-            if let (_, Some(After::Text(t))) = apply_single(&edits[0], "f.py", &plain) {
+            if let (_, Some(After::Text(t))) = apply_single(&edits[0], "f.rb", &plain) {
                 lines = t.lines().map(str::to_string).collect();
             }
         }
@@ -378,10 +378,10 @@ proptest! {
             _ => unreachable!(),
         };
         let refs: Vec<&Edit> = edits.iter().collect();
-        let all = apply_each(&refs, "f.py", &source);
+        let all = apply_each(&refs, "f.rb", &source);
         prop_assert_eq!(all.len(), edits.len());
         for (edit, (report, placed)) in edits.iter().zip(all) {
-            let (want_report, want_after) = apply_single(edit, "f.py", &source);
+            let (want_report, want_after) = apply_single(edit, "f.rb", &source);
             prop_assert_eq!(&report, &want_report);
             match (placed, want_after) {
                 (None, None) => {}

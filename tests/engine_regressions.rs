@@ -47,11 +47,11 @@ fn git_new_file_and_deleted_file_sections_are_one_edit_each() {
 #[test]
 fn a_context_free_hunk_never_rewrites_a_line_the_header_does_not_name() {
     let file = "def a():\n    pass\n\n\ndef b():\n    pass\n\n\n    pass\n";
-    let reply = "```diff\n--- a/f.py\n+++ b/f.py\n@@ -9 +9 @@\n-    pass\n+    return 3\n```\n";
-    let r = run(&[("f.py", file)], reply);
+    let reply = "```diff\n--- a/f.rb\n+++ b/f.rb\n@@ -9 +9 @@\n-    pass\n+    return 3\n```\n";
+    let r = run(&[("f.rb", file)], reply);
     if r.applied() == 1 {
         assert_eq!(
-            r.text("f.py"),
+            r.text("f.rb"),
             "def a():\n    pass\n\n\ndef b():\n    pass\n\n\n    return 3\n",
             "{:#?}",
             r.reports()
@@ -84,13 +84,13 @@ fn an_exact_match_wins_over_an_overlapping_reindented_one() {
 fn an_exact_python_match_wins_over_a_reindented_one() {
     let file = "    return None\n        return None\nreturn None\n";
     let reply = common::search_replace(
-        "f.py",
+        "f.rb",
         "        return None\nreturn None\n",
         "        return None\ninserted = 1\nreturn None\n",
     );
-    let r = run(&[("f.py", file)], &reply);
+    let r = run(&[("f.rb", file)], &reply);
     assert_eq!(
-        r.text("f.py"),
+        r.text("f.rb"),
         "    return None\n        return None\ninserted = 1\nreturn None\n",
         "{:#?}",
         r.reports()
@@ -105,12 +105,12 @@ fn an_exact_python_match_wins_over_a_reindented_one() {
 fn overlapping_equal_places_are_refused_as_ambiguous() {
     let file = "def drain(q):\n    q.pop()\n    q.pop()\n    q.pop()\n    q.pop()\n    return q\n";
     let reply = common::search_replace(
-        "f.py",
+        "f.rb",
         "    q.pop()\n    q.pop()\n    q.pop()\n",
         "    q.pop()\n    log(q)\n    q.pop()\n    q.pop()\n",
     );
-    let r = run(&[("f.py", file)], &reply);
-    assert_eq!(r.applied(), 0, "{:#?}\n{}", r.reports(), r.text("f.py"));
+    let r = run(&[("f.rb", file)], &reply);
+    assert_eq!(r.applied(), 0, "{:#?}\n{}", r.reports(), r.text("f.rb"));
     assert!(r.refusal_reason().contains("places"), "{}", r.refusal_reason());
 }
 
@@ -121,10 +121,10 @@ fn overlapping_equal_places_are_refused_as_ambiguous() {
 fn a_header_line_number_chooses_between_overlapping_places() {
     let file = "def f():\n    pass\n    pass\n    pass\n";
     let reply =
-        "```diff\n--- a/f.py\n+++ b/f.py\n@@ -3,2 +3,3 @@\n     pass\n+    log()\n     pass\n```\n";
-    let r = run(&[("f.py", file)], reply);
+        "```diff\n--- a/f.rb\n+++ b/f.rb\n@@ -3,2 +3,3 @@\n     pass\n+    log()\n     pass\n```\n";
+    let r = run(&[("f.rb", file)], reply);
     if r.applied() == 1 {
-        assert_eq!(r.text("f.py"), "def f():\n    pass\n    pass\n    log()\n    pass\n");
+        assert_eq!(r.text("f.rb"), "def f():\n    pass\n    pass\n    log()\n    pass\n");
     } else {
         assert!(r.outcome.writes.is_empty());
     }
@@ -139,11 +139,11 @@ fn a_header_line_number_chooses_between_overlapping_places() {
 fn a_search_starting_mid_line_never_replaces_the_whole_line_with_a_fragment() {
     let file =
         "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    w = x + 1\n    return w\n";
-    let reply = common::search_replace("f.py", "x + 1\n    return w\n", "x + 2\n    return w\n");
-    let r = run(&[("f.py", file)], &reply);
+    let reply = common::search_replace("f.rb", "x + 1\n    return w\n", "x + 2\n    return w\n");
+    let r = run(&[("f.rb", file)], &reply);
     if r.applied() == 1 {
         assert_eq!(
-            r.text("f.py"),
+            r.text("f.rb"),
             "def a(x):\n    y = x + 1\n    return y\n\n\ndef b(x):\n    w = x + 2\n    return w\n",
             "{:#?}",
             r.reports()
@@ -201,7 +201,7 @@ mod context_free {
             let old_text: String = old.iter().map(|l| format!("{l}\n")).collect();
             let new_text: String = new.iter().map(|l| format!("{l}\n")).collect();
             let diff = udiff_reply(&old_text, &new_text, 0);
-            let r = super::run(&[("f.py", &old_text)], &diff);
+            let r = super::run(&[("f.rb", &old_text)], &diff);
             match r.outcome.writes.as_slice() {
                 [] => {}
                 [FileWrite::Write { text, .. }] => prop_assert_eq!(text, &new_text, "{}", diff),
@@ -250,8 +250,8 @@ mod repeated_lines {
             let replace: String = new[lo..hi + 1].iter().map(|l| format!("{l}\n")).collect();
             let old_text: String = old.iter().map(|l| format!("{l}\n")).collect();
             let new_text: String = new.iter().map(|l| format!("{l}\n")).collect();
-            let reply = super::common::search_replace("f.py", &search, &replace);
-            let r = super::run(&[("f.py", &old_text)], &reply);
+            let reply = super::common::search_replace("f.rb", &search, &replace);
+            let r = super::run(&[("f.rb", &old_text)], &reply);
             match r.outcome.writes.as_slice() {
                 [] => {}
                 [FileWrite::Write { text, .. }] => prop_assert_eq!(text, &new_text, "{}", reply),
@@ -295,7 +295,7 @@ mod repeating_files {
             let ranges = hunk_ranges(&old_text, &new_text, radius);
             prop_assume!(ranges.len() == 1);
             let (o, n) = ranges[0].clone();
-            let reply = super::common::search_replace("f.py", &joined(&old[o]), &joined(&new[n]));
+            let reply = super::common::search_replace("f.rb", &joined(&old[o]), &joined(&new[n]));
             if let Some(got) = outcome_on(&old_text, &reply)? {
                 prop_assert_eq!(got, new_text, "reply:\n{}", reply);
             }
@@ -390,14 +390,14 @@ fn a_qualified_name_talks_about_its_last_part_not_its_qualifier() {
 fn a_single_wide_rise_is_not_read_as_the_models_step() {
     let file = "\n\n    return None\n\n    return None\n";
     let reply = common::search_replace(
-        "f.py",
+        "f.rb",
         "\n\n        return None\n\n        return None\n",
         "\n\n        return None\n    inserted_0_0 = fresh(0)\n            inserted_1_0 = fresh(0)\n\n        return None\n",
     );
-    let r = run(&[("f.py", file)], &reply);
+    let r = run(&[("f.rb", file)], &reply);
     if r.applied() == 1 {
         assert_eq!(
-            r.text("f.py"),
+            r.text("f.rb"),
             "\n\n    return None\ninserted_0_0 = fresh(0)\n        inserted_1_0 = fresh(0)\n\n    return None\n",
             "{:#?}",
             r.reports()

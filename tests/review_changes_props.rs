@@ -80,8 +80,8 @@ proptest! {
         let (original, theirs) = (joined(&file), joined(&other));
         let reply = udiff_reply(&original, &joined(&model), 2);
         let mut review = Review::new(
-            vec!["f.py".into()],
-            BTreeMap::from([("f.py".to_string(), Source::Text(original.clone()))]),
+            vec!["f.rb".into()],
+            BTreeMap::from([("f.rb".to_string(), Source::Text(original.clone()))]),
         );
         for event in parse_reply(&reply, ParseOptions::default()) {
             review.add_event(event);
@@ -92,7 +92,7 @@ proptest! {
             .filter(|h| h.state == HunkState::Pending)
             .map(|h| (h.id, h.report.lines.unwrap()))
             .collect();
-        review.file_changed("f.py", Source::Text(theirs.clone()));
+        review.file_changed("f.rb", Source::Text(theirs.clone()));
         for (id, (a, b)) in placed {
             let state = review.hunk(id).unwrap().state.clone();
             // Lines a..=b (1-based) were the hunk's; the other edit touched o_start..o_end
@@ -118,7 +118,7 @@ proptest! {
                             prop_assert!(!text.lines().any(|t| t == line), "a line they removed came back: {line:?}");
                         }
                     }
-                    r.write_done("f.py", After::Text(text));
+                    r.write_done("f.rb", After::Text(text));
                 }
                 Some(other) => prop_assert!(false, "unexpected effect {other:?}"),
             }

@@ -106,12 +106,15 @@ pub fn file_and_edit(kind: Lines) -> impl Strategy<Value = (Vec<String>, Vec<Str
         .prop_filter("the edit changes something", |(old, new)| old != new)
 }
 
-/// A reply holding the unified diff from `old` to `new` (`f.py`), with `radius` lines of context.
+/// A reply holding the unified diff from `old` to `new` (`f.rb`), with `radius` lines of context.
+/// (Named `.rb`, not `.py`: the generated lines sit at random depths, which is no Python, whose
+/// block checks, `core::parses` and `execute::takeover`, rightly refuse edits that leave lines
+/// at depths no block has.)
 pub fn udiff_reply(old: &str, new: &str, radius: usize) -> String {
     let diff = similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(radius)
-        .header("a/f.py", "b/f.py")
+        .header("a/f.rb", "b/f.rb")
         .to_string();
     format!("```diff\n{diff}```\n")
 }
@@ -137,20 +140,20 @@ pub fn config(cases: u32) -> ProptestConfig {
     ProptestConfig { cases, failure_persistence: None, rng_seed, ..ProptestConfig::default() }
 }
 
-/// Run a reply against one file `f.py` and return the file's final text, or `None` when the edit
+/// Run a reply against one file `f.rb` and return the file's final text, or `None` when the edit
 /// was refused (checking that a refusal writes nothing).
 pub fn outcome_on(file: &str, reply: &str) -> Result<Option<String>, TestCaseError> {
-    let project = vec!["f.py".to_string()];
+    let project = vec!["f.rb".to_string()];
     let p = plan(reply, FormatChoice::Auto, &project);
     let mut sources = BTreeMap::new();
-    sources.insert("f.py".to_string(), Source::Text(file.to_string()));
+    sources.insert("f.rb".to_string(), Source::Text(file.to_string()));
     let out = execute(&p, &sources);
     prop_assert!(!out.reports.is_empty(), "no edit read from {reply:?}");
     if out.all_placed() {
         prop_assert_eq!(out.writes.len(), 1);
         match &out.writes[0] {
             FileWrite::Write { path, text } => {
-                prop_assert_eq!(path, "f.py");
+                prop_assert_eq!(path, "f.rb");
                 Ok(Some(text.clone()))
             }
             FileWrite::Delete { .. } => Err(TestCaseError::fail("an edit deleted the file")),
