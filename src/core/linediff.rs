@@ -14,13 +14,20 @@ use std::hash::Hash;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-/// The patience diff of `old` and `new` (as `similar` gives it, with equal runs joined).
-pub fn patience<T: Hash + Eq + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+/// How many lines `old` and `new` share at their start, and then at their end (never
+/// overlapping the start).
+pub fn common_ends<T: Eq>(old: &[T], new: &[T]) -> (usize, usize) {
     let head = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let tail = (old[head..].iter().rev())
         .zip(new[head..].iter().rev())
         .take_while(|(a, b)| a == b)
         .count();
+    (head, tail)
+}
+
+/// The patience diff of `old` and `new` (as `similar` gives it, with equal runs joined).
+pub fn patience<T: Hash + Eq + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+    let (head, tail) = common_ends(old, new);
     let (o, n) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
     let mut ops = vec![DiffOp::Equal { old_index: 0, new_index: 0, len: head }];
     ops.extend(

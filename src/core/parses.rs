@@ -109,7 +109,7 @@ pub fn python_block_errors<'a>(
 }
 
 /// A line's indentation in columns, tabs to the next multiple of 8 as Python reads them.
-fn columns(line: &str) -> usize {
+pub(crate) fn columns(line: &str) -> usize {
     line.chars()
         .take_while(|c| c.is_whitespace())
         .fold(0, |n, c| if c == '\t' { n / 8 * 8 + 8 } else { n + 1 })

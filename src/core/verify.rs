@@ -60,13 +60,7 @@ fn changed<'a>(
     after: &'a [String],
     starts: &dyn Fn(&str, bool) -> bool,
 ) -> (Vec<Diffed<'a>>, Vec<Diffed<'a>>, Vec<DiffOp>, usize) {
-    let head = before.iter().zip(after).take_while(|(a, b)| a == b).count();
-    let tail = before[head..]
-        .iter()
-        .rev()
-        .zip(after[head..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (head, tail) = crate::core::linediff::common_ends(before, after);
     let old = &before[head..before.len() - tail];
     let new = &after[head..after.len() - tail];
     let mut ops = capture_diff_slices(Algorithm::Myers, old, new);

@@ -9,6 +9,7 @@
 //! Not for: brace languages, where the braces say which block a line is in (and
 //! `whole_file::unbalances` counts them).
 
+use crate::core::parses::columns;
 use crate::core::strings::Strings;
 
 /// How a file's lines are grouped into blocks.
@@ -56,13 +57,7 @@ fn judged(
     };
     // What the hunk changed, as the two texts show it (the applier may have put new lines
     // past a block the hunk's last line opens): the lines from `first` to the common end.
-    let first = before.iter().zip(after).take_while(|(a, b)| a == b).count();
-    let common_end = before[first..]
-        .iter()
-        .rev()
-        .zip(after[first..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (first, common_end) = crate::core::linediff::common_ends(before, after);
     let (end_old, end_new) = (before.len() - common_end, after.len() - common_end);
     let n_old = (end_old..before.len()).find(|&i| says(before, in_before, i))?;
     let n_new = n_old - end_old + end_new;
@@ -101,12 +96,6 @@ fn judged(
 fn header(line: &str) -> bool {
     let t = line.trim();
     t.starts_with('[') && t.ends_with(']')
-}
-
-fn columns(line: &str) -> usize {
-    line.chars()
-        .take_while(|c| c.is_whitespace())
-        .fold(0, |n, c| if c == '\t' { n / 8 * 8 + 8 } else { n + 1 })
 }
 
 /// Which lines begin inside a string spanning lines (a docstring's text is not code).

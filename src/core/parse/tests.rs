@@ -383,6 +383,17 @@ fn a_rename_in_a_git_diff_is_reported_by_name_never_dropped() {
 }
 
 #[test]
+fn a_hunk_of_context_alone_whose_counts_say_lines_change_is_reported() {
+    let r = "```diff\n--- a/n.py\n+++ b/n.py\n@@ -1,3 +1,4 @@\n def c():\n     print(\"c\")\n     z = 3\n```\n";
+    let p = problems(r);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].reason.contains("lost its `+` or `-`"), "{}", p[0].reason);
+    assert_eq!(p[0].path.as_deref(), Some("n.py"));
+    // Counts that agree with a hunk of context: nothing to do, nothing to say.
+    assert!(problems(&r.replace("+1,4", "+1,3")).is_empty());
+}
+
+#[test]
 fn a_symbolic_link_or_submodule_in_a_git_diff_is_reported_never_written_as_text() {
     let link = "diff --git a/lib/evil.py b/lib/evil.py\nnew file mode 120000\nindex 0000000..0ca6e2c\n--- /dev/null\n+++ b/lib/evil.py\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n";
     let retarget = "diff --git a/l b/l\nindex 1111111..2222222 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-a.py\n+b.py\n";

@@ -330,6 +330,18 @@ impl Parser {
             h.lines.pop();
         }
         if !changes {
+            // Only context, while the header's counts say lines come or go: a `+` or `-` was
+            // lost (dropped without a word, the reply's other files were written, exit 0).
+            if let Some((old, new)) = h.counts.filter(|(o, n)| o != n) {
+                let path = b.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
+                if let Some(file) = b.file.as_mut() {
+                    file.broken = true;
+                }
+                let why = format!(
+                    "a diff hunk with no `+` or `-` line, while its header counts {old} old and {new} new lines: a line lost its `+` or `-`; mark the lines that change"
+                );
+                self.problem(path, Format::Udiff, &why, h.start);
+            }
             return;
         }
         if let Some(file) = b.file.as_mut() {
