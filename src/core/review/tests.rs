@@ -488,6 +488,23 @@ fn a_file_the_reply_creates_then_edits_is_written_once_with_both() {
     assert_eq!((path.as_str(), text.as_str()), ("new.py", "def f():\n    return 2\n"));
 }
 
+/// Another program (a second review, a teammate's `git pull`) writes exactly what a pending
+/// replacement proposes: the hunk is already applied there, not a conflict to resolve by hand.
+#[test]
+fn a_pending_replacement_another_program_made_is_already_applied_not_a_conflict() {
+    for reply in [
+        "app.py\n```\n<<<<<<< SEARCH\ndef a():\n    return 1\n=======\ndef a():\n    return 10\n>>>>>>> REPLACE\n```\n",
+        "app.py\n```\n<<<<<<< SEARCH\n    return 1\n=======\n    return 10\n>>>>>>> REPLACE\n```\n",
+    ] {
+        let mut r = review_with(reply);
+        let id = r.hunks()[0].id;
+        r.file_changed("app.py", Source::Text(APP.replace("return 1\n", "return 10\n")));
+        let h = r.hunk(id).unwrap();
+        assert!(!h.state.is_conflict(), "{reply}: {:?} {:?}", h.state, h.report.reason);
+        assert!(h.report.already_applied(), "{reply}: {:?}", h.report);
+    }
+}
+
 /// A hunk the file came to hold (the user made the change, or `git stash pop` put an accepted
 /// one back) and then lost again (`git checkout`): the file is what the model saw, and the hunk
 /// is pending there, not a conflict; accepting it writes it.
