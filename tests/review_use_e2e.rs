@@ -6,6 +6,7 @@
 //! - `u` after `A` takes the whole batch back out of the files;
 //! - keys read together with `e` are dropped when the editor is back, and a paste decides
 //!   nothing;
+//! - Ctrl-Z suspends to the shell and `fg` draws the review whole again;
 //! - quitting with undecided hunks, then `redline resume`, shows them pending again;
 //! - a session killed while hunks were placing, or while a write was under way, resumes, and
 //!   its journal replays to the same end.
@@ -133,6 +134,28 @@ fn keys_read_with_e_and_a_paste_decide_nothing() {
     assert!(screen.contains(DEMO_DONE), "the paste decided nothing:\n{screen}");
     assert_eq!((read("inventory.py").unwrap(), read("report.py").unwrap()), before);
     quit_anyway(&tmux);
+}
+
+/// Ctrl-Z gives the terminal back to the shell and stops (job control); `fg` takes the screen
+/// again and draws it whole, and the review goes on.
+#[test]
+fn ctrl_z_suspends_and_fg_draws_the_review_again() {
+    if !have_tmux("the ctrl-z test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = demo("e2e-suspend", scratch.path(), 110, 32);
+    tmux.keys("C-z");
+    let screen = tmux.wait_for("the shell's prompt", "Stopped");
+    assert!(!screen.contains(DEMO_DONE), "the review's screen is left:\n{screen}");
+    tmux.run("clear; fg");
+    let screen = tmux.wait_for("the review drawn again", DEMO_DONE);
+    assert!(screen.contains("? help"), "the whole screen:\n{screen}");
+    // (A stopped job's `; echo EXIT=$?` is dropped by the shell: its end is the summary.)
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to end", "left undecided");
 }
 
 #[test]

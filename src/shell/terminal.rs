@@ -123,6 +123,17 @@ impl fmt::Display for StopSignal {
 #[cfg(unix)]
 pub struct StopSignals {
     streams: Vec<(StopSignal, tokio::signal::unix::Signal)>,
+    /// SIGTSTP (`kill -TSTP`, a shell suspending its job): the review leaves the screen, stops,
+    /// and draws itself whole again when continued. (Its default action stopped the process
+    /// with the terminal still raw and in the alternate screen.)
+    suspend: tokio::signal::unix::Signal,
+}
+
+/// A signal the review acts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    Stop(StopSignal),
+    Suspend,
 }
 
 #[cfg(unix)]
@@ -137,10 +148,11 @@ impl StopSignals {
         ];
         let streams =
             kinds.into_iter().map(|(s, k)| Ok((s, signal(k)?))).collect::<io::Result<_>>()?;
-        Ok(StopSignals { streams })
+        let suspend = signal(SignalKind::from_raw(libc::SIGTSTP))?;
+        Ok(StopSignals { streams, suspend })
     }
 
-    /// The next stop signal to arrive.
+    /// The next stop signal to arrive (a suspension asked meanwhile waits).
     pub async fn recv(&mut self) -> StopSignal {
         let waits = self.streams.iter_mut().map(|(which, stream)| {
             Box::pin(async move {
@@ -149,6 +161,31 @@ impl StopSignals {
             })
         });
         futures_util::future::select_all(waits).await.0
+    }
+
+    /// The next stop signal or suspension to arrive.
+    pub async fn next(&mut self) -> Signal {
+        let StopSignals { streams, suspend } = self;
+        let waits = streams.iter_mut().map(|(which, stream)| {
+            Box::pin(async move {
+                stream.recv().await;
+                *which
+            })
+        });
+        tokio::select! {
+            (stop, _, _) = futures_util::future::select_all(waits) => Signal::Stop(stop),
+            _ = suspend.recv() => Signal::Suspend,
+        }
+    }
+}
+
+/// Stop the process as SIGTSTP's default action would (the terminal already given back), until
+/// a SIGCONT. SIGSTOP cannot be caught, so this handler is not called again.
+pub fn stop_now() {
+    #[cfg(unix)]
+    // SAFETY: raising a signal at our own process; SIGSTOP has no handler code to run.
+    unsafe {
+        libc::raise(libc::SIGSTOP);
     }
 }
 
@@ -165,6 +202,18 @@ impl StopSignals {
     pub async fn recv(&mut self) -> StopSignal {
         std::future::pending().await
     }
+
+    pub async fn next(&mut self) -> Signal {
+        std::future::pending().await
+    }
+}
+
+/// A signal the review acts on.
+#[cfg(not(unix))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    Stop(StopSignal),
+    Suspend,
 }
 
 /// SIGXFSZ's default action kills the process when a write passes `ulimit -f`; ignored, the

@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::{AppEffect, Msg};
 use crate::core::review::HunkId;
-use crate::shell::terminal::{Ending, StopSignals};
+use crate::shell::terminal::{Ending, Signal, StopSignals};
 use crate::shell::workspace::Workspace;
 use crate::ui::highlight::{Background, Highlighter, HunkColors};
 use crate::ui::theme::Theme;
@@ -193,8 +193,18 @@ where
                     }
                     done.msg
                 }
-                signal = recv_signal(&mut self.io.signals) => return Ok(Ending::Signal(signal)),
+                signal = next_signal(&mut self.io.signals) => match signal {
+                    Signal::Stop(s) => return Ok(Ending::Signal(s)),
+                    Signal::Suspend => {
+                        self.suspend()?;
+                        continue;
+                    }
+                },
                 ev = self.io.input.next() => match input_msg(ev)? {
+                    Input::Suspend => {
+                        self.suspend()?;
+                        continue;
+                    }
                     Input::Msg(m) => m,
                     Input::Nothing => continue,
                     Input::End => {
@@ -321,6 +331,16 @@ where
         Ok(())
     }
 
+    /// Ctrl-Z or SIGTSTP: the terminal given back and the process stopped, as a shell's job
+    /// control expects; continued (`fg`), the screen is taken again and drawn whole. Nothing of
+    /// the review changes meanwhile (a write under way finishes on its own thread).
+    fn suspend(&mut self) -> Result<()> {
+        self.io.screen.lend(crate::shell::terminal::stop_now)?;
+        self.dirty = true;
+        self.last_draw = None;
+        Ok(())
+    }
+
     fn draw_if_due(&mut self, core: &Core<'_>) -> Result<()> {
         let due = self.last_draw.is_none_or(|t| t.elapsed() >= Duration::from_millis(16));
         if !(self.dirty && due) {
@@ -356,6 +376,8 @@ where
 
 enum Input {
     Msg(Msg),
+    /// Ctrl-Z: in raw mode the terminal sends the key, not SIGTSTP.
+    Suspend,
     Nothing,
     End,
 }
@@ -363,6 +385,13 @@ enum Input {
 /// A terminal event as a message.
 fn input_msg(ev: Option<io::Result<Event>>) -> Result<Input> {
     let msg = match ev {
+        Some(Ok(Event::Key(k)))
+            if k.kind != KeyEventKind::Release
+                && k.code == crossterm::event::KeyCode::Char('z')
+                && k.modifiers.contains(crossterm::event::KeyModifiers::CONTROL) =>
+        {
+            return Ok(Input::Suspend);
+        }
         Some(Ok(Event::Key(k))) if k.kind != KeyEventKind::Release => Msg::Key(k.into()),
         Some(Ok(Event::Mouse(m))) => match m.kind {
             MouseEventKind::ScrollDown => Msg::Scroll { down: true, at: Some((m.column, m.row)) },
@@ -377,6 +406,13 @@ fn input_msg(ev: Option<io::Result<Event>>) -> Result<Input> {
         None => return Ok(Input::End),
     };
     Ok(Input::Msg(msg))
+}
+
+async fn next_signal(signals: &mut Option<StopSignals>) -> Signal {
+    match signals {
+        Some(s) => s.next().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn recv_signal(signals: &mut Option<StopSignals>) -> crate::shell::terminal::StopSignal {
