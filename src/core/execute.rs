@@ -146,9 +146,12 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
         if !w.dirty {
             continue;
         }
-        if let (Some(Source::Text(before)), Some(after)) = (sources.get(&path), &w.text)
+        // Rendered once: checked as it would be written, then written.
+        let rendered = w.text.as_ref().map(TextFile::render);
+        if let (Some(Source::Text(before)), Some(after), Some(text)) =
+            (sources.get(&path), &w.text, &rendered)
             && let Some(why) = unbalances(before, after).or_else(|| {
-                let why = crate::core::parses::broken_by(&path, before, &after.render())?;
+                let why = crate::core::parses::broken_by(&path, before, text)?;
                 Some(format!("the reply's edits of this file break it: {why}; nothing was written to this file"))
             })
         {
@@ -160,8 +163,8 @@ pub fn run(plan: &Plan, sources: &BTreeMap<String, Source>) -> Outcome {
             }
             continue;
         }
-        match &w.text {
-            Some(t) => writes.push(FileWrite::Write { path, text: t.render() }),
+        match rendered {
+            Some(text) => writes.push(FileWrite::Write { path, text }),
             None if w.existed => writes.push(FileWrite::Delete { path }),
             None => {}
         }

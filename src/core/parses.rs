@@ -11,8 +11,7 @@ use crate::core::strings::Strings;
 /// Why the edits turned `before` into an `after` that no longer reads as the language of
 /// `path` (by its extension), or `None`.
 pub fn broken_by(path: &str, before: &str, after: &str) -> Option<String> {
-    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    match ext.as_str() {
+    match crate::core::paths::extension(path).as_str() {
         "json" => {
             let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).err();
             let err = parse(after)?;

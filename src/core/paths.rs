@@ -87,6 +87,13 @@ const EXTENSIONLESS: &[&str] = &[
 ];
 
 /// `./a/b` → `a/b`, `a//b` → `a/b`, backslashes kept (they may be part of a real name).
+/// A path's file extension, in lower case (`""` for none): what the checks that depend on a
+/// file's language go by.
+pub fn extension(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase()
+}
+
 pub fn normalize_relative(path: &str) -> String {
     let mut p = path.trim();
     while let Some(rest) = p.strip_prefix("./") {

@@ -23,8 +23,7 @@ pub enum Lang {
 impl Lang {
     /// The language of a path, by its extension.
     pub fn of(path: &str) -> Lang {
-        let ext = path.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
-        match ext.as_str() {
+        match crate::core::paths::extension(path).as_str() {
             "py" | "pyi" => Lang::Python,
             "rs" => Lang::Rust,
             "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => Lang::JavaScript,

@@ -22,8 +22,7 @@ enum Blocks {
 }
 
 fn blocks_of(path: &str) -> Option<Blocks> {
-    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())?;
-    match ext.as_str() {
+    match crate::core::paths::extension(path).as_str() {
         "py" | "pyi" | "yaml" | "yml" => Some(Blocks::Indent),
         "toml" | "ini" | "cfg" => Some(Blocks::Sections),
         _ => None,
