@@ -77,6 +77,16 @@ impl Strings {
                     }
                     None => break,
                 },
+                // Most bytes open nothing: only these start a token looked for below (a raw
+                // string's `r`/`b`, quotes, backticks, `/`, `#`). Skipping the rest at once is
+                // most of the scan's speed.
+                State::Code if !matches!(b[i], b'r' | b'b' | b'"' | b'\'' | b'`' | b'/' | b'#') => {
+                    if !b[i].is_ascii_whitespace() {
+                        before = Some(b[i]);
+                    }
+                    code(b[i]);
+                    i += 1;
+                }
                 State::Code => {
                     // Bytes, not `str` slices: `i` may stand inside a character (`ö` in a
                     // name), and every token looked for is ASCII.
