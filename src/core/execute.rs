@@ -560,7 +560,11 @@ fn modify(
     // out, which `in_place_already` does not follow): the edit was made before.
     // (A hunk whose new text repeats its own lines, `tick()` made `tick()` twice, means the
     // copy.)
-    let only_adds = hunk.lines.iter().all(|l| l.kind != LineKind::Remove) && !repeats_itself(hunk);
+    // (A hunk that removes lines too, found only roughly, may have removed lines the file has as
+    // it writes them, `port 25` found as the `port 587` it writes: the diff then shows only its
+    // added lines, beside their copy.)
+    let only_adds = (rough || hunk.lines.iter().all(|l| l.kind != LineKind::Remove))
+        && !repeats_itself(hunk);
     let sibling = |l: &str| w.hunks.adding(l).any(|h| h != hunk);
     if let Some(place) =
         only_adds.then(|| inserted_twice(&before.lines, &text.lines, sibling)).flatten()

@@ -215,10 +215,13 @@ fn plan_reply(
             }
         }
     }
-    supersede(&mut items, reply);
-    withdrawn(&mut items, reply);
-    corrections::corrected_after(&mut items, reply);
-    heading_conflicts(&mut items, reply, &project);
+    // Read into lines once: the checks below look at the prose between blocks many times, and
+    // walking the reply to a line each time made a long listing's reply quadratic.
+    let lines: Vec<&str> = reply.lines().collect();
+    supersede(&mut items, &lines);
+    withdrawn(&mut items, &lines);
+    corrections::corrected_after(&mut items, &lines);
+    heading_conflicts(&mut items, &lines, &project);
     Plan { items, mentions: prose_names(reply), removed: removal_names(reply), lookalikes }
 }
 
@@ -226,8 +229,7 @@ fn plan_reply(
 /// the block's own path names another (`src/client/config.ts`): which file the model meant,
 /// nothing tells (two alike files take the same edit). Refused, naming both. Only the nearest
 /// heading since the previous block counts, and only one that is a path and nothing else.
-fn heading_conflicts(items: &mut [PlanItem], reply: &str, project: &Project) {
-    let lines: Vec<&str> = reply.lines().collect();
+fn heading_conflicts(items: &mut [PlanItem], lines: &[&str], project: &Project) {
     let mut prev_end = 0;
     for item in items.iter_mut() {
         let PlanItem::Edit { edit, path, .. } = item else {
@@ -274,7 +276,7 @@ fn heading_conflicts(items: &mut [PlanItem], reply: &str, project: &Project) {
 /// the first back ("scratch that, use this block instead", "the corrected version:"); without
 /// such words neither is applied: both cannot stand at one place, and which is meant is not
 /// known (a reply quoting the user's version before its own).
-fn supersede(items: &mut [PlanItem], reply: &str) {
+fn supersede(items: &mut [PlanItem], reply: &[&str]) {
     fn block(item: &PlanItem) -> Option<(&str, &Hunk, (usize, usize))> {
         match item {
             PlanItem::Edit { edit, path, .. } => match &edit.change {
@@ -365,7 +367,7 @@ fn supersede(items: &mut [PlanItem], reply: &str) {
 /// apply it ("Wait, don't apply that block", "scratch that", "disregard the above"), and a block
 /// offered as the tempting wrong fix ("you might be tempted to just raise the timeout:"). Each
 /// is refused, saying so; what the reply offers instead stands on its own.
-fn withdrawn(items: &mut [PlanItem], reply: &str) {
+fn withdrawn(items: &mut [PlanItem], reply: &[&str]) {
     const AFTER: &[&str] = &[
         "don't apply",
         "do not apply",
@@ -379,7 +381,7 @@ fn withdrawn(items: &mut [PlanItem], reply: &str) {
         "ignore the first",
     ];
     const BEFORE: &[&str] = &["tempted to", "temptation is to"];
-    let lines = reply.lines().count();
+    let lines = reply.len();
     let prose = |after: usize, before: usize| prose_between(reply, after, before).replace('’', "'");
     let spans = edit_spans(items);
     let mut taken_back: Vec<(usize, &str)> = Vec::new();
@@ -404,7 +406,7 @@ fn withdrawn(items: &mut [PlanItem], reply: &str) {
     }
 }
 
-fn takes_back(reply: &str, after: usize, before: usize) -> bool {
+fn takes_back(reply: &[&str], after: usize, before: usize) -> bool {
     const WORDS: &[&str] = &[
         "instead",
         "corrected",
@@ -423,14 +425,15 @@ fn takes_back(reply: &str, after: usize, before: usize) -> bool {
 
 /// The reply's lines strictly between 1-based lines `after` and `before`, joined, lowercased:
 /// what the prose between two blocks says.
-fn prose_between(reply: &str, after: usize, before: usize) -> String {
+fn prose_between(reply: &[&str], after: usize, before: usize) -> String {
     prose_as_written(reply, after, before).to_lowercase()
 }
 
 /// [`prose_between`] as the reply writes it (its case kept: a value or a path it names).
-fn prose_as_written(reply: &str, after: usize, before: usize) -> String {
-    let between = reply.lines().skip(after).take(before.saturating_sub(after + 1));
-    between.collect::<Vec<_>>().join(" ")
+fn prose_as_written(reply: &[&str], after: usize, before: usize) -> String {
+    let from = after.min(reply.len());
+    let to = before.saturating_sub(1).clamp(from, reply.len());
+    reply[from..to].join(" ")
 }
 
 /// Each item's reply lines (1-based, inclusive) when it is an edit still to be made.

@@ -462,11 +462,17 @@ pub(super) fn inserted_twice(
                 let block = &new[at..at + n];
                 // Past lines that other edits of the reply add there (`import json` and
                 // `import time`, each after `import os`): the copy is still beside it.
-                let other = |k: &usize| sibling(new[*k]) && !block.contains(&new[*k]);
+                // (A blank line another edit adds is passed too, though the block has one: two
+                // sections added under one heading, each after a blank line.)
+                let other = |k: &usize| {
+                    sibling(new[*k]) && (!block.contains(&new[*k]) || new[*k].trim().is_empty())
+                };
                 let down = at + n + (at + n..new.len()).take_while(other).count();
                 let up = at - (0..at).rev().take_while(other).count();
-                let beside = (up >= n && new[up - n..up] == *block)
-                    || new.get(down..down + n).is_some_and(|b| b == block);
+                // The copy starts (ends) anywhere in or right past the other edits' lines: a
+                // blank line passed may be its first (last).
+                let beside = (up..=at).any(|q| q >= n && new[q - n..q] == *block)
+                    || (at + n..=down).any(|p| new.get(p..p + n).is_some_and(|b| b == block));
                 if !beside {
                     return None;
                 }

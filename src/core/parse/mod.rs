@@ -37,6 +37,7 @@ use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::paths::prose_mentions;
 use markers::{FenceLine, SrMarker, fence_line, is_hunk_header, sr_marker};
 use sr_block::{
+    quotes_markers,
     cleaned, divider_written_twice, split_at_the_middle_divider, splits_at_later_dividers,
 };
 use udiff::{DiffBlock, HunkEnd};
@@ -384,15 +385,21 @@ impl Parser {
                 self.remember(line, Some(f));
                 return;
             }
-            if !f.info.is_empty() && !fence.body.is_empty() {
-                // An opener inside a listing: a nested fence, closed by a bare fence line later.
+            // An opener inside a listing: a nested fence, closed by a bare fence line later. A
+            // bare fence line shorter than the listing's cannot close it (```` ```` ```` holds
+            // ```` ``` ````): it opens an inner one too.
+            let shorter = f.ch == fence.open.ch && f.len < fence.open.len && f.opens();
+            if shorter || !f.info.is_empty() && !fence.body.is_empty() {
                 fence.nested.push(f.clone());
                 fence.body.push(line.to_string());
                 self.remember(line, Some(f));
                 return;
             }
         }
-        if self.starts_block(line, true) {
+        // Inside a fence nested in a listing, markers are the listing's text (a document that
+        // shows the edit format in an example).
+        let nested = self.fence.as_ref().is_some_and(|f| !f.nested.is_empty());
+        if !nested && self.starts_block(line, true) {
             return;
         }
         let udiff_allowed = self.allows(Format::Udiff);
@@ -493,7 +500,13 @@ impl Parser {
     fn sr_line(&mut self, line: &str) {
         let Mode::Sr(block) = &mut self.mode else { return };
         let deeper = line.len() - line.trim_start().len() > block.margin;
-        match sr_marker(line).filter(|_| !deeper) {
+        // A marker inside a fence or a string that the block's own text opened is that text's
+        // (a document's example of the format, a test's sample reply), not the block's end.
+        let marker = sr_marker(line).filter(|_| {
+            let section = if block.in_replace { &block.replace } else { &block.search };
+            !deeper && !quotes_markers(block.path.as_ref().map(|p| p.0.as_str()), section)
+        });
+        match marker {
             Some(SrMarker::Divider) if !block.in_replace => {
                 block.in_replace = true;
                 block.divider = line.to_string();
@@ -523,9 +536,9 @@ impl Parser {
             return;
         };
         let first = block.divider.clone();
-        let others = splits_at_later_dividers(&block.search, &block.replace, &block.divider);
+        let others = splits_at_later_dividers(&path, &block.search, &block.replace, &block.divider);
         let (search, replace) =
-            split_at_the_middle_divider(block.search, block.replace, block.divider);
+            split_at_the_middle_divider(&path, block.search, block.replace, block.divider);
         let (search, replace) = divider_written_twice(&path, search, replace, first);
         let (search, replace) = cleaned(&path, search, replace);
         if search.iter().all(|l| l.trim().is_empty()) {

@@ -5,7 +5,7 @@
 //!
 //! Not for: finding blocks in a reply (`parse`), recognising marker lines (`markers`).
 
-use super::markers::{SrMarker, fence_line, sr_marker};
+use super::markers::{FenceLine, SrMarker, fence_line, sr_marker};
 use crate::core::paths::clean_path_line;
 
 /// The old and new text of a block whose text holds more `=======` lines than its divider (a
@@ -15,6 +15,7 @@ use crate::core::paths::clean_path_line;
 /// counted. With an even number there is no middle one: the first stays the divider (an edit
 /// that adds an underline: `Title` becomes `Title` / `=======`).
 pub(super) fn split_at_the_middle_divider(
+    path: &str,
     search: Vec<String>,
     replace: Vec<String>,
     divider: String,
@@ -22,7 +23,7 @@ pub(super) fn split_at_the_middle_divider(
     if let Some(split) = split_after_a_conflict(&search, &replace, &divider) {
         return split;
     }
-    let more = inner_dividers(&replace);
+    let more = inner_dividers(path, &replace);
     if more.is_empty() || more.len() % 2 == 1 {
         return (search, replace);
     }
@@ -63,10 +64,13 @@ pub(super) fn replace_written_as_a_diff(search: &[String], replace: Vec<String>)
 }
 
 /// The `=======` lines of the new text as first split, a last line that is one aside (the
-/// doubled divider, `strip_doubled_divider`).
-pub(super) fn inner_dividers(replace: &[String]) -> Vec<usize> {
+/// doubled divider, `strip_doubled_divider`), and those inside a fence or string the text
+/// opened (an example of the format it holds: [`quotes_markers`]).
+pub(super) fn inner_dividers(path: &str, replace: &[String]) -> Vec<usize> {
     let body = replace.len() - usize::from(replace.last().is_some_and(|l| is_divider(l)));
-    (0..body).filter(|&i| is_divider(&replace[i])).collect()
+    (0..body)
+        .filter(|&i| is_divider(&replace[i]) && !quotes_markers(Some(path), &replace[..i]))
+        .collect()
 }
 
 /// The block split at `replace[at]` instead of at `divider`: the first divider and the lines
@@ -88,6 +92,7 @@ pub(super) fn split_at(
 /// setext title's underline: `Install` / `=======` renamed; an RST title's overline and
 /// underline). The file decides among them (it holds one reading's old text as written).
 pub(super) fn splits_at_later_dividers(
+    path: &str,
     search: &[String],
     replace: &[String],
     divider: &str,
@@ -95,7 +100,7 @@ pub(super) fn splits_at_later_dividers(
     if split_after_a_conflict(search, replace, divider).is_some() {
         return Vec::new();
     }
-    (inner_dividers(replace).into_iter())
+    (inner_dividers(path, replace).into_iter())
         // Written twice in a row: `divider_written_twice` reads it.
         .filter(|&at| !replace[..at].iter().all(|l| l.trim().is_empty()))
         .map(|at| split_at(search, replace, divider, at))
@@ -211,4 +216,36 @@ pub(super) fn strip_quoted_wrapping(
         replace.pop();
     }
     (search, replace)
+}
+
+/// Whether one half of a block, as read so far, leaves open a fence it opened (a document's
+/// example) or, in a code file, a string spanning lines (a test's sample reply), with a
+/// `<<<<<<< SEARCH` line inside it: a marker line next is that text's own, not the block's.
+/// (Without a SEARCH line quoted there, the fence or string may only seem open: a block's old
+/// text may start inside a docstring or a fenced example, and end past its close.)
+pub(super) fn quotes_markers(path: Option<&str>, section: &[String]) -> bool {
+    let heads_from = |from: usize| {
+        section[from.min(section.len())..].iter().any(|l| sr_marker(l) == Some(SrMarker::Head))
+    };
+    let mut open: Option<(usize, FenceLine)> = None;
+    for (i, f) in section.iter().enumerate().filter_map(|(i, l)| Some((i, fence_line(l)?))) {
+        match &open {
+            Some((_, o)) if f.closes(o) => open = None,
+            Some(_) => {}
+            None if f.opens() => open = Some((i, f)),
+            None => {}
+        }
+    }
+    if open.is_some_and(|(at, _)| heads_from(at + 1)) {
+        return true;
+    }
+    // (Not in a document: its backticks are inline code, not strings.)
+    if path.is_none_or(is_document) {
+        return false;
+    }
+    let mut strings = crate::core::strings::Strings::new();
+    section.iter().for_each(|l| {
+        strings.line(l);
+    });
+    strings.line("").is_some_and(heads_from)
 }

@@ -20,8 +20,8 @@ const CUES: &[&str] =
     &["correction", "typo", "mistake", "sorry", "should be", "should have been", "belongs in"];
 
 /// Refuse each block rejected by a correction in the prose after it (up to the next block).
-pub(super) fn corrected_after(items: &mut [PlanItem], reply: &str) {
-    let lines = reply.lines().count();
+pub(super) fn corrected_after(items: &mut [PlanItem], reply: &[&str]) {
+    let lines = reply.len();
     let spans = edit_spans(items);
     let mut rejected: Vec<(usize, String)> = Vec::new();
     for (i, span) in spans.iter().enumerate() {

@@ -12,7 +12,8 @@ use crate::core::text::NewLine;
 /// line is another item like it: the kept line gets the `,` the items above it end with.
 pub(super) fn mend_restored_list_ends(lines: &mut [NewLine]) {
     for i in 0..lines.len() {
-        if lines[i].kept_eol.is_none() {
+        // (Most lines end otherwise: looked at first, before the lines around are sought.)
+        if lines[i].kept_eol.is_none() || !lines[i].text.trim_end().ends_with(';') {
             continue;
         }
         let Some(next) = (i + 1..lines.len()).find(|&j| !lines[j].text.trim().is_empty()) else {
