@@ -258,7 +258,14 @@ impl App {
                     return effects;
                 }
                 _ if ctrl_c => return vec![AppEffect::Quit],
-                _ => self.modal = None,
+                KeyCode::Char('n' | 'N') | KeyCode::Esc => self.modal = None,
+                // Any other key leaves the question open: typed by someone who took the `q` for
+                // done (a shell command), closing it would run the rest as review keys (`a`
+                // accepts a file).
+                _ => {
+                    self.modal = Some(Modal::ConfirmQuit);
+                    self.notice = Some("quit? y quits, n goes back to the review".into());
+                }
             },
             Modal::Search(query) => self.search_key(query, key, ctrl_c),
             // Closing sends nothing: what was typed may be anything (a pasted command line with

@@ -157,6 +157,23 @@ fn quitting_asks_first_when_decisions_are_pending() {
     assert_eq!(empty.update(key('q'), now), vec![AppEffect::Quit], "nothing pending");
 }
 
+/// Keys typed after `q` by someone who took it for done (a shell command line) answer nothing:
+/// the question stays open, and none of them reaches the review (`a` would accept a file).
+#[test]
+fn keys_typed_under_the_quit_question_do_not_reach_the_review() {
+    let (mut app, now) = streamed();
+    let states = |app: &App| app.review.hunks().iter().map(|h| h.state.clone()).collect::<Vec<_>>();
+    let before = states(&app);
+    app.update_placed(key('q'), now);
+    for c in "ls -la; git add .".chars() {
+        assert!(app.update_placed(key(c), now).is_empty(), "{c:?} does nothing");
+        assert_eq!(app.modal, Some(Modal::ConfirmQuit), "{c:?} leaves the question open");
+    }
+    assert_eq!(states(&app), before);
+    assert_eq!(app.update_placed(key('n'), now), vec![]);
+    assert_eq!(app.modal, None);
+}
+
 #[test]
 fn quitting_while_streaming_cancels_the_stream() {
     let (mut app, now) = started();

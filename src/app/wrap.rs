@@ -89,16 +89,64 @@ pub fn breaks<C: Fit>(cells: &[C], first: usize, rest: usize, words: bool) -> Ve
     rows
 }
 
-/// The clusters of `text` as [`breaks`] measures them; control characters are dropped (they
-/// would move the cursor; ratatui drops them too).
+/// The clusters of `text` as [`breaks`] measures them: an invisible character as its name
+/// ([`invisible`]); other control characters (a tab) are dropped (they would move the cursor;
+/// ratatui drops them too).
 pub fn measure(text: &str) -> Vec<Measured> {
     if is_plain(text) {
         return text.bytes().map(|b| Measured { width: 1, space: b == b' ' }).collect();
     }
     text.graphemes(true)
-        .filter(|g| !g.chars().any(char::is_control))
-        .map(|g| Measured { width: g.width(), space: g == " " })
+        .filter_map(|g| match invisible(g) {
+            Some(name) => Some(Measured { width: name.len(), space: false }),
+            None if g.chars().any(char::is_control) => None,
+            None => Some(Measured { width: g.width(), space: g == " " }),
+        })
         .collect()
+}
+
+/// The name drawn for a cluster that would otherwise show nothing while the file holds it: a
+/// carriage return inside a line, a zero-width space, a bidirectional override that reorders
+/// what is drawn after it ("trojan source"), a BOM, other format and control characters (a
+/// tab aside: the callers lay those out). `None` for anything else, a joiner inside an emoji
+/// included.
+pub fn invisible(g: &str) -> Option<&'static str> {
+    let mut chars = g.chars();
+    let c = chars.next()?;
+    if chars.next().is_some() {
+        // A cluster of several: only a direction control in it says anything.
+        return g
+            .chars()
+            .any(|c| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+            .then_some("<BIDI>");
+    }
+    Some(match c {
+        '\t' => return None,
+        '\r' => "<CR>",
+        '\u{7f}' => "<DEL>",
+        '\u{ad}' => "<SHY>",
+        '\u{61c}' => "<ALM>",
+        '\u{180e}' => "<MVS>",
+        '\u{200b}' => "<ZWSP>",
+        '\u{200c}' => "<ZWNJ>",
+        '\u{200d}' => "<ZWJ>",
+        '\u{200e}' => "<LRM>",
+        '\u{200f}' => "<RLM>",
+        '\u{202a}' => "<LRE>",
+        '\u{202b}' => "<RLE>",
+        '\u{202c}' => "<PDF>",
+        '\u{202d}' => "<LRO>",
+        '\u{202e}' => "<RLO>",
+        '\u{2060}' => "<WJ>",
+        '\u{2066}' => "<LRI>",
+        '\u{2067}' => "<RLI>",
+        '\u{2068}' => "<FSI>",
+        '\u{2069}' => "<PDI>",
+        '\u{feff}' => "<BOM>",
+        '\u{2061}'..='\u{2064}' | '\u{206a}'..='\u{206f}' | '\u{fff9}'..='\u{fffb}' => "<INV>",
+        c if c.is_control() => "<CTL>",
+        _ => return None,
+    })
 }
 
 /// ASCII without control characters: one column a byte.
@@ -174,6 +222,7 @@ mod tests {
             "abcdefghijklmnopqrstuvwxyz0123456789",
             "ab漢字😀c and 🇺🇸🇫🇷 flags",
             "tab\there",
+            "is_admin\u{200b} = True\r\u{202e}x",
             "    a line of code that is long enough to wrap twice at twenty columns",
         ];
         for text in texts {
@@ -187,8 +236,11 @@ mod tests {
                         };
                         let slow: Vec<Measured> = text
                             .graphemes(true)
-                            .filter(|g| !g.chars().any(char::is_control))
-                            .map(|g| Measured { width: g.width(), space: g == " " })
+                            .filter(|g| invisible(g).is_some() || !g.chars().any(char::is_control))
+                            .map(|g| match invisible(g) {
+                                Some(name) => Measured { width: name.len(), space: false },
+                                None => Measured { width: g.width(), space: g == " " },
+                            })
                             .collect();
                         if g.max(c) < width {
                             assert_eq!(

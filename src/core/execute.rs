@@ -33,6 +33,7 @@ mod listing;
 mod outside;
 mod prepared;
 mod reports;
+mod stand_in;
 mod standing;
 mod takeover;
 mod whole_file;
@@ -451,6 +452,16 @@ fn modify(
             ),
         );
     }
+    if let Some((comment, n)) = stand_in::comment_for_removed_code(path, hunk, &text.lines) {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the new text puts a comment ({:?}) where the old text has {n} lines of code it removes, none written again: read as a placeholder the code stays, read as written it is lost; write the lines that stay out, or remove the lines without the comment",
+                comment.trim()
+            ),
+        );
+    }
     // Hunks applied above this one moved the lines its header's number points at.
     let shift = hunk
         .old_start_hint
@@ -563,8 +574,8 @@ fn modify(
     // (A hunk that removes lines too, found only roughly, may have removed lines the file has as
     // it writes them, `port 25` found as the `port 587` it writes: the diff then shows only its
     // added lines, beside their copy.)
-    let only_adds = (rough || hunk.lines.iter().all(|l| l.kind != LineKind::Remove))
-        && !repeats_itself(hunk);
+    let only_adds =
+        (rough || hunk.lines.iter().all(|l| l.kind != LineKind::Remove)) && !repeats_itself(hunk);
     let sibling = |l: &str| w.hunks.adding(l).any(|h| h != hunk);
     if let Some(place) =
         only_adds.then(|| inserted_twice(&before.lines, &text.lines, sibling)).flatten()

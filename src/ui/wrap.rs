@@ -49,11 +49,18 @@ fn cells<'s>(spans: &[Span<'_>], text: &'s str) -> Vec<Cell<'s>> {
             span += 1;
             span_end += spans[span].content.len();
         }
-        // Control characters would move the cursor; ratatui drops them too.
+        let style = spans.get(span).map_or_else(Style::default, |s| s.style);
+        // What the file holds and the screen would not show is shown by name, marked: the
+        // review must never write what it did not draw.
+        if let Some(name) = crate::app::wrap::invisible(g) {
+            let style = style.add_modifier(ratatui::style::Modifier::REVERSED);
+            out.push(Cell { text: name, style, width: name.len() });
+            continue;
+        }
+        // Other control characters (a tab) would move the cursor; ratatui drops them too.
         if g.chars().any(char::is_control) {
             continue;
         }
-        let style = spans.get(span).map_or_else(Style::default, |s| s.style);
         out.push(Cell { text: g, style, width: g.width() });
     }
     out
@@ -227,6 +234,25 @@ mod tests {
 
     fn texts(rows: &[Vec<Span>]) -> Vec<String> {
         rows.iter().map(|r| text(r)).collect()
+    }
+
+    #[test]
+    fn characters_that_draw_nothing_are_drawn_by_name_and_marked() {
+        // A zero-width space in a name, a carriage return, a right-to-left override: each is
+        // written to the file as it stands, so each is seen, in reverse video.
+        let body =
+            [Span::styled("is_admin\u{200b} = True\r\u{202e}x", Style::default().fg(Color::Green))];
+        let rows = rows(&[], &[], &body, 40, Overflow::Wrap, Style::default(), false);
+        assert_eq!(texts(&rows), [format!("{:<40}", "is_admin<ZWSP> = True<CR><RLO>x")]);
+        let marked: Vec<&str> = (rows[0].iter())
+            .filter(|s| s.style.add_modifier.contains(ratatui::style::Modifier::REVERSED))
+            .map(|s| s.content.as_ref())
+            .collect();
+        assert_eq!(marked, ["<ZWSP>", "<CR><RLO>"]);
+        // An emoji joined by a ZWJ is one picture, not a marked character.
+        let family = [Span::raw("👩\u{200d}💻")];
+        let rows = super::rows(&[], &[], &family, 10, Overflow::Wrap, Style::default(), false);
+        assert!(!text(&rows[0]).contains('<'), "{:?}", text(&rows[0]));
     }
 
     #[test]

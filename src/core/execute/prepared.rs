@@ -120,7 +120,10 @@ fn modify_lines(
     p: &Prepared,
 ) -> Option<(EditReport, Option<Placed>)> {
     let Change::Modify { hunk } = &edit.change else { return None };
-    if text.bom || super::placeholder_in_new_text(hunk, &text.lines).is_some() {
+    if text.bom
+        || super::placeholder_in_new_text(hunk, &text.lines).is_some()
+        || super::stand_in::comment_for_removed_code(path, hunk, &text.lines).is_some()
+    {
         return None;
     }
     // A fresh file has no earlier hunks to shift the header's line number.

@@ -37,8 +37,8 @@ use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::paths::prose_mentions;
 use markers::{FenceLine, SrMarker, fence_line, is_hunk_header, sr_marker};
 use sr_block::{
-    quotes_markers,
-    cleaned, divider_written_twice, split_at_the_middle_divider, splits_at_later_dividers,
+    cleaned, divider_written_twice, quotes_markers, split_at_the_middle_divider,
+    splits_at_later_dividers,
 };
 use udiff::{DiffBlock, HunkEnd};
 

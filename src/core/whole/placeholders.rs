@@ -102,6 +102,13 @@ pub(super) fn placeholders_of(
             is_placeholder(l) && !(only_dots(l) && (literal_dots.contains(l.trim()) || new_body(i)))
         })
         .collect();
+    // A construct of the original written on one line with its body elided (`fun f(x) { /*
+    // unchanged */ }`, `APPS = [...]  # unchanged`, `def load(self): ...`): the whole line
+    // stands for the construct, its head included.
+    let listed: crate::core::hash::HashSet<&str> = listing.iter().map(|l| l.trim()).collect();
+    for (i, l) in listing.iter().enumerate() {
+        wild[i] |= !known.contains(l.trim()) && collapses_a_construct(original, &listed, l);
+    }
     let (extra, pairs) = stand_ins(orig_info, orig_keys, listing, resp_info, &wild);
     for (w, s) in wild.iter_mut().zip(extra) {
         *w |= s;
@@ -114,4 +121,89 @@ pub(super) fn exact_key(l: &LineInfo) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     l.trimmed.hash(&mut h);
     h.finish()
+}
+
+/// Whether `line` is a construct of the original (a line that opens a block with deeper lines
+/// under it, not in the listing as written) written on one line with an elided body: its head,
+/// then `{ /* ... */ }`, `[...]`, `{...}`, `(...)` or, after a `:`, `...`, a comment after it
+/// aside.
+fn collapses_a_construct(
+    original: &[String],
+    listed: &crate::core::hash::HashSet<&str>,
+    line: &str,
+) -> bool {
+    let Some(head) = collapsed_head(line) else { return false };
+    let depth = crate::core::indent::depth;
+    original.iter().enumerate().any(|(k, o)| {
+        let t = o.trim();
+        let opens = t.strip_prefix(head).is_some_and(|rest| {
+            matches!(rest.trim(), "" | "{" | "[" | "(" | "= {" | "= [" | "=> {")
+                && (!rest.trim().is_empty() || head.ends_with(':'))
+        });
+        opens
+            && !listed.contains(t)
+            && (original[k + 1..].iter().find(|n| !n.trim().is_empty()))
+                .is_some_and(|n| depth(n) > depth(o))
+    })
+}
+
+/// The head of a line whose body is elided in place (see [`collapses_a_construct`]), trimmed.
+fn collapsed_head(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let elided = |inside: &str| {
+        let i = inside.trim();
+        let comment = (i.starts_with("/*") && i.ends_with("*/")) || i.starts_with("<!--");
+        !i.is_empty() && (comment || i.chars().all(|c| c == '.' || c == '…'))
+    };
+    // A comment after it (`# unchanged`, `// same`) is part of the elision.
+    let code =
+        ["  #", " //", " --"].iter().filter_map(|c| t.find(c)).min().map_or(t, |at| &t[..at]);
+    let code = code.trim_end().trim_end_matches([';', ',']);
+    // `def load(self): ...`: a Python block whose body is `...`.
+    if let Some(head) = code.strip_suffix("...").or_else(|| code.strip_suffix('…')) {
+        let head = head.trim_end();
+        if head.ends_with(':') && head.len() > 1 {
+            return Some(head);
+        }
+    }
+    let close = code.chars().last()?;
+    let open = match close {
+        '}' => '{',
+        ']' => '[',
+        ')' => '(',
+        _ => return None,
+    };
+    let at = code.rfind(open)?;
+    let head = code[..at].trim_end();
+    (elided(&code[at + 1..code.len() - 1]) && !head.is_empty()).then_some(head)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_construct_collapsed_on_one_line_is_told_by_its_head() {
+        assert_eq!(
+            collapsed_head("    fun check(o: Order) { /* same */ }"),
+            Some("fun check(o: Order)")
+        );
+        assert_eq!(collapsed_head("APPS = [...]  # unchanged"), Some("APPS ="));
+        assert_eq!(collapsed_head("web: {...}  # as before"), Some("web:"));
+        assert_eq!(collapsed_head("    def load(self): ...  # as is"), Some("def load(self):"));
+        // Code, not an elision: a spread, a call, a stub with no head.
+        assert_eq!(collapsed_head("const all = [...a, ...b];"), None);
+        assert_eq!(collapsed_head("f(x)"), None);
+        assert_eq!(collapsed_head("..."), None);
+        let original: Vec<String> =
+            ["class A:", "    def load(self):", "        return 1", "    def other(self): ..."]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        let listed = Default::default();
+        assert!(collapses_a_construct(&original, &listed, "    def load(self): ..."));
+        // A one-line stub the file has no body for is the listing's own.
+        assert!(!collapses_a_construct(&original, &listed, "    def other(self): ...  # new"));
+        assert!(!collapses_a_construct(&original, &listed, "    def fresh(self): ..."));
+    }
 }
