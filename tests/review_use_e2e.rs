@@ -158,6 +158,35 @@ fn ctrl_z_suspends_and_fg_draws_the_review_again() {
     tmux.wait_for("redline to end", "left undecided");
 }
 
+/// Ctrl-Z inside the editor stops the editor and the review with it (the shell's prompt comes
+/// back, not a terminal that waits for ever); `fg` continues both, and the edit is taken.
+#[test]
+fn an_editor_stopped_with_ctrl_z_stops_the_review_and_fg_goes_on() {
+    if !have_tmux("the stopped-editor test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    // An "editor" that stops itself as Ctrl-Z would stop it, then edits once continued.
+    let editor = scratch.path().join("stopping-editor");
+    std::fs::write(&editor, "#!/bin/sh\nkill -TSTP $$\nprintf '# edited after fg\\n' >> \"$1\"\n")
+        .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let env = format!("EDITOR={} ", editor.display());
+    let tmux = demo_with("e2e-stopped-editor", scratch.path(), 110, 32, &env);
+    tmux.keys("e");
+    tmux.wait_for("the shell's prompt", "Stopped");
+    tmux.run("clear; fg");
+    tmux.wait_for("the edit accepted", "1 applied");
+    let read = |name: &str| std::fs::read_to_string(scratch.path().join("project").join(name));
+    let edited = [read("inventory.py").unwrap(), read("report.py").unwrap()];
+    assert!(edited.iter().any(|t| t.contains("# edited after fg")), "{edited:?}");
+    // (A job stopped once loses its `; echo EXIT=$?`: its end is the summary.)
+    tmux.keys("q");
+    tmux.wait_for("the quit question", "Quit anyway?");
+    tmux.keys("y");
+    tmux.wait_for("redline to end", "left undecided");
+}
+
 #[test]
 fn undecided_hunks_come_back_pending_with_redline_resume() {
     if !have_tmux("the resume test") {

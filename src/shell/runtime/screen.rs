@@ -73,8 +73,12 @@ impl Screen for TerminalScreen {
         }
         // Keys read together with the one that opened the editor (`e` and `A` in one burst)
         // are already parsed and queued in crossterm, past the tty's reach: dropped too.
+        // (A terminal closed meanwhile reads as always ready and always failing: stop there,
+        // or this spins for ever.)
         while crossterm::event::poll(std::time::Duration::ZERO).unwrap_or(false) {
-            let _ = crossterm::event::read();
+            if crossterm::event::read().is_err() {
+                break;
+            }
         }
         terminal::enter().context("cannot return to full-screen mode")?;
         // Cleared without `Terminal::clear`, which asks the terminal where its cursor is: with

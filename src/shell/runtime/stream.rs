@@ -41,11 +41,12 @@ fn edit_with(editor: &str, file: tempfile::NamedTempFile, text: &str) -> Result<
     let before = written(&file);
     let mut parts = editor.split_whitespace();
     let program = parts.next().unwrap_or("vi");
-    let status = std::process::Command::new(program)
+    let child = std::process::Command::new(program)
         .args(parts)
         .arg(file.path())
-        .status()
+        .spawn()
         .map_err(|e| format!("cannot run `{editor}`: {e} (set $EDITOR)"))?;
+    let status = wait_for_editor(child).map_err(|e| format!("lost `{editor}`: {e}"))?;
     if !status.success() {
         return Err(format!("`{editor}` exited with {status}; the hunk is unchanged"));
     }
@@ -59,6 +60,41 @@ fn edit_with(editor: &str, file: tempfile::NamedTempFile, text: &str) -> Result<
         return Err("closed without saving; the hunk is unchanged".into());
     }
     Ok(edited)
+}
+
+/// Wait for the editor to end. Stopped by Ctrl-Z (the terminal's SIGTSTP reaches it and us
+/// alike, and ours only notes it), the editor would wait for a `fg` that the shell never
+/// offers, for we would not be stopped: we stop too, so the shell has its prompt back, and its
+/// `fg` continues us both (the editor continued again, should the shell not reach it).
+fn wait_for_editor(mut child: std::process::Child) -> std::io::Result<std::process::ExitStatus> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        let pid = child.id() as libc::pid_t;
+        loop {
+            let mut status = 0;
+            // SAFETY: waits for our own child, writing its status into a local.
+            let r = unsafe { libc::waitpid(pid, &mut status, libc::WUNTRACED) };
+            if r < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            }
+            if libc::WIFSTOPPED(status) {
+                crate::shell::terminal::stop_now();
+                // SAFETY: a signal to our own child, which we have not reaped.
+                unsafe {
+                    libc::kill(pid, libc::SIGCONT);
+                }
+                continue;
+            }
+            return Ok(std::process::ExitStatus::from_raw(status));
+        }
+    }
+    #[cfg(not(unix))]
+    child.wait()
 }
 
 /// Send `messages` to the model (or not, for a recorded reply) and stream the reply to the
