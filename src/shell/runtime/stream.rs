@@ -66,7 +66,7 @@ fn edit_with(editor: &str, file: tempfile::NamedTempFile, text: &str) -> Result<
 /// alike, and ours only notes it), the editor would wait for a `fg` that the shell never
 /// offers, for we would not be stopped: we stop too, so the shell has its prompt back, and its
 /// `fg` continues us both (the editor continued again, should the shell not reach it).
-fn wait_for_editor(mut child: std::process::Child) -> std::io::Result<std::process::ExitStatus> {
+fn wait_for_editor(child: std::process::Child) -> std::io::Result<std::process::ExitStatus> {
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;
@@ -94,7 +94,10 @@ fn wait_for_editor(mut child: std::process::Child) -> std::io::Result<std::proce
         }
     }
     #[cfg(not(unix))]
-    child.wait()
+    {
+        let mut child = child;
+        child.wait()
+    }
 }
 
 /// Send `messages` to the model (or not, for a recorded reply) and stream the reply to the
