@@ -10,6 +10,7 @@
 //! (`file`, `report`).
 
 mod corrections;
+mod hedges;
 
 use crate::core::edit::{Change, Edit, Format, Hunk, PathSource, Problem};
 use crate::core::parse::{Event, ParseOptions, parse_reply};
@@ -384,22 +385,36 @@ fn withdrawn(items: &mut [PlanItem], reply: &[&str]) {
     let lines = reply.len();
     let prose = |after: usize, before: usize| prose_between(reply, after, before).replace('’', "'");
     let spans = edit_spans(items);
-    let mut taken_back: Vec<(usize, &str)> = Vec::new();
+    let mut taken_back: Vec<(usize, String)> = Vec::new();
     for (i, span) in spans.iter().enumerate() {
         let Some((start, end)) = *span else { continue };
+        let PlanItem::Edit { edit, .. } = &items[i] else { continue };
         let prev_end = spans[..i].iter().rev().find_map(|s| s.map(|s| s.1)).unwrap_or(0);
         let next_start = spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines + 1);
         // (Lines are 1-based: the prose after a block is lines end+1..next_start-1.)
-        if let Some(w) = AFTER.iter().find(|w| prose(end, next_start).contains(*w)) {
-            taken_back.push((i, w));
-        } else if let Some(w) = BEFORE.iter().find(|w| prose(prev_end, start).contains(*w)) {
-            taken_back.push((i, w));
+        let after = prose(end, next_start);
+        let before = prose(prev_end, start);
+        let why = (AFTER.iter().find(|w| after.contains(*w)).map(|w| w.to_string()))
+            .or_else(|| hedges::taken_back_after(&prose_as_written(reply, end, next_start), edit))
+            .or_else(|| BEFORE.iter().find(|w| before.contains(*w)).map(|w| w.to_string()))
+            .or_else(|| hedges::not_meant_before(&before));
+        if let Some(words) = why {
+            taken_back.push((i, words));
         }
     }
     for (i, words) in taken_back {
         if let PlanItem::Edit { edit, path, .. } = &items[i] {
             let reason = format!(
-                "{path}: the reply takes this block back (\"{words}…\"): not applied; what it offers instead is applied on its own"
+                "{path}: the reply takes this block back or offers it as not to be done now (\"{words}\"): not applied; what it offers instead is applied on its own"
+            );
+            items[i] = PlanItem::Refused { edit: edit.clone(), reason };
+        }
+    }
+    let spans = edit_spans(items);
+    for (i, words) in hedges::alternatives(&spans, lines, |a, b| prose_as_written(reply, a, b)) {
+        if let PlanItem::Edit { edit, path, .. } = &items[i] {
+            let reason = format!(
+                "{path}: the reply offers this block as one of alternatives (\"{words}\"): which one stands is yours to say; none of them is applied"
             );
             items[i] = PlanItem::Refused { edit: edit.clone(), reason };
         }
@@ -476,6 +491,25 @@ mod tests {
         // Two edits, prose that takes nothing back.
         let reply = format!("First:\n\n{one}\nThen apply this one too:\n\n{two}");
         assert_eq!(refused(&reply), [false, false]);
+        // Taken back by what the sentence after it names; shown as what not to do.
+        let reply = format!(
+            "Set x:\n\n{one}\nand y:\n\n{two}\nHmm, leave `y` as it is: the tests pin it.\n"
+        );
+        assert_eq!(refused(&reply), [false, true]);
+        let reply =
+            format!("Set x:\n\n{one}\nand y:\n\n{two}\nPlease ignore the y change above.\n");
+        assert_eq!(refused(&reply), [false, true]);
+        let reply = format!("A common mistake is to bump x:\n\n{one}\nInstead:\n\n{two}");
+        assert_eq!(refused(&reply), [true, false]);
+        // Offered as alternatives: neither is the reply's to choose.
+        let reply = format!("**Option A**, on write:\n\n{one}\n**Option B**, on read:\n\n{two}");
+        assert_eq!(refused(&reply), [true, true]);
+        let reply = format!("In the proxy:\n\n{one}\nAlternatively, in the app:\n\n{two}");
+        assert_eq!(refused(&reply), [true, true]);
+        let reply = format!(
+            "At write:\n\n{one}\nor at read:\n\n{two}\nEither works; just don't do both.\n"
+        );
+        assert_eq!(refused(&reply), [true, true]);
     }
 
     #[test]

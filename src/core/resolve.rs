@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::core::edit::{Change, Edit, PathSource};
 use crate::core::locate::lines::ratio;
 use crate::core::parse::Event;
-use crate::core::paths::{looks_like_path, normalize_relative, unsafe_reason};
+use crate::core::paths::{looks_like_path, normalize_relative, skeleton, unsafe_reason};
 
 /// How a written path was matched to the project's path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -234,7 +234,7 @@ impl Project {
                 // file exactly.
                 Change::Create { .. } | Change::Replace { .. } | Change::Delete { .. } => {
                     Err(format!(
-                        "{written}: the project has {same}, the same name but for letter case (one file on a disk that ignores case); write the path as it is"
+                        "{written}: the project has {same}, the same name but for letter case or look-alike letters of another script (one file on a disk that ignores case, or two that read the same); write the path as it is"
                     ))
                 }
             };
@@ -246,7 +246,7 @@ impl Project {
             && let Some((theirs, ours)) = self.folder_in_other_case(&written)
         {
             return Err(format!(
-                "{written}: the project has the folder {theirs}/, the same as {ours}/ but for letter case (one folder on a disk that ignores case); write the path as it is"
+                "{written}: the project has the folder {theirs}/, the same as {ours}/ but for letter case or look-alike letters of another script (one folder on a disk that ignores case, or two that read the same); write the path as it is"
             ));
         }
         match edit.change {
@@ -365,19 +365,20 @@ impl Project {
             if self.dirs.contains(ours) {
                 continue;
             }
-            let lower = ours.to_lowercase();
-            let theirs =
-                self.dirs.iter().find(|d| d.len() == ours.len() && d.to_lowercase() == lower)?;
+            let key = skeleton(ours);
+            let n = ours.chars().count();
+            let theirs = self.dirs.iter().find(|d| d.chars().count() == n && skeleton(d) == key)?;
             return Some((theirs.to_string(), ours.to_string()));
         }
         None
     }
 
-    /// The one project file whose path is `written` but for letter case.
+    /// The one project file whose path is `written` but for letter case or letters of another
+    /// script that look the same (a Cyrillic `с` for `c`: [`skeleton`]).
     fn other_case(&self, written: &str) -> Option<&str> {
-        let lower = written.to_lowercase();
-        let mut same =
-            self.files.iter().filter(|f| f.len() == written.len() && f.to_lowercase() == lower);
+        let key = skeleton(written);
+        let n = written.chars().count();
+        let mut same = self.files.iter().filter(|f| f.chars().count() == n && skeleton(f) == key);
         let one = same.next()?;
         same.next().is_none().then_some(one.as_str())
     }
@@ -499,6 +500,14 @@ mod tests {
         assert_eq!(create("src/components/Modal.tsx").unwrap(), "src/components/Modal.tsx");
         assert_eq!(create("src/hooks/useModal.ts").unwrap(), "src/hooks/useModal.ts");
         assert_eq!(create("Docs2/b.md").unwrap(), "Docs2/b.md", "another name is another folder");
+        // Look-alike letters of another script: a second folder, or file, that reads the same.
+        let err = create("src/\u{441}omponents/Modal.tsx").unwrap_err();
+        assert!(err.contains("look-alike"), "{err}");
+        assert!(create("src/\u{410}pp.tsx").unwrap_err().contains("src/App.tsx"));
+        assert_eq!(
+            create("docs/\u{441}\u{43f}\u{440}.md").unwrap(),
+            "docs/\u{441}\u{43f}\u{440}.md"
+        );
     }
 
     #[test]
