@@ -252,6 +252,39 @@ pub fn unsafe_reason(path: &str) -> Option<String> {
     None
 }
 
+/// A path as it reads: lower case, with the letters of other scripts that look like Latin ones
+/// (Cyrillic `а е о р с у х і ј ѕ`, Greek `α ο ρ ι κ ν τ χ`) read as those. Two paths with one
+/// skeleton are one on a disk that ignores case, or two that a reader cannot tell apart.
+pub fn skeleton(path: &str) -> String {
+    path.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            'а' | 'α' => 'a',
+            'в' | 'β' => 'b',
+            'с' | 'ϲ' => 'c',
+            'ԁ' => 'd',
+            'е' | 'ε' => 'e',
+            'һ' | 'н' => 'h',
+            'і' | 'ι' | 'ї' => 'i',
+            'ј' => 'j',
+            'к' | 'κ' => 'k',
+            'м' | 'μ' => 'm',
+            'п' | 'η' => 'n',
+            'о' | 'ο' | 'σ' => 'o',
+            'р' | 'ρ' => 'p',
+            'ԛ' => 'q',
+            'ѕ' => 's',
+            'т' | 'τ' => 't',
+            'υ' => 'u',
+            'ν' => 'v',
+            'ԝ' | 'ω' => 'w',
+            'х' | 'χ' => 'x',
+            'у' | 'γ' => 'y',
+            c => c,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,37 +361,4 @@ mod tests {
         assert!(unsafe_reason("src/app.py").is_none());
         assert!(unsafe_reason(".github/workflows/ci.yml").is_none());
     }
-}
-
-/// A path as it reads: lower case, with the letters of other scripts that look like Latin ones
-/// (Cyrillic `а е о р с у х і ј ѕ`, Greek `α ο ρ ι κ ν τ χ`) read as those. Two paths with one
-/// skeleton are one on a disk that ignores case, or two that a reader cannot tell apart.
-pub fn skeleton(path: &str) -> String {
-    path.chars()
-        .flat_map(char::to_lowercase)
-        .map(|c| match c {
-            'а' | 'α' => 'a',
-            'в' | 'β' => 'b',
-            'с' | 'ϲ' => 'c',
-            'ԁ' => 'd',
-            'е' | 'ε' => 'e',
-            'һ' | 'н' => 'h',
-            'і' | 'ι' | 'ї' => 'i',
-            'ј' => 'j',
-            'к' | 'κ' => 'k',
-            'м' | 'μ' => 'm',
-            'п' | 'η' => 'n',
-            'о' | 'ο' | 'σ' => 'o',
-            'р' | 'ρ' => 'p',
-            'ԛ' => 'q',
-            'ѕ' => 's',
-            'т' | 'τ' => 't',
-            'υ' => 'u',
-            'ν' => 'v',
-            'ԝ' | 'ω' => 'w',
-            'х' | 'χ' => 'x',
-            'у' | 'γ' => 'y',
-            c => c,
-        })
-        .collect()
 }
