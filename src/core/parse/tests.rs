@@ -399,9 +399,17 @@ fn a_symbolic_link_or_submodule_in_a_git_diff_is_reported_never_written_as_text(
     let retarget = "diff --git a/l b/l\nindex 1111111..2222222 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-a.py\n+b.py\n";
     let module = "diff --git a/vendor/x b/vendor/x\nnew file mode 160000\nindex 0000000..abcdef0\n--- /dev/null\n+++ b/vendor/x\n@@ -0,0 +1 @@\n+Subproject commit abcdef0\n";
     let regular = "diff --git a/a.py b/a.py\nindex 1111111..2222222 100644\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
-    for (bad, what) in
-        [(link, "a symbolic link"), (retarget, "a symbolic link"), (module, "a submodule")]
-    {
+    // A binary file's change, as git writes it with and without `--binary`: never dropped
+    // without a word (the run said every edit applied).
+    let patch = "diff --git a/logo.png b/logo.png\nindex 3b18e51..0000000\nGIT binary patch\nliteral 0\nHcmV?d00001\n\nliteral 12\nzcmeAS@N?(olHy`uVBq!ia0vp\n\n";
+    let differ = "diff --git a/logo.png b/logo.png\nindex 3b18e51..4c2d9a0 100644\nBinary files a/logo.png and b/logo.png differ\n";
+    for (bad, what) in [
+        (link, "a symbolic link"),
+        (retarget, "a symbolic link"),
+        (module, "a submodule"),
+        (patch, "binary"),
+        (differ, "binary"),
+    ] {
         let r = format!("```diff\n{bad}{regular}```\n");
         let p = problems(&r);
         assert_eq!(p.len(), 1, "{p:?}");

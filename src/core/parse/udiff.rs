@@ -173,6 +173,9 @@ impl Parser {
                 file.is_new |= line.starts_with("new file mode");
                 file.is_delete |= line.starts_with("deleted file mode");
                 file.not_regular = file.not_regular.or(not_regular(line));
+                if line.starts_with("GIT binary patch") || line.starts_with("Binary files") {
+                    file.not_regular = Some(BINARY);
+                }
                 let named = |p: &str| Some(line[p.len()..].trim().trim_matches('"').to_string());
                 for from in ["rename from ", "copy from "] {
                     if line.starts_with(from) {
@@ -427,9 +430,14 @@ impl Parser {
         if let Some(what) = file.not_regular {
             let path = file.path.as_ref().map(|p| p.0.clone());
             let name = path.as_deref().unwrap_or("a file");
-            let why = format!(
-                "the diff's git mode makes {name} {what}: redline writes only regular files (its hunk would write the link's target or the commit as the file's text); make it yourself"
-            );
+            let why = match what {
+                BINARY => format!(
+                    "the diff changes {name} as a binary file (a git binary patch, or \"Binary files … differ\"): redline applies text only, and nothing of it was written; apply that part with `git apply` yourself"
+                ),
+                _ => format!(
+                    "the diff's git mode makes {name} {what}: redline writes only regular files (its hunk would write the link's target or the commit as the file's text); make it yourself"
+                ),
+            };
             self.problem(path, Format::Udiff, &why, file.start);
             return;
         }
@@ -585,8 +593,12 @@ fn not_regular(line: &str) -> Option<&'static str> {
     }
 }
 
+/// What [`DiffFile::not_regular`] says of a file whose diff is binary.
+const BINARY: &str = "a binary file";
+
 fn is_metadata(line: &str) -> bool {
     [
+        "GIT binary patch",
         "index ",
         "new file mode",
         "deleted file mode",
