@@ -166,17 +166,25 @@ fn an_editor_stopped_with_ctrl_z_stops_the_review_and_fg_goes_on() {
         return;
     }
     let scratch = tempfile::tempdir().unwrap();
-    // An "editor" that stops itself as Ctrl-Z would stop it, then edits once continued.
-    let editor = scratch.path().join("stopping-editor");
-    std::fs::write(&editor, "#!/bin/sh\nkill -TSTP $$\nprintf '# edited after fg\\n' >> \"$1\"\n")
+    // An "editor" that takes its time, then edits: the Ctrl-Z typed meanwhile reaches it and
+    // the review alike (one foreground process group), as it does with vi.
+    let editor = scratch.path().join("slow-editor");
+    std::fs::write(&editor, "#!/bin/sh\nsleep 3\nprintf '# edited after fg\\n' >> \"$1\"\n")
         .unwrap();
     std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let env = format!("EDITOR={} ", editor.display());
     let tmux = demo_with("e2e-stopped-editor", scratch.path(), 110, 32, &env);
     tmux.keys("e");
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    tmux.keys("C-z");
     tmux.wait_for("the shell's prompt", "Stopped");
     tmux.run("clear; fg");
-    tmux.wait_for("the edit accepted", "1 applied");
+    // Once the editor is done the review goes on: not stopped a second time by the same Ctrl-Z.
+    let screen = tmux.wait_for("the edit accepted", "1 applied");
+    assert!(!screen.contains("Stopped"), "{screen}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let screen = tmux.screen();
+    assert!(screen.contains("1 applied") && !screen.contains("Stopped"), "{screen}");
     let read = |name: &str| std::fs::read_to_string(scratch.path().join("project").join(name));
     let edited = [read("inventory.py").unwrap(), read("report.py").unwrap()];
     assert!(edited.iter().any(|t| t.contains("# edited after fg")), "{edited:?}");

@@ -153,11 +153,48 @@ pub fn sr_marker(line: &str) -> Option<SrMarker> {
 pub fn header_path(line: &str, prefix: &str) -> Option<String> {
     let rest = line.strip_prefix(prefix)?;
     let rest = rest.split('\t').next().unwrap_or(rest).trim_end();
-    let rest = rest.trim_matches('"');
+    let rest = unquoted(rest);
     if rest.is_empty() {
         return None;
     }
-    Some(rest.to_string())
+    Some(rest)
+}
+
+/// A path as git writes it: in double quotes with C escapes when it has bytes beyond ASCII or
+/// odd characters (`"docs/\303\234bersicht.md"` is `docs/Übersicht.md`), else as it is. A
+/// quoted path whose escapes are not UTF-8 is kept with its quotes trimmed.
+pub fn unquoted(path: &str) -> String {
+    let Some(inner) = path.strip_prefix('"').and_then(|p| p.strip_suffix('"')) else {
+        return path.trim_matches('"').to_string();
+    };
+    let b = inner.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 == b.len() {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let octal = &b[i + 1..(i + 4).min(b.len())];
+        if octal.len() == 3 && octal.iter().all(|c| (b'0'..=b'7').contains(c)) {
+            out.push(octal.iter().fold(0u8, |n, c| n.wrapping_mul(8) + (c - b'0')));
+            i += 4;
+            continue;
+        }
+        out.push(match b[i + 1] {
+            b'n' => b'\n',
+            b't' => b'\t',
+            b'r' => b'\r',
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'v' => 11,
+            c => c,
+        });
+        i += 2;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| inner.to_string())
 }
 
 /// The old-start hint of an `@@ -l,n +l,n @@` header, if it has numbers.

@@ -437,3 +437,14 @@ fn bare_blank_lines_between_additions_are_added_when_the_counts_say_so() {
     let no_counts = bare.replace("@@ -1,2 +1,7 @@", "@@ @@");
     assert_eq!(hunk(&edits(&no_counts)[0]).old_text(), "def a():\n    return 1\n\n\n");
 }
+
+#[test]
+fn git_quoted_paths_are_read_as_the_names_they_quote() {
+    // git quotes a path with bytes beyond ASCII, escaping them in octal.
+    let r = "```diff\ndiff --git \"a/docs/\\303\\234bersicht.md\" \"b/docs/\\303\\234bersicht.md\"\nindex 4be1c2a..8d0e7f1 100644\n--- \"a/docs/\\303\\234bersicht.md\"\n+++ \"b/docs/\\303\\234bersicht.md\"\n@@ -1,2 +1,3 @@\n a\n b\n+c\n```\n";
+    let e = edits(r);
+    assert_eq!(e.len(), 1, "{:?}", problems(r));
+    assert_eq!(e[0].path, "docs/Übersicht.md");
+    assert_eq!(super::markers::unquoted("\"tab\\there \\\"q\\\"\""), "tab\there \"q\"");
+    assert_eq!(super::markers::unquoted("plain.md"), "plain.md");
+}

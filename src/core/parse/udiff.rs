@@ -157,8 +157,13 @@ impl Parser {
         }
         if let Some(rest) = line.strip_prefix("diff --git ") {
             self.finish_file(b, HunkEnd::Clear);
-            let path =
-                rest.split(" b/").last().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+            // (Quoted by git when it holds bytes beyond ASCII: `"a/x" "b/x"`.)
+            let quoted = rest.rsplit_once(" \"b/").map(|(_, p)| format!("\"{p}"));
+            let path = match quoted {
+                Some(p) => Some(super::markers::unquoted(&p)),
+                None => rest.split(" b/").last().map(|s| s.trim().to_string()),
+            };
+            let path = path.filter(|s| !s.is_empty());
             let mut file = DiffFile::new(path.map(|p| (p, PathSource::DiffHeader)), self.line_no);
             file.awaiting_headers = true;
             b.file = Some(file);

@@ -195,6 +195,9 @@ where
                 }
                 signal = next_signal(&mut self.io.signals) => match signal {
                     Signal::Stop(s) => return Ok(Ending::Signal(s)),
+                    // The Ctrl-Z that stopped the editor reached us too, noted by the signal
+                    // driver only once the loop runs again: it is the editor's, already obeyed.
+                    Signal::Suspend if super::stream::take_editor_stop() => continue,
                     Signal::Suspend => {
                         self.suspend()?;
                         continue;

@@ -62,6 +62,15 @@ fn edit_with(editor: &str, file: tempfile::NamedTempFile, text: &str) -> Result<
     Ok(edited)
 }
 
+/// Whether the editor was stopped (Ctrl-Z) since the loop last asked: the terminal sent the same
+/// SIGTSTP to the review, which must not suspend it a second time once the editor is done.
+static EDITOR_STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the editor was stopped since the last call (and forget it).
+pub(super) fn take_editor_stop() -> bool {
+    EDITOR_STOPPED.swap(false, std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Wait for the editor to end. Stopped by Ctrl-Z (the terminal's SIGTSTP reaches it and us
 /// alike, and ours only notes it), the editor would wait for a `fg` that the shell never
 /// offers, for we would not be stopped: we stop too, so the shell has its prompt back, and its
@@ -83,6 +92,7 @@ fn wait_for_editor(child: std::process::Child) -> std::io::Result<std::process::
                 return Err(e);
             }
             if libc::WIFSTOPPED(status) {
+                EDITOR_STOPPED.store(true, std::sync::atomic::Ordering::SeqCst);
                 crate::shell::terminal::stop_now();
                 // SAFETY: a signal to our own child, which we have not reaped.
                 unsafe {
