@@ -258,7 +258,13 @@ impl App {
                     return effects;
                 }
                 _ if ctrl_c => return vec![AppEffect::Quit],
-                KeyCode::Char('n' | 'N') | KeyCode::Esc => self.modal = None,
+                KeyCode::Char('n' | 'N') | KeyCode::Esc => {
+                    self.modal = None;
+                    // (The reminder a stray key brought up answers a question no longer asked.)
+                    if self.notice.as_deref().is_some_and(|n| n.starts_with("quit?")) {
+                        self.notice = None;
+                    }
+                }
                 // Any other key leaves the question open: typed by someone who took the `q` for
                 // done (a shell command), closing it would run the rest as review keys (`a`
                 // accepts a file).

@@ -172,6 +172,7 @@ fn keys_typed_under_the_quit_question_do_not_reach_the_review() {
     assert_eq!(states(&app), before);
     assert_eq!(app.update_placed(key('n'), now), vec![]);
     assert_eq!(app.modal, None);
+    assert!(!app.notice.as_deref().is_some_and(|n| n.starts_with("quit?")), "{:?}", app.notice);
 }
 
 #[test]

@@ -139,7 +139,7 @@ fn draw_confirm(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         text.push(Line::styled(" reopens them pending.", theme.fg(theme.dim)));
     }
     text.push(Line::styled(
-        " Quit anyway? y / n",
+        " Quit anyway? y (or Enter) / n",
         theme.fg(theme.accent).add_modifier(Modifier::BOLD),
     ));
     let rect = centered(area, 40, text.len() as u16 + 2);
