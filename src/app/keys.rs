@@ -136,6 +136,13 @@ impl App {
             };
             return vec![AppEffect::OpenEditor { hunk: h.id, text }];
         }
+        // A decided hunk: say why nothing opens, and how to get there.
+        if let Some(h) = self.selected_hunk() {
+            self.notice = Some(format!(
+                "this hunk is {}: `u` takes the decision back, then `e` edits it",
+                h.state.name()
+            ));
+        }
         Vec::new()
     }
 

@@ -157,6 +157,19 @@ fn quitting_asks_first_when_decisions_are_pending() {
     assert_eq!(empty.update(key('q'), now), vec![AppEffect::Quit], "nothing pending");
 }
 
+/// `e` on a decided hunk opens nothing and says why (it said nothing).
+#[test]
+fn e_on_a_decided_hunk_says_why_nothing_opens() {
+    let (mut app, now) = streamed();
+    app.update_placed(key('n'), now);
+    app.update_placed(key('k'), now);
+    let first = app.review.hunks()[0].id;
+    assert_eq!(app.review.hunk(first).unwrap().state, HunkState::Rejected);
+    assert!(app.update_placed(key('e'), now).is_empty());
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("rejected") && notice.contains("`u`"), "{notice}");
+}
+
 /// Keys typed after `q` by someone who took it for done (a shell command line) answer nothing:
 /// the question stays open, and none of them reaches the review (`a` would accept a file).
 #[test]
