@@ -163,13 +163,6 @@ impl StopSignals {
         futures_util::future::select_all(waits).await.0
     }
 
-    /// Forget suspensions that arrived already: a Ctrl-Z meant for the editor, which the
-    /// terminal sent us too (the editor's wait stopped us for it).
-    pub fn forget_suspensions(&mut self) {
-        use futures_util::FutureExt;
-        while let Some(Some(())) = self.suspend.recv().now_or_never() {}
-    }
-
     /// The next stop signal or suspension to arrive.
     pub async fn next(&mut self) -> Signal {
         let StopSignals { streams, suspend } = self;
@@ -213,8 +206,6 @@ impl StopSignals {
     pub async fn next(&mut self) -> Signal {
         std::future::pending().await
     }
-
-    pub fn forget_suspensions(&mut self) {}
 }
 
 /// A signal the review acts on.

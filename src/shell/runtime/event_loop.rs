@@ -330,9 +330,6 @@ where
         if let Some(reopen) = self.io.reopen_input {
             self.io.input = reopen();
         }
-        if let Some(signals) = self.io.signals.as_mut() {
-            signals.forget_suspensions();
-        }
         let _ = self.tx.send(Msg::EditorDone { hunk, result });
         Ok(())
     }
