@@ -369,19 +369,6 @@ fn supersede(items: &mut [PlanItem], reply: &[&str]) {
 /// offered as the tempting wrong fix ("you might be tempted to just raise the timeout:"). Each
 /// is refused, saying so; what the reply offers instead stands on its own.
 fn withdrawn(items: &mut [PlanItem], reply: &[&str]) {
-    const AFTER: &[&str] = &[
-        "don't apply",
-        "do not apply",
-        "don't use that",
-        "do not use that",
-        "scratch that",
-        "disregard th",
-        "ignore that",
-        "ignore the above",
-        "ignore the previous",
-        "ignore the first",
-    ];
-    const BEFORE: &[&str] = &["tempted to", "temptation is to"];
     let lines = reply.len();
     let prose = |after: usize, before: usize| prose_between(reply, after, before).replace('’', "'");
     let spans = edit_spans(items);
@@ -392,12 +379,8 @@ fn withdrawn(items: &mut [PlanItem], reply: &[&str]) {
         let prev_end = spans[..i].iter().rev().find_map(|s| s.map(|s| s.1)).unwrap_or(0);
         let next_start = spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines + 1);
         // (Lines are 1-based: the prose after a block is lines end+1..next_start-1.)
-        let after = prose(end, next_start);
-        let before = prose(prev_end, start);
-        let why = (AFTER.iter().find(|w| after.contains(*w)).map(|w| w.to_string()))
-            .or_else(|| hedges::taken_back_after(&prose_as_written(reply, end, next_start), edit))
-            .or_else(|| BEFORE.iter().find(|w| before.contains(*w)).map(|w| w.to_string()))
-            .or_else(|| hedges::not_meant_before(&before));
+        let why = hedges::taken_back_after(&prose_as_written(reply, end, next_start), edit)
+            .or_else(|| hedges::not_meant_before(&prose(prev_end, start)));
         if let Some(words) = why {
             taken_back.push((i, words));
         }

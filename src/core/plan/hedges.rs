@@ -17,6 +17,23 @@ use crate::core::edit::{Change, Edit};
 
 /// Why the prose after a block (`after`, as written) takes the block back, if it does.
 pub(super) fn taken_back_after(after: &str, edit: &Edit) -> Option<String> {
+    // Words that take back whatever came right before them, wherever they stand.
+    const ANY: &[&str] = &[
+        "don't apply",
+        "do not apply",
+        "don't use that",
+        "do not use that",
+        "scratch that",
+        "disregard th",
+        "ignore that",
+        "ignore the above",
+        "ignore the previous",
+        "ignore the first",
+    ];
+    let lower = after.to_lowercase().replace('’', "'");
+    if let Some(w) = ANY.iter().find(|w| lower.contains(*w)) {
+        return Some(w.to_string());
+    }
     // (A fence line's backticks would pair with a name's.)
     let after = after.replace("```", " ");
     for sentence in sentences(&after) {
@@ -41,6 +58,8 @@ pub(super) fn taken_back_after(after: &str, edit: &Edit) -> Option<String> {
 /// Why the prose right before a block offers it as what not to do, or not now.
 pub(super) fn not_meant_before(before: &str) -> Option<String> {
     const CUES: &[&str] = &[
+        "tempted to",
+        "temptation is to",
         "common mistake",
         "wouldn't do it",
         "would not do it",
