@@ -488,6 +488,50 @@ fn a_journal_of_blobs_replays_and_one_over_the_limit_says_what_it_lacks() {
     }
 }
 
+/// A file over the journal's limit per text is left out while it is only sent, and journaled
+/// when the session first writes it: the journal then replays the accepted hunk (a resume
+/// rebuilds the decision, and undo can take it back), where before the file read as unusable
+/// and the decision was lost.
+#[test]
+fn a_file_over_the_limit_is_journaled_once_the_session_writes_it() {
+    use redline::core::session::Blobs;
+    for accept in [false, true] {
+        let mut s = Synth::new(
+            "big",
+            ("openai", "m"),
+            "start at one",
+            "search-replace",
+            &[("totals.py", TOTALS)],
+            12,
+        );
+        s.stream(TOTALS_REPLY);
+        if accept {
+            s.key("2", 900);
+            s.key("y", 700);
+        }
+        let recorded = read(s.record().as_bytes());
+        let mut blobs = Blobs::new(64);
+        let text: String = recorded
+            .records
+            .iter()
+            .flat_map(|r| blobs.externalize(r))
+            .map(|r| r.to_line())
+            .collect();
+        let journal = read(text.as_bytes());
+        let lacking = journal.lacking();
+        let wrote = recorded.records.iter().any(|r| matches!(r, Record::Write(w) if w.ok));
+        assert_eq!(wrote, accept);
+        if !accept {
+            assert_eq!(lacking.len(), 1, "only sent, it stays out: {lacking:?}");
+            continue;
+        }
+        assert!(lacking.is_empty(), "{lacking:?}");
+        assert_eq!(text.matches(TOTALS.lines().next().unwrap()).count(), 1, "journaled once");
+        let report = check(&journal).unwrap();
+        assert!(report.reproduced && report.now.accepted == 1, "{report:?}");
+    }
+}
+
 const TOTALS: &str = "def small(items):\n    total = 0\n    return total + len(items)\n\n\ndef large(items):\n    total = 0\n    return total + 9 * len(items)\n";
 
 const TOTALS_REPLY: &str = "totals.py\n```python\n<<<<<<< SEARCH\n    total = 0\n=======\n    total = 1\n>>>>>>> REPLACE\n```\n";

@@ -22,6 +22,7 @@ use crate::core::locate::{
 use crate::core::placement::{Placement, Strategy};
 use crate::core::plan::{Plan, PlanItem};
 use crate::core::report::{EditReport, Outcome, Status};
+use crate::core::strings::Starts;
 use crate::core::text::TextFile;
 use crate::core::verify;
 
@@ -521,7 +522,10 @@ fn modify(
             }
         },
     };
-    if let Some(why) = also_outside_a_string(hunk, &parts, &text.lines, shift) {
+    // What the prepared form knows of strings is of the text it was made from: this one.
+    let fresh = Starts::default();
+    let starts = prepared.map_or(&fresh, |p| &p.starts);
+    if let Some(why) = also_outside_a_string(hunk, &parts, &text.lines, starts, shift) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
     let parts = match also_shifted_elsewhere(hunk, &parts, &text.lines, shift) {
@@ -544,7 +548,7 @@ fn modify(
     if let Some(why) = earlier::changed_by_an_earlier_edit(hunk, &w.placed) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
-    if let Some(why) = placement_doubt(&parts, &text.lines) {
+    if let Some(why) = placement_doubt(&parts, &text.lines, starts) {
         return refused(edit, path.into(), format!("{path}: {why}"));
     }
     // Found only roughly, while the new text (with its context) stands in the file as written:

@@ -36,7 +36,39 @@ const OPENERS: [&str; 3] = ["\"\"\"", "'''", "`"];
 
 /// Whether a line holds a token that can open a string spanning lines (a cheap first look).
 pub fn may_open(line: &str) -> bool {
-    OPENERS.iter().any(|o| line.contains(o))
+    // Most lines hold no quote at all: one pass over the bytes says so before any search.
+    line.bytes().any(|b| matches!(b, b'"' | b'\'' | b'`'))
+        && OPENERS.iter().any(|o| line.contains(o))
+}
+
+/// What the scanner says of every line of one text, worked out once, on first need: the
+/// checks that ask it of a hunk's place would each scan the file from its start, and the review
+/// places hundreds of hunks in one version of a file. Each answer is the one a fresh
+/// [`Strings`] (or [`may_open`] over the lines) gives; the cache must only ever be asked about
+/// the lines it was first asked about.
+#[derive(Debug, Default)]
+pub struct Starts {
+    /// The first line that [`may_open`] (none: the text opens no string).
+    first_opener: std::sync::OnceLock<Option<usize>>,
+    /// [`Strings::line`] of every line, in order.
+    opened: std::sync::OnceLock<Vec<Option<usize>>>,
+}
+
+impl Starts {
+    /// Whether any of the first `k` lines may open a string spanning lines.
+    pub fn may_open_before(&self, lines: &[String], k: usize) -> bool {
+        let first = self.first_opener.get_or_init(|| lines.iter().position(|l| may_open(l)));
+        first.is_some_and(|f| f < k)
+    }
+
+    /// For each line, where the string it begins inside was opened ([`Strings::line`] over the
+    /// whole text).
+    pub fn opened(&self, lines: &[String]) -> &[Option<usize>] {
+        self.opened.get_or_init(|| {
+            let mut strings = Strings::new();
+            lines.iter().map(|l| strings.line(l)).collect()
+        })
+    }
 }
 
 impl Strings {

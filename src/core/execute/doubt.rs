@@ -8,6 +8,7 @@
 use crate::core::edit::{Hunk, LineKind};
 use crate::core::locate::lines::{Likeness, ratio};
 use crate::core::locate::{HunkSlot, Located};
+use crate::core::strings::Starts;
 
 mod insertion;
 use insertion::insertion_gap;
@@ -15,7 +16,11 @@ use insertion::insertion_gap;
 /// Doubts about a placement that no check of the result can settle: parts of a fused hunk out
 /// of the order the model wrote them in, or new lines whose place among lines the model left
 /// out is unknown.
-pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Option<String> {
+pub(super) fn placement_doubt(
+    parts: &[(Hunk, Located)],
+    lines: &[String],
+    starts: &Starts,
+) -> Option<String> {
     if parts.windows(2).any(|w| w[1].1.start < w[0].1.end) {
         return Some(
             "the hunk's changes fit the file only in another order than the reply gives them: send them as separate hunks, each with its own context".into(),
@@ -29,7 +34,7 @@ pub(super) fn placement_doubt(parts: &[(Hunk, Located)], lines: &[String]) -> Op
             .or_else(|| context_taken_for_new(h, loc, lines))
             .or_else(|| context_standing_for_nothing(h, loc))
             .or_else(|| context_held_elsewhere(h, loc, lines))
-            .or_else(|| shifted_into_a_string(loc, lines))
+            .or_else(|| shifted_into_a_string(loc, lines, starts))
             .or_else(|| lost_head_context(h, loc, lines))
             .or_else(|| unpinned_removal(loc, lines))
             .or_else(|| kept_inside_removal(loc, lines))
@@ -235,7 +240,7 @@ fn context_held_elsewhere(h: &Hunk, loc: &Located, lines: &[String]) -> Option<S
 /// Old lines found only at another depth, every one of them inside a string literal that
 /// opens above them (a docstring's example of the code the user has since rewritten): the
 /// model's code is not text in a string, and the lines it matched there are an example.
-fn shifted_into_a_string(loc: &Located, lines: &[String]) -> Option<String> {
+fn shifted_into_a_string(loc: &Located, lines: &[String], starts: &Starts) -> Option<String> {
     use crate::core::locate::MatchKind;
     if matches!(loc.strategy, MatchKind::Exact | MatchKind::Whitespace) {
         return None;
@@ -249,15 +254,13 @@ fn shifted_into_a_string(loc: &Located, lines: &[String]) -> Option<String> {
         })
         .collect();
     if !matched.iter().any(|(_, shifted)| *shifted)
-        || !lines[..loc.start.min(lines.len())].iter().any(|l| crate::core::strings::may_open(l))
+        || !starts.may_open_before(lines, loc.start.min(lines.len()))
     {
         return None;
     }
-    let mut strings = crate::core::strings::Strings::new();
     // (Each line's state where it starts, and the line after the last matched one's: whether
     // the string is still open after them.)
-    let upto = (loc.end + 1).min(lines.len());
-    let opened: Vec<Option<usize>> = lines[..upto].iter().map(|l| strings.line(l)).collect();
+    let opened = starts.opened(lines);
     let first = opened.get(matched.first()?.0).copied().flatten()?;
     let last = matched.iter().map(|(f, _)| *f).max()?;
     // Matched lines that end with the string's closing line (a docstring's last lines and its

@@ -8,6 +8,7 @@
 use crate::core::edit::Hunk;
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::{HunkSlot, Located, MatchKind, RefusalKind, locate_parts_indexed};
+use crate::core::strings::Starts;
 
 /// Locate `hunk` with file lines `start..end` out of reach (each stands for no text the hunk
 /// has): line numbers stay the file's, and the parts must touch nothing in that range. `None`
@@ -45,15 +46,14 @@ pub(super) fn also_outside_a_string(
     hunk: &Hunk,
     parts: &[(Hunk, Located)],
     lines: &[String],
+    starts: &Starts,
     shift: isize,
 ) -> Option<String> {
     let [(_, loc)] = parts else { return None };
-    if loc.end <= loc.start || !lines[..loc.start].iter().any(|l| crate::core::strings::may_open(l))
-    {
+    if loc.end <= loc.start || !starts.may_open_before(lines, loc.start) {
         return None;
     }
-    let mut strings = crate::core::strings::Strings::new();
-    let mut opened: Vec<Option<usize>> = lines[..loc.end].iter().map(|l| strings.line(l)).collect();
+    let opened = starts.opened(lines);
     let first = opened[loc.start]?;
     let in_one_string = |opened: &[Option<usize>]| {
         opened.first().copied().flatten().is_some_and(|o| opened.iter().all(|x| *x == Some(o)))
@@ -65,7 +65,6 @@ pub(super) fn also_outside_a_string(
     let (start, end) = (other.first()?.1.start, other.last()?.1.end);
     // The other place inside a string too (two templates alike): the strings are the code
     // here, and the exact one is the place.
-    opened.extend(lines[opened.len()..end.max(opened.len())].iter().map(|l| strings.line(l)));
     if in_one_string(&opened[start..end]) {
         return None;
     }

@@ -20,6 +20,7 @@ use crate::core::indent::{FileStyle, file_style};
 use crate::core::locate::lines::{FileIndex, LineInfo};
 use crate::core::locate::{HunkSlot, Located, locate_parts_indexed};
 use crate::core::report::EditReport;
+use crate::core::strings::Starts;
 use crate::core::text::{Eol, TextFile};
 use crate::core::verify;
 
@@ -145,8 +146,8 @@ fn modify_lines(
     if rough
         || strings
         || recipes
-        || placement_doubt(&parts, &text.lines).is_some()
-        || super::also_outside_a_string(hunk, &parts, &text.lines, 0).is_some()
+        || placement_doubt(&parts, &text.lines, &p.starts).is_some()
+        || super::also_outside_a_string(hunk, &parts, &text.lines, &p.starts, 0).is_some()
         || super::also_shifted_elsewhere(hunk, &parts, &text.lines, 0).is_some()
         || in_place_already(&parts, &text.lines).is_some()
         || crate::core::apply::places_past_its_lines(loc)
@@ -230,6 +231,8 @@ pub(super) struct Prepared<'a> {
     /// How many times the file holds each line, trimmed. (Made at once: a lazy cell would make
     /// `Prepared` invariant in `'a`, and `PreparedFile` relies on it being covariant.)
     held: HashMap<&'a str, u32>,
+    /// Where strings spanning lines begin and end, worked out on first need.
+    pub(super) starts: Starts,
 }
 
 impl<'a> Prepared<'a> {
@@ -242,6 +245,6 @@ impl<'a> Prepared<'a> {
         for l in &text.lines {
             *held.entry(l.trim()).or_default() += 1;
         }
-        Prepared { infos, index, style, held }
+        Prepared { infos, index, style, held, starts: Starts::default() }
     }
 }

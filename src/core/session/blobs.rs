@@ -26,11 +26,16 @@ pub const DEFAULT_MAX_TEXT_BYTES: u64 = 1 << 20;
 pub struct Blobs {
     written: HashSet<String>,
     max_bytes: u64,
+    /// Each file's last text that was over the limit and left out, by path, until the session
+    /// writes that file: then it is journaled after all. A replay (and `resume`) rebuilds what
+    /// a write left from the text before it; without it the session's decisions on the file
+    /// are lost (nothing to undo, hunks applied on disk shown as pending).
+    left_out: HashMap<String, String>,
 }
 
 impl Blobs {
     pub fn new(max_bytes: u64) -> Blobs {
-        Blobs { written: HashSet::default(), max_bytes }
+        Blobs { written: HashSet::default(), max_bytes, left_out: HashMap::default() }
     }
 
     /// The records to write for `record`: a `blob` for each of its texts not written yet, then
@@ -43,6 +48,16 @@ impl Blobs {
             Record::Write(w) => {
                 if let Some(found) = &mut w.found {
                     self.file(found, &mut out);
+                }
+                // The file's text before its first write, left out for its size: the write
+                // makes it part of the session's work.
+                if w.ok
+                    && let Some(text) = self.left_out.remove(&w.path)
+                {
+                    let h = hash(&text);
+                    if self.written.insert(h.clone()) {
+                        out.push(Record::Blob { hash: h, text });
+                    }
                 }
             }
             Record::Request(r) => {
@@ -70,11 +85,18 @@ impl Blobs {
     }
 
     fn file(&mut self, f: &mut FileRecord, out: &mut Vec<Record>) {
-        if let Some(text) = f.content.take() {
-            let (h, omitted) = self.take(text, out);
-            f.hash = Some(h);
-            f.omitted = omitted;
-        }
+        let Some(text) = f.content.take() else {
+            self.left_out.remove(&f.path);
+            return;
+        };
+        let kept = (text.len() as u64 > self.max_bytes).then(|| text.clone());
+        let (h, omitted) = self.take(text, out);
+        f.hash = Some(h);
+        f.omitted = omitted;
+        match kept {
+            Some(text) => self.left_out.insert(f.path.clone(), text),
+            None => self.left_out.remove(&f.path),
+        };
     }
 
     fn message(&mut self, m: &mut MessageRecord, out: &mut Vec<Record>) {
@@ -85,9 +107,11 @@ impl Blobs {
     }
 }
 
-/// Put every blob's text back where it is referred to, and drop the `blob` records. A text the
-/// journal lacks (over its limit, or its blob cut off) stays out: a file's `content` stays
-/// `None` with its `hash` (see [`FileRecord::lacks`]); a message gets a placeholder.
+/// Put every blob's text back where it is referred to, and drop the `blob` records. A file's
+/// text left out for its size is filled in too when the journal holds it further on (it was
+/// journaled when the session first wrote the file). A text the journal lacks (over its limit,
+/// or its blob cut off) stays out: a file's `content` stays `None` with its `hash` (see
+/// [`FileRecord::lacks`]); a message gets a placeholder.
 pub fn resolve(records: Vec<Record>) -> Vec<Record> {
     if !records.iter().any(|r| matches!(r, Record::Blob { .. }) || refers(r)) {
         return records;
@@ -95,14 +119,15 @@ pub fn resolve(records: Vec<Record>) -> Vec<Record> {
     let mut texts: HashMap<String, String> = HashMap::default();
     let mut out = Vec::with_capacity(records.len());
     for record in records {
-        let mut record = match record {
+        match record {
             Record::Blob { hash, text } => {
                 texts.insert(hash, text);
-                continue;
             }
-            other => other,
-        };
-        match &mut record {
+            other => out.push(other),
+        }
+    }
+    for record in &mut out {
+        match record {
             Record::File(f) | Record::FileChanged(f) => fill_file(f, &texts),
             Record::Write(w) => {
                 if let Some(found) = &mut w.found {
@@ -112,7 +137,6 @@ pub fn resolve(records: Vec<Record>) -> Vec<Record> {
             Record::Request(r) => r.messages.iter_mut().for_each(|m| fill_message(m, &texts)),
             _ => {}
         }
-        out.push(record);
     }
     out
 }
@@ -123,9 +147,10 @@ fn refers(record: &Record) -> bool {
 }
 
 fn fill_file(f: &mut FileRecord, texts: &HashMap<String, String>) {
-    let referred = f.content.is_none() && f.unusable.is_none() && f.omitted.is_none();
+    let referred = f.content.is_none() && f.unusable.is_none();
     if let Some(text) = f.hash.as_ref().and_then(|h| texts.get(h)).filter(|_| referred) {
         f.content = Some(text.clone());
+        f.omitted = None;
     }
 }
 
