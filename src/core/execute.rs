@@ -27,6 +27,7 @@ use crate::core::text::TextFile;
 use crate::core::verify;
 
 mod already;
+mod annotations;
 mod doubt;
 mod earlier;
 mod elsewhere;
@@ -467,16 +468,45 @@ fn modify(
     let shift = hunk
         .old_start_hint
         .map_or(0, |h| w.moves.iter().filter(|(at, _)| *at < h).map(|(_, d)| d).sum());
-    let (located, style) = match prepared {
-        Some(p) => (locate_parts_indexed(hunk, &p.infos, &p.index, shift), Some(p.style)),
+    let locate = |hunk: &Hunk, lines: &[String]| match prepared {
+        Some(p) => locate_parts_indexed(hunk, &p.infos, &p.index, shift),
         None => {
-            let infos: Vec<LineInfo> = text.lines.iter().map(|l| LineInfo::new(l)).collect();
-            (locate_parts_indexed(hunk, &infos, &FileIndex::new(&infos), shift), None)
+            let infos: Vec<LineInfo> = lines.iter().map(|l| LineInfo::new(l)).collect();
+            locate_parts_indexed(hunk, &infos, &FileIndex::new(&infos), shift)
         }
     };
-    let parts = match located {
+    let style = prepared.map(|p| p.style);
+    let parts = match locate(hunk, &text.lines) {
         Ok(parts) => parts,
         Err(refusal) => return not_located(edit, path, hunk, &refusal, w),
+    };
+    // Decorators, attributes and next-line directives above the item the hunk starts at stay
+    // with it: the hunk takes them in, and is placed and judged as such from here on.
+    let reattached = match parts.as_slice() {
+        [(_, loc)] => annotations::reattach(path, hunk, loc, &text.lines),
+        _ => None,
+    };
+    let (hunk, parts) = match &reattached {
+        None => (hunk, parts),
+        Some(with) => {
+            let taken = with.lines.len() - hunk.lines.len();
+            match locate(with, &text.lines) {
+                Ok(again) if matches!(again.as_slice(), [(_, l)] if l.start + taken == parts[0].1.start) => {
+                    (with, again)
+                }
+                _ => {
+                    return refused(
+                        edit,
+                        path.into(),
+                        format!(
+                            "{path}: line {} ({:?}) belongs to the line below it, which the edit starts at; written as it is, the edit would part them: include the line in the old text",
+                            parts[0].1.start,
+                            text.lines[parts[0].1.start - 1].trim()
+                        ),
+                    );
+                }
+            }
+        }
     };
     // The new text stands, whole and as written, where the hunk was found: the edit was made
     // before. This comes before the doubts about a place: new lines among lines the hunk left

@@ -146,6 +146,7 @@ fn modify_lines(
     if rough
         || strings
         || recipes
+        || super::annotations::reattach(path, h, loc, &text.lines).is_some()
         || placement_doubt(&parts, &text.lines, &p.starts).is_some()
         || super::also_outside_a_string(hunk, &parts, &text.lines, &p.starts, 0).is_some()
         || super::also_shifted_elsewhere(hunk, &parts, &text.lines, 0).is_some()

@@ -139,6 +139,9 @@ pub fn compare(a: &LineInfo, b: &LineInfo) -> Likeness {
     if a.is_blank() || b.is_blank() {
         return Likeness::Different;
     }
+    if commented(a.body(), b.body()) || commented(b.body(), a.body()) {
+        return Likeness::Fuzzy(COMMENTED);
+    }
     let (la, lb) = (a.loose_len as f64, b.loose_len as f64);
     if la.min(lb) / la.max(lb) < FUZZY_MIN {
         return Likeness::Different;
@@ -152,6 +155,21 @@ pub fn compare(a: &LineInfo, b: &LineInfo) -> Likeness {
     }
     let s = ratio_chars(&a.loose, &b.loose);
     if s >= FUZZY_MIN { Likeness::Fuzzy(s) } else { Likeness::Different }
+}
+
+/// How alike a line and the same line with a comment at its end are: the code is the same, but
+/// the texts are not (a kept line keeps the file's comment).
+const COMMENTED: f64 = 0.9;
+
+/// Whether `long` is `short` with a comment added at its end (`remove(e)  # TODO: …`, a
+/// watch-mode `# AI!` the model is told not to copy): however long the comment, the code is the
+/// same line. Told by a space, then a comment's opener, right after the whole of `short`.
+fn commented(short: &str, long: &str) -> bool {
+    let Some(rest) = long.strip_prefix(short) else { return false };
+    let comment = rest.trim_start();
+    short.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+        && comment.len() < rest.len()
+        && ["#", "//", "/*", "--", "<!--"].iter().any(|o| comment.starts_with(o))
 }
 
 /// Similarity of two strings ignoring whitespace: 1 - edit distance / longer length, on chars.
@@ -361,6 +379,15 @@ mod tests {
         assert_eq!(c("x=1", "x = 1"), Likeness::Spacing);
         assert!(matches!(c("def start_task():", "def create_task():"), Likeness::Fuzzy(_)));
         assert_eq!(c("return None", "import os, sys, re"), Likeness::Different);
+        let long =
+            "    queue.remove(event)  # TODO: check the event is scheduled first, it may be gone";
+        assert_eq!(c("    queue.remove(event)", long), Likeness::Fuzzy(COMMENTED));
+        assert_eq!(c(long, "  queue.remove(event)"), Likeness::Fuzzy(COMMENTED));
+        assert_eq!(
+            c("x = a", "x = a # a note that is long, much longer than the code"),
+            Likeness::Different
+        );
+        assert_eq!(c("remove(event)", "remove(event)#no space, no comment"), Likeness::Different);
     }
 
     #[test]

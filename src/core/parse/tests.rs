@@ -403,7 +403,10 @@ fn a_symbolic_link_or_submodule_in_a_git_diff_is_reported_never_written_as_text(
     // without a word (the run said every edit applied).
     let patch = "diff --git a/logo.png b/logo.png\nindex 3b18e51..0000000\nGIT binary patch\nliteral 0\nHcmV?d00001\n\nliteral 12\nzcmeAS@N?(olHy`uVBq!ia0vp\n\n";
     let differ = "diff --git a/logo.png b/logo.png\nindex 3b18e51..4c2d9a0 100644\nBinary files a/logo.png and b/logo.png differ\n";
+    // A merge's combined diff: its lines are marked against two parents.
+    let combined = "diff --cc cfg.go\nindex 3b1c2d4,9af01e2..7c55e10\n--- a/cfg.go\n+++ b/cfg.go\n@@@ -3,3 -3,3 +3,3 @@@ func F() T\n  \tA: 1,\n- \tB: 2,\n -\tB: 3,\n++\tB: 4,\n";
     for (bad, what) in [
+        (combined, "combined diff"),
         (link, "a symbolic link"),
         (retarget, "a symbolic link"),
         (module, "a submodule"),

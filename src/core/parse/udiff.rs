@@ -198,6 +198,12 @@ impl Parser {
         if is_hunk_header(line) {
             self.flush_held(b);
             self.finish_hunk(b, HunkEnd::Clear, 0);
+            // A combined diff (a merge's `diff --cc`): each line marked against two parents.
+            if line.starts_with("@@@")
+                && let Some(file) = b.file.as_mut()
+            {
+                file.not_regular = Some(COMBINED);
+            }
             b.hunk = Some(HunkAcc {
                 lines: Vec::new(),
                 hint: hunk_header_hint(line),
@@ -436,6 +442,9 @@ impl Parser {
             let path = file.path.as_ref().map(|p| p.0.clone());
             let name = path.as_deref().unwrap_or("a file");
             let why = match what {
+                COMBINED => format!(
+                    "the diff of {name} is a combined diff (`diff --cc`, `@@@` hunks: a merge's lines against two parents): it shows what a merge did, and cannot be applied; nothing of it was written; send a plain diff against the file as it is"
+                ),
                 BINARY => format!(
                     "the diff changes {name} as a binary file (a git binary patch, or \"Binary files … differ\"): redline applies text only, and nothing of it was written; apply that part with `git apply` yourself"
                 ),
@@ -600,6 +609,9 @@ fn not_regular(line: &str) -> Option<&'static str> {
 
 /// What [`DiffFile::not_regular`] says of a file whose diff is binary.
 const BINARY: &str = "a binary file";
+
+/// What [`DiffFile::not_regular`] says of a file whose diff is a combined one.
+const COMBINED: &str = "a combined diff";
 
 fn is_metadata(line: &str) -> bool {
     [

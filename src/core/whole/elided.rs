@@ -21,12 +21,29 @@ pub fn elides(listing: &str, file: &str) -> bool {
     if masks(listing, file) {
         return true;
     }
-    let Some(parts) = split(listing) else { return false };
+    if let Some(parts) = split(listing) {
+        return stands_for(&parts, file);
+    }
+    // Part of a value masked (`postgres://app:********@db/app`, `sk_live_****`): the stretch
+    // masked is a secret's, after the key.
+    // (Inside a value: no space on either side of a mask, which `a *** b` in code has.)
+    masked_parts(listing).is_some_and(|parts| {
+        let inside = parts.iter().enumerate().all(|(k, p)| {
+            (k == parts.len() - 1 || !p.ends_with(char::is_whitespace))
+                && (k == 0 || !p.starts_with(char::is_whitespace))
+        });
+        inside && parts[0].contains(['=', ':']) && stands_for(&parts, file) && !file.contains(MASK)
+    })
+}
+
+/// Whether `file` is the line `parts` were cut from, each cut standing for one character or
+/// more: the parts follow in order, the first saying what the line is (a key, a name: not only
+/// whitespace or punctuation).
+fn stands_for(parts: &[&str], file: &str) -> bool {
     let head = parts[0];
     if !head.chars().any(char::is_alphanumeric) || !file.starts_with(head) {
         return false;
     }
-    // Each mark stands for one character or more: the rest of the parts follow in order.
     let mut rest = &file[head.len()..];
     for (k, part) in parts.iter().enumerate().skip(1) {
         let last = k == parts.len() - 1;
@@ -39,6 +56,25 @@ pub fn elides(listing: &str, file: &str) -> bool {
         }
     }
     false
+}
+
+/// The masking a model writes over a secret: this, three times or more.
+const MASK: &str = "***";
+
+/// The line cut at its runs of three `*` or more, `None` when it has none.
+fn masked_parts(line: &str) -> Option<Vec<&str>> {
+    let mut parts = Vec::new();
+    let mut from = 0;
+    while let Some(at) = line[from..].find(MASK) {
+        let start = from + at;
+        parts.push(&line[from..start]);
+        from = start + line[start..].bytes().take_while(|b| *b == b'*').count();
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.push(&line[from..]);
+    Some(parts)
 }
 
 /// Whether `listing` is `file` with its value masked: the same key (`PASSWORD=`, `token:`),
@@ -152,6 +188,16 @@ mod tests {
         assert!(!elides("DB_PASSWORD=********", "DB_USER=admin"), "another key");
         assert!(!elides("LIMIT=<10>", "LIMIT="), "nothing to keep");
         assert!(!elides("x = a * b", "x = a + b"), "code");
+        // Part of the value masked.
+        let url = "DATABASE_URL=postgres://app:Zq8v!k2L@db.internal:5432/app";
+        assert!(elides("DATABASE_URL=postgres://app:********@db.internal:5432/app", url));
+        assert!(elides("STRIPE_KEY=sk_live_********", "STRIPE_KEY=sk_live_51Hx9aQ2"));
+        assert!(!elides("STRIPE_KEY=sk_test_********", "STRIPE_KEY=sk_live_51Hx9aQ2"));
+        assert!(!elides(
+            "DATABASE_URL=postgres://app:***@db/x",
+            "DATABASE_URL=postgres://app:***@db/x"
+        ));
+        assert!(!elides("y = a *** b", "y = a + b"), "no key before the mask");
     }
 
     #[test]
