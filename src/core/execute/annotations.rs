@@ -45,7 +45,7 @@ pub(super) fn reattach(path: &str, hunk: &Hunk, loc: &Located, lines: &[String])
         // written where it was are its rewrite, and keep them.)
         LineKind::Remove => {
             let removed = hunk.lines[first..].iter().take_while(|l| l.kind == LineKind::Remove);
-            let next = hunk.lines[first..].iter().nth(removed.count());
+            let next = hunk.lines[first..].get(removed.count());
             if !inserted.is_empty() || next.is_some_and(|l| l.kind == LineKind::Add) {
                 return None;
             }
