@@ -372,12 +372,16 @@ fn withdrawn(items: &mut [PlanItem], reply: &[&str]) {
     let lines = reply.len();
     let prose = |after: usize, before: usize| prose_between(reply, after, before).replace('’', "'");
     let spans = edit_spans(items);
+    // The prose around a block ends at the blocks next to it, refused ones too: a block taken
+    // as corrected is still text between this one and the prose before it ("Don't do this:"
+    // is about it, not about the block that follows it).
+    let blocks = block_spans(items);
     let mut taken_back: Vec<(usize, String)> = Vec::new();
     for (i, span) in spans.iter().enumerate() {
         let Some((start, end)) = *span else { continue };
         let PlanItem::Edit { edit, .. } = &items[i] else { continue };
-        let prev_end = spans[..i].iter().rev().find_map(|s| s.map(|s| s.1)).unwrap_or(0);
-        let next_start = spans[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines + 1);
+        let prev_end = blocks[..i].iter().rev().find_map(|s| s.map(|s| s.1)).unwrap_or(0);
+        let next_start = blocks[i + 1..].iter().find_map(|s| s.map(|s| s.0)).unwrap_or(lines + 1);
         // (Lines are 1-based: the prose after a block is lines end+1..next_start-1.)
         let why = hedges::taken_back_after(&prose_as_written(reply, end, next_start), edit)
             .or_else(|| hedges::not_meant_before(&prose(prev_end, start)));
@@ -435,6 +439,18 @@ fn prose_as_written(reply: &[&str], after: usize, before: usize) -> String {
 }
 
 /// Each item's reply lines (1-based, inclusive) when it is an edit still to be made.
+/// The reply lines of every block, refused or not (`None`: a parser's problem).
+fn block_spans(items: &[PlanItem]) -> Vec<Option<(usize, usize)>> {
+    (items.iter())
+        .map(|item| match item {
+            PlanItem::Edit { edit, .. }
+            | PlanItem::Refused { edit, .. }
+            | PlanItem::Quote { edit, .. } => Some(edit.reply_lines),
+            PlanItem::Problem(_) => None,
+        })
+        .collect()
+}
+
 fn edit_spans(items: &[PlanItem]) -> Vec<Option<(usize, usize)>> {
     (items.iter())
         .map(|item| match item {
@@ -484,6 +500,18 @@ mod tests {
         assert_eq!(refused(&reply), [false, true]);
         let reply = format!("A common mistake is to bump x:\n\n{one}\nInstead:\n\n{two}");
         assert_eq!(refused(&reply), [true, false]);
+        // The same old text in both: the second is the first's correction, and the words
+        // before the first are not about the second (ux24 B1).
+        let bad = block("x = 1", "x = 3");
+        let good = block("x = 1", "x = 2");
+        let reply = format!(
+            "You might be tempted to round. Don't do this:\n\n{bad}\nInstead, use:\n\n{good}"
+        );
+        assert_eq!(refused(&reply), [true, false]);
+        let reply = format!(
+            "Set y:\n\n{two}\n<details>\n<summary>Or bump x instead (not recommended)</summary>\n\n{one}\n</details>\n"
+        );
+        assert_eq!(refused(&reply), [false, true]);
         // Offered as alternatives: neither is the reply's to choose.
         let reply = format!("**Option A**, on write:\n\n{one}\n**Option B**, on read:\n\n{two}");
         assert_eq!(refused(&reply), [true, true]);

@@ -114,9 +114,26 @@ fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option
                     old.trim()
                 ));
             }
+            // Quotes and brackets the file has and neither of the model's lines: its
+            // `["3.9", "3.10"]` for the model's `[3.9, 3.10]` (in YAML, `3.10` unquoted is 3.1).
+            if let Some(lost) = marks_lost(old, new, file) {
+                return Some(format!(
+                    "the file's line {:?} is not the line the edit replaces ({:?}): it has `{lost}` where the edit's lines have none, so writing the edit's line would drop it; send the edit against the line as it is now",
+                    file.trim(),
+                    old.trim()
+                ));
+            }
         }
     }
     None
+}
+
+/// A quote or bracket the file's line has more of than both the model's old and new lines.
+fn marks_lost(old: &str, new: &str, file: &str) -> Option<char> {
+    let count = |t: &str, c: char| t.chars().filter(|x| *x == c).count();
+    ['"', '\'', '`', '(', ')', '[', ']', '{', '}']
+        .into_iter()
+        .find(|&c| count(file, c) > count(old, c).max(count(new, c)))
 }
 
 /// A context line taken for a new line whose `+` the model forgot (or passed over as made up),

@@ -88,7 +88,7 @@ impl PreparedFile {
     /// (a refusal, a hunk in parts, a whole-file edit) copies the file.
     pub fn place(&self, edit: &Edit, path: &str) -> (EditReport, Option<Placed>) {
         let prepared: Option<&Prepared<'_>> = self.prepared.as_ref();
-        if let (Some(text), Some(p)) = (self.text.as_deref(), prepared)
+        if let (Some(text), Some(p), None) = (self.text.as_deref(), prepared, &self.unusable)
             && let Some(placed) = modify_lines(edit, path, text, p)
         {
             return placed;
@@ -122,6 +122,7 @@ fn modify_lines(
 ) -> Option<(EditReport, Option<Placed>)> {
     let Change::Modify { hunk } = &edit.change else { return None };
     if text.bom
+        || hunk.lines.iter().any(|l| super::escaped::has_entity(&l.text))
         || super::placeholder_in_new_text(hunk, &text.lines).is_some()
         || super::stand_in::comment_for_removed_code(path, hunk, &text.lines).is_some()
     {

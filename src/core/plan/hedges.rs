@@ -71,6 +71,11 @@ pub(super) fn not_meant_before(before: &str) -> Option<String> {
         "once you have upgraded",
         "a separate deploy",
         "in a later release",
+        "not recommended",
+        "wouldn't recommend",
+        "would not recommend",
+        "don't recommend",
+        "do not recommend",
     ];
     let s = before.to_lowercase();
     CUES.iter().find(|c| s.contains(*c)).map(|c| c.to_string())
