@@ -9,7 +9,8 @@
 //! - Ctrl-Z suspends to the shell and `fg` draws the review whole again;
 //! - quitting with undecided hunks, then `redline resume`, shows them pending again;
 //! - a session killed while hunks were placing, or while a write was under way, resumes, and
-//!   its journal replays to the same end.
+//!   its journal replays to the same end; one whose reply was cut resumes to ask for the rest
+//!   even with every hunk so far decided.
 //!
 //! Needs tmux (and Node.js for aimock); without tmux it checks nothing and says so, except
 //! under CI.
@@ -344,4 +345,44 @@ fn a_session_killed_while_a_write_was_under_way_resumes_and_replays() {
         assert_eq!(status, "0", "landed: {landed}; the resumed journal replays:\n{report}");
         assert!(report.contains("\"accepted\": 1"), "{report}");
     }
+}
+
+/// A session whose reply never ended (killed, or quit while the model wrote) is resumed even
+/// when every hunk that came was decided: the rest of the reply is not lost without a word, `r`
+/// asks for it (ux24 B3: "has no undecided hunks", and nothing more).
+#[test]
+fn a_session_cut_mid_reply_resumes_though_every_hunk_is_decided() {
+    if !have_tmux("the resume-a-cut-reply test") {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let tmux = demo("e2e-resume-cut", scratch.path(), 110, 32);
+    tmux.keys("A");
+    tmux.wait_for("every hunk written", "0 pending 4 applied");
+    // (The failed hunk is the fourth of five.)
+    for key in ["g", "j", "j", "j", "n"] {
+        tmux.keys(key);
+    }
+    tmux.wait_for("the failed hunk rejected", "1 rejected 0 failed");
+    tmux.keys("q");
+    tmux.wait_for("redline to exit", "EXIT=0");
+    // The journal as a kill during the stream leaves it: the reply's end never came.
+    let sessions = scratch.path().join("sessions");
+    let journal = std::fs::read_dir(&sessions).unwrap().next().unwrap().unwrap().path();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let kept: String = text
+        .lines()
+        .filter(|l| {
+            !l.starts_with("{\"kind\":\"stream_end\"") && !l.starts_with("{\"kind\":\"end\"")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(kept, text, "the demo's reply ended:\n{text}");
+    std::fs::write(&journal, kept).unwrap();
+    tmux.run("clear");
+    tmux.run(&format!("{} resume; echo EXIT=$?", redline_in(scratch.path())));
+    let screen = tmux.wait_for("the resumed review", "the session ended before the reply did");
+    assert!(screen.contains("0 pending 4 applied"), "{screen}");
+    tmux.keys("q");
+    tmux.wait_for("redline to exit", "EXIT=0");
 }

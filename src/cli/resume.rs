@@ -84,7 +84,10 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
     let Resumed { app, recorder, files, t, held } = driver.into_resume();
     let c = app.review.counts();
     let open = c.undecided();
-    if open == 0 {
+    // A reply the session did not see to its end (killed, or quit while the model wrote):
+    // resumed even with every hunk so far decided, so the rest of it can be asked for.
+    let cut = app.streaming || app.stats.cancelled;
+    if open == 0 && !cut {
         say!("redline: session {} has no undecided hunks", script.header.id);
         return Ok(());
     }
@@ -98,14 +101,20 @@ fn try_resume(args: &ResumeArgs) -> Result<()> {
             (now != *was).then(|| Msg::FileChanged { path: path.clone(), source: now })
         })
         .collect();
-    if app.streaming {
+    if cut {
         since.push(Msg::StreamError("the session ended before the reply did".into()));
     }
     let (theme, _, _) = look(args.theme.as_deref())?;
-    let mut app = app.with_notice(Some(format!(
-        "resumed session {}: {open} hunk(s) undecided; decisions are added to its journal",
-        script.header.id
-    )));
+    let mut app = app.with_notice(Some(match open {
+        0 => format!(
+            "resumed session {}: its reply was cut short; `r` asks for it again, and decisions are added to its journal",
+            script.header.id
+        ),
+        _ => format!(
+            "resumed session {}: {open} hunk(s) undecided; decisions are added to its journal",
+            script.header.id
+        ),
+    }));
     let journal = Journal::reopen(&path, script.header.clone())?;
     let session = Session {
         workspace,
