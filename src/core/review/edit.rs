@@ -2,7 +2,7 @@
 //! replacing its new text (edited in `$EDITOR`).
 
 use super::{HunkId, HunkState, Review, hunk_id};
-use crate::core::edit::{Change, Edit, Hunk, LineKind};
+use crate::core::edit::{Change, Edit, Hunk, HunkLine, LineKind};
 use crate::core::report::Status;
 
 impl Review {
@@ -109,11 +109,25 @@ pub fn split_hunk(hunk: &Hunk, context: usize) -> Vec<Hunk> {
         // Context between two groups is shared out, each side taking up to `context` lines.
         let lo =
             s.saturating_sub(context).max(if g == 0 { 0 } else { prev_end + (s - prev_end) / 2 });
-        let hi = (e + context).min(if g + 1 == groups.len() {
+        let mut hi = (e + context).min(if g + 1 == groups.len() {
             lines.len()
         } else {
             e + (next_start - e).div_ceil(2)
         });
+        // A part needs an old line that says where it goes: blank lines alone place nothing.
+        // Its context reaches further (into the lines the part beside it keeps too, which
+        // stay where they are) until it has one; a part that cannot have one is no part.
+        let telling = |l: &HunkLine| l.kind != LineKind::Add && !l.text.trim().is_empty();
+        let mut lo = lo;
+        while !lines[lo..hi].iter().any(telling) {
+            match (lo > 0, hi < lines.len()) {
+                (false, false) => return vec![hunk.clone()],
+                (down, up) => {
+                    lo -= usize::from(down);
+                    hi += usize::from(up);
+                }
+            }
+        }
         // A hunk that knows its first line's number gives each part its own.
         let before = lines[..lo].iter().filter(|l| l.kind != LineKind::Add).count();
         parts.push(Hunk {

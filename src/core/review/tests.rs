@@ -152,6 +152,44 @@ fn split_cuts_a_hunk_into_its_change_groups() {
     assert!(r.hunks().iter().all(|h| h.state == HunkState::Pending), "{:?}", r.hunks());
 }
 
+/// Groups of changes one blank line apart (a constant added under an import, a function
+/// changed below): each part reaches past the blank line for a line that places it, and both
+/// are pending (ux24 B2: the first part had only a blank line and could never be placed).
+#[test]
+fn each_split_part_keeps_a_line_that_places_it() {
+    use crate::core::edit::{Hunk, HunkLine, LineKind::*};
+    let hunk = Hunk {
+        lines: vec![
+            HunkLine::new(Context, "import math"),
+            HunkLine::new(Add, "TAU = 2 * math.pi"),
+            HunkLine::new(Context, ""),
+            HunkLine::new(Context, "def area(r):"),
+            HunkLine::new(Remove, "    return 3.14 * r * r"),
+            HunkLine::new(Add, "    return math.pi * r * r"),
+        ],
+        old_start_hint: None,
+        marked: false,
+        pick: None,
+        section: None,
+        other_split: None,
+    };
+    let parts = split_hunk(&hunk, 0);
+    assert_eq!(parts.len(), 2);
+    for p in &parts {
+        assert!(p.old_lines().any(|l| !l.trim().is_empty()), "{p:?}");
+    }
+    // Nothing but blank lines to reach: not split.
+    let bare = Hunk {
+        lines: vec![
+            HunkLine::new(Add, "a = 1"),
+            HunkLine::new(Context, ""),
+            HunkLine::new(Add, "b = 2"),
+        ],
+        ..hunk.clone()
+    };
+    assert_eq!(split_hunk(&bare, 3).len(), 1);
+}
+
 #[test]
 fn unplaceable_hunks_fail_with_a_reason() {
     let reply =
