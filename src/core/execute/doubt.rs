@@ -87,13 +87,29 @@ fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option
             .take_while(|&j| matches!(slots[j], HunkSlot::Add | HunkSlot::ForgottenAdd))
             .collect();
         k = from + added.len().max(usize::from(removed.is_empty()));
-        if removed.is_empty() || removed.len() != added.len() {
+        if removed.is_empty() {
             continue;
         }
-        for (&r, &a) in removed.iter().zip(&added) {
+        // Runs of unequal length are written as the model wrote them, the file's line never
+        // merged into one of them: a line the model writes again as it is (`resp = get(url,
+        // timeout=30)` moved into a new `try:`, where the file has `timeout=90`) is judged
+        // against that copy. (One it rewrites into other lines, a `# TODO` replaced by the
+        // code it asks for, goes as the edit says.)
+        let run = |r: usize| match removed.len() == added.len() {
+            true => {
+                let a = added[removed.iter().position(|&x| x == r).unwrap_or(0)];
+                Some((h.lines[a].text.clone(), true))
+            }
+            false => (added.iter())
+                .map(|&a| &h.lines[a].text)
+                .find(|a| a.trim() == h.lines[r].text.trim())
+                .map(|a| (a.clone(), false)),
+        };
+        for &r in &removed {
             let HunkSlot::Removed(f, Likeness::Fuzzy(_)) = slots[r] else { continue };
-            let (old, new, file) = (&h.lines[r].text, &h.lines[a].text, &lines[f]);
-            if crate::core::apply::merge_line(old, new, file).is_some() {
+            let Some((new, paired)) = run(r) else { continue };
+            let (old, new, file) = (&h.lines[r].text, &new, &lines[f]);
+            if paired && crate::core::apply::merge_line(old, new, file).is_some() {
                 continue;
             }
             let (old_words, new_words) = (words(old), words(new));
@@ -116,7 +132,7 @@ fn changed_where_it_changes(h: &Hunk, loc: &Located, lines: &[String]) -> Option
             }
             // Quotes and brackets the file has and neither of the model's lines: its
             // `["3.9", "3.10"]` for the model's `[3.9, 3.10]` (in YAML, `3.10` unquoted is 3.1).
-            if let Some(lost) = marks_lost(old, new, file) {
+            if let Some(lost) = marks_lost(old, new, file).filter(|_| paired) {
                 return Some(format!(
                     "the file's line {:?} is not the line the edit replaces ({:?}): it has `{lost}` where the edit's lines have none, so writing the edit's line would drop it; send the edit against the line as it is now",
                     file.trim(),

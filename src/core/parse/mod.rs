@@ -121,7 +121,7 @@ struct SrBlock {
 enum Mode {
     Text,
     Sr(SrBlock),
-    Diff(DiffBlock),
+    Diff(Box<DiffBlock>),
 }
 
 /// The line-at-a-time reply parser.

@@ -451,3 +451,17 @@ fn git_quoted_paths_are_read_as_the_names_they_quote() {
     assert_eq!(super::markers::unquoted("\"tab\\there \\\"q\\\"\""), "tab\there \"q\"");
     assert_eq!(super::markers::unquoted("plain.md"), "plain.md");
 }
+
+#[test]
+fn a_long_line_wrapped_onto_an_unmarked_line_is_reported_when_the_counts_leave_it_out() {
+    // The counts fit without the unmarked line: the end of the `+` line before it.
+    let wrapped = "```diff\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n-HELLO = \"hi\"\n+HELLO = \"hi there, and welcome to the shop; your first order\nships free.\"\n BYE = \"bye\"\n```\n";
+    let p = problems(wrapped);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].reason.contains("wrapped"), "{}", p[0].reason);
+    assert!(edits(wrapped).is_empty());
+    // Counted in: a context line that lost its space, not a wrapped one.
+    let lost_space = "```diff\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n-HELLO = \"hi\"\n+HELLO = \"hello\"\nBYE = \"bye\"\n LATER = 1\n```\n";
+    assert!(problems(lost_space).is_empty());
+    assert_eq!(edits(lost_space).len(), 1);
+}

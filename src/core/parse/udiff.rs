@@ -84,6 +84,8 @@ pub(super) struct HunkAcc {
     pub(super) trailing_empty: usize,
     /// Where the lines that were empty in the reply (not even a space) stand in `lines`.
     pub(super) bare: Vec<usize>,
+    /// The lines (indexes into `lines`) with text but no ` `, `-` or `+` (taken as context).
+    pub(super) unmarked: Vec<usize>,
 }
 
 #[derive(Debug)]
@@ -101,13 +103,13 @@ impl Parser {
         if let Some(f) = self.fence.as_mut() {
             f.had_edits = true;
         }
-        self.mode = Mode::Diff(DiffBlock {
+        self.mode = Mode::Diff(Box::new(DiffBlock {
             fenced,
             file: None,
             hunk: None,
             pending_minus: None,
             held_empty: 0,
-        });
+        }));
     }
 
     pub(super) fn with_diff<R>(&mut self, f: impl FnOnce(&mut Self, &mut DiffBlock) -> R) -> R {
@@ -212,6 +214,7 @@ impl Parser {
                 start: self.line_no,
                 trailing_empty: 0,
                 bare: Vec::new(),
+                unmarked: Vec::new(),
             });
             return false;
         }
@@ -264,6 +267,7 @@ impl Parser {
                 start: self.line_no,
                 trailing_empty: 0,
                 bare: Vec::new(),
+                unmarked: Vec::new(),
             });
         }
         let h = b.hunk.as_mut().expect("just set");
@@ -272,7 +276,10 @@ impl Parser {
             Some(b'-') => (LineKind::Remove, &line[1..]),
             Some(b'+') => (LineKind::Add, &line[1..]),
             // A line that lost its prefix inside a fenced diff: unchanged text.
-            _ => (LineKind::Context, line),
+            _ => {
+                h.unmarked.push(h.lines.len());
+                (LineKind::Context, line)
+            }
         };
         h.lines.push(HunkLine::new(kind, text));
         h.trailing_empty = 0;
@@ -332,7 +339,7 @@ impl Parser {
             file.had_hunk = true;
             return;
         }
-        if changes && let Some(reason) = incomplete(&h, end, held) {
+        if changes && let Some(reason) = incomplete(&h, end, held).or_else(|| wrapped(&h, held)) {
             let path = b.file.as_ref().and_then(|f| f.path.clone()).map(|p| p.0);
             if let Some(file) = b.file.as_mut() {
                 file.broken = true;
@@ -544,6 +551,29 @@ fn bare_blanks_between_additions(h: &mut HunkAcc, held: usize) {
     for i in between {
         h.lines[i].kind = LineKind::Add;
     }
+}
+
+/// Why lines without a marker are not the hunk's own, when the header's counts say so: right
+/// after a changed line, they fit neither count (the hunk has just as many lines as the header
+/// says without them, old and new), which is what a long `+` or `-` line wrapped onto the next
+/// line leaves (`+X = "… for 30 days after` / `delivery."`). Read as context or as a line that
+/// lost its `+`, the hunk would write half a line.
+fn wrapped(h: &HunkAcc, held: usize) -> Option<String> {
+    let (want_old, want_new) = h.counts?;
+    let after_change = |i: usize| i > 0 && h.lines[i - 1].kind != LineKind::Context;
+    let first = *h.unmarked.iter().find(|&&i| after_change(i))?;
+    let (old, new) = counted(h);
+    let n = h.unmarked.len();
+    let fits = [0, h.trailing_empty + held].into_iter().any(|extra| {
+        (old + held).checked_sub(extra + n) == Some(want_old)
+            && (new + held).checked_sub(extra + n) == Some(want_new)
+    });
+    fits.then(|| {
+        format!(
+            "the hunk's line {:?} has no ` `, `-` or `+`, and its `@@` header counts {want_old} old and {want_new} new lines without it: the end of the long line before it, wrapped? nothing of this hunk is applied; send the line whole",
+            h.lines[first].text.trim()
+        )
+    })
 }
 
 /// Whether a hunk's `@@` header counts more old or new lines than it has yet.

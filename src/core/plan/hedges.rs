@@ -43,7 +43,17 @@ pub(super) fn taken_back_after(after: &str, edit: &Edit) -> Option<String> {
         // word that undoes it.)
         let undoes =
             ["leave", "keep", "don't", "do not", "skip", "ignore", "drop", "revert", "no need"];
+        // "Actually, keep the timeout at 30": a word the block changes, said to stay.
+        let changed_word = || {
+            s.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .filter(|w| w.len() >= 4)
+                .any(|w| changes_word(edit, w))
+        };
+        let actually = s.trim_start().starts_with("actually,") || s.contains(". actually,");
         let retracts = s.contains("on second thought") && undoes.iter().any(|w| s.contains(w))
+            || actually
+                && ["leave", "keep", "don't change", "do not change"].iter().any(|w| s.contains(w))
+                && (names_the_block() || changed_word())
             || (s.contains("ignore the") || s.contains("ignore my"))
                 && ["above", "change", "block", "edit", "previous"].iter().any(|w| s.contains(w))
             || (s.contains("keep the original") || s.contains("leave ") && s.contains(" as it is"))
@@ -175,6 +185,15 @@ fn backticked(sentence: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `word` (lower case) is a word of a line the block removes or adds.
+fn changes_word(edit: &Edit, word: &str) -> bool {
+    let Change::Modify { hunk } = &edit.change else { return false };
+    (hunk.lines.iter())
+        .filter(|l| l.kind != crate::core::edit::LineKind::Context)
+        .flat_map(|l| l.text.split(|c: char| !c.is_alphanumeric() && c != '_'))
+        .any(|w| w.eq_ignore_ascii_case(word))
+}
+
 /// Whether the block's text (old or new) holds `name` as a word.
 fn edits_name(edit: &Edit, name: &str) -> bool {
     let text = match &edit.change {
@@ -220,6 +239,12 @@ mod tests {
         );
         // The rest of a file left as it is, or a name the block does not edit: no retraction.
         assert_eq!(taken_back_after("Leave the rest of the file as it is.", &e), None);
+        let t = edit("    timeout=30,\n    retries=3,\n", "    timeout=60,\n    retries=5,\n");
+        assert!(
+            taken_back_after("Actually, keep the timeout at 30: only retries change.", &t)
+                .is_some()
+        );
+        assert_eq!(taken_back_after("Actually, keep in mind the gateway is slow.", &t), None);
         assert_eq!(taken_back_after("Leave `issue` as it is.", &e), None);
         assert_eq!(taken_back_after("This makes `void` idempotent.", &e), None);
     }
