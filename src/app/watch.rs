@@ -68,6 +68,16 @@ impl App {
         let Some(watch) = self.watch.as_mut() else { return Vec::new() };
         let Source::Text(text) = source else { return Vec::new() };
         let requests = trigger::saved(path, text, &mut watch.handled);
+        // Requests of this file still waiting go out with the file as it is now; one whose
+        // comment left it (edited into a new one, or deleted) asks nothing any more.
+        let present: std::collections::BTreeSet<_> =
+            trigger::present(path, text).into_iter().collect();
+        watch
+            .queue
+            .retain(|(r, _)| r.path != path || r.ids().iter().all(|id| present.contains(id)));
+        for (_, queued) in watch.queue.iter_mut().filter(|(r, _)| r.path == path) {
+            queued.clone_from(text);
+        }
         if busy {
             return Vec::new();
         }

@@ -81,6 +81,26 @@ fn saving_again_asks_nothing_new_and_triggers_during_a_request_queue() {
     assert!(messages.last().unwrap().content.contains("what is missing from these notes"));
 }
 
+/// A request waiting behind another goes out with its file as it is when it is sent, and a
+/// comment edited while its request waits asks once, as it reads now (ux24 B4: the old comment
+/// and the old file went out, then a second request for the new comment).
+#[test]
+fn a_queued_request_goes_out_with_the_file_as_it_is_then() {
+    let (mut app, now) = watching(false);
+    request_of(&app.update_placed(saved("shapes.py", SHAPES), now));
+    let notes = "# Notes\n\n<!-- AI? what is missing -->\n";
+    assert!(app.update_placed(saved("notes.md", notes), now).is_empty(), "queued");
+    let edited = "# Notes\n\nA line written since.\n\n<!-- AI? what is missing, in short -->\n";
+    assert!(app.update_placed(saved("notes.md", edited), now).is_empty(), "still queued");
+    let messages = request_of(&answer(&mut app, ANSWER, now));
+    let user = &messages.last().unwrap().content;
+    assert!(user.contains("A line written since.") && user.contains("in short"), "{user}");
+    assert!(!user.contains("what is missing -->"), "the old comment went out: {user}");
+    // Nothing more waits: the edited comment was the one request.
+    let after = answer(&mut app, "Nothing is missing.", now);
+    assert!(after.is_empty(), "a second request went out: {after:?}");
+}
+
 #[test]
 fn a_trigger_that_leaves_and_comes_back_asks_again() {
     let (mut app, now) = watching(false);
