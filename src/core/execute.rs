@@ -297,7 +297,12 @@ fn generated(lines: &[String]) -> Option<String> {
     let (n, line) = lines.iter().take(10).enumerate().find(|(_, l)| {
         let commented =
             ["//", "#", "/*", "*", "--", "<!--", ";"].iter().any(|c| l.trim_start().starts_with(c));
-        commented && (l.contains("DO NOT EDIT") || l.contains("@generated"))
+        // Said by a generator: "generated" with "do not edit", or `@generated` (a person's
+        // "# DO NOT EDIT the port below without telling ops" is not one).
+        let lower = l.to_lowercase();
+        commented
+            && (l.contains("@generated")
+                || lower.contains("generated") && lower.contains("do not edit"))
     })?;
     Some(format!(
         "the file says it is generated (line {}: {:?}): an edit would be lost when it is generated again; change what it is generated from",
@@ -463,6 +468,17 @@ fn modify(
             || holds_as_written(&text.lines, u.new_lines()))
             && !holds_as_written(&text.lines, hunk.old_lines())
     });
+    if unescaped.is_none()
+        && let Some(entity) = escaped::foreign_entity(path, hunk, &text.lines)
+    {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the new text writes `{entity}`, an HTML entity the file holds nowhere: code copied escaped from a web page? send it as the code reads"
+            ),
+        );
+    }
     let hunk = unescaped.as_ref().unwrap_or(hunk);
     // New text that holds a placeholder for code that stays ("# ... existing code ..."), which
     // the old text spells out: written as it is, it would replace that code with the comment.

@@ -157,6 +157,22 @@ fn plan_reply(
                     // is checked when reached (nothing to do for a quote of the file, else
                     // refused), never dropped without a word.
                     match project.resolve(edit) {
+                        // (Unless the sentence right before it says to create it: "Create
+                        // `src/cache.rs`:".)
+                        Ok(r)
+                            if !project.contains(&r.path)
+                                && announces_new_file(reply, edit.reply_lines.0, &r.path) =>
+                        {
+                            if let [like] = project.lookalikes(&r.path)[..] {
+                                lookalikes.push((r.path.clone(), like.to_string()));
+                            }
+                            project.insert(&r.path);
+                            items.push(PlanItem::Edit {
+                                edit: edit.clone(),
+                                path: r.path,
+                                by: r.by,
+                            });
+                        }
                         Ok(r) if !project.contains(&r.path) => {
                             let reason = format!(
                                 "{}: a block named only in prose, in a reply with diffs or SEARCH/REPLACE blocks, is not taken for a new file: put the path alone on the line before it",
@@ -196,6 +212,20 @@ fn plan_reply(
                         );
                         items.push(PlanItem::Refused { edit: edit.clone(), reason });
                     }
+                    Ok(r)
+                        if matches!(
+                            edit.change,
+                            Change::Replace { .. } | Change::Create { .. }
+                        ) && !project.contains(&r.path)
+                            && project.module_twin(&r.path).is_some() =>
+                    {
+                        let twin = project.module_twin(&r.path).unwrap_or_default();
+                        let reason = format!(
+                            "{}: no such file, and {twin} stands beside it under the same name: an import without the extension would reach either; is the listing for {twin}? name that file, or give the new one another name (nothing was created)",
+                            r.path
+                        );
+                        items.push(PlanItem::Refused { edit: edit.clone(), reason });
+                    }
                     Ok(r) => {
                         let whole =
                             matches!(edit.change, Change::Replace { .. } | Change::Create { .. });
@@ -219,8 +249,11 @@ fn plan_reply(
     // Read into lines once: the checks below look at the prose between blocks many times, and
     // walking the reply to a line each time made a long listing's reply quadratic.
     let lines: Vec<&str> = reply.lines().collect();
-    supersede(&mut items, &lines);
+    // Blocks the prose takes back first: a block shown as what not to do is no rival of the
+    // one that follows it with the same old text ("Don't do this: … Do this: …").
     withdrawn(&mut items, &lines);
+    supersede(&mut items, &lines);
+    listed_twice(&mut items, &lines);
     corrections::corrected_after(&mut items, &lines);
     heading_conflicts(&mut items, &lines, &project);
     Plan { items, mentions: prose_names(reply), removed: removal_names(reply), lookalikes }
@@ -408,6 +441,48 @@ fn withdrawn(items: &mut [PlanItem], reply: &[&str]) {
     }
 }
 
+/// One file given whole twice with different text (two "new" versions of `logging.yaml`):
+/// written in turn, the second would silently replace the first. A later one the prose between
+/// them calls a correction is written over the first, as meant; otherwise neither is written,
+/// as with two SEARCH/REPLACE blocks that replace one text otherwise.
+fn listed_twice(items: &mut [PlanItem], reply: &[&str]) {
+    let whole = |item: &PlanItem| match item {
+        PlanItem::Edit { edit, path, .. } => match &edit.change {
+            Change::Create { content } | Change::Replace { content } => {
+                Some((path.clone(), content.clone(), edit.reply_lines))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    // (Item, (path, text, reply lines)) of each whole-file block.
+    type Listed = (usize, (String, String, (usize, usize)));
+    let listed: Vec<Listed> =
+        (items.iter().enumerate()).filter_map(|(i, it)| Some((i, whole(it)?))).collect();
+    let mut refused: Vec<(usize, String)> = Vec::new();
+    for (k, (i, (path, text, (a, b)))) in listed.iter().enumerate() {
+        for (j, (other, later, (c, d))) in &listed[k + 1..] {
+            if other != path || later == text {
+                continue;
+            }
+            // Said to be a correction: the later one is written over the earlier, as meant.
+            if takes_back(reply, *b, *c) {
+                continue;
+            }
+            let why = format!(
+                "{path}: the reply gives this file whole twice, otherwise (reply lines {a}-{b} and {c}-{d}), and does not say which stands: neither is written; send the one that is meant"
+            );
+            refused.push((*i, why.clone()));
+            refused.push((*j, why));
+        }
+    }
+    for (i, reason) in refused {
+        if let PlanItem::Edit { edit, .. } = &items[i] {
+            items[i] = PlanItem::Refused { edit: edit.clone(), reason };
+        }
+    }
+}
+
 fn takes_back(reply: &[&str], after: usize, before: usize) -> bool {
     const WORDS: &[&str] = &[
         "instead",
@@ -439,6 +514,27 @@ fn prose_as_written(reply: &[&str], after: usize, before: usize) -> String {
 }
 
 /// Each item's reply lines (1-based, inclusive) when it is an edit still to be made.
+/// Whether the last line of prose before the block starting at reply line `start` (1-based)
+/// tells to create `path` as a new file ("Create `src/cache.rs`:", "Add a new file
+/// `lib/x.py`:"), naming it in backticks.
+fn announces_new_file(reply: &str, start: usize, path: &str) -> bool {
+    let lines: Vec<&str> = reply.lines().collect();
+    let before = (0..start.saturating_sub(1).min(lines.len())).rev().map(|i| lines[i].trim());
+    let Some(line) = before.filter(|l| !l.is_empty()).find(|l| !l.starts_with("```")) else {
+        return false;
+    };
+    let lower = line.to_lowercase();
+    let says = ["create ", "add a new file", "new file", "create a new file", "add the new file"]
+        .iter()
+        .any(|w| lower.starts_with(w));
+    let name = path.rsplit('/').next().unwrap_or(path);
+    // One file named: "Create `a/__init__.py` (empty) and `a/b.py`:" leaves which one the
+    // block is open.
+    let named = line.split('`').skip(1).step_by(2).filter(|t| t.contains(['/', '.'])).count();
+    says && named == 1
+        && (line.contains(&format!("`{path}`")) || line.contains(&format!("`{name}`")))
+}
+
 /// The reply lines of every block, refused or not (`None`: a parser's problem).
 fn block_spans(items: &[PlanItem]) -> Vec<Option<(usize, usize)>> {
     (items.iter())
@@ -523,6 +619,52 @@ mod tests {
         assert_eq!(refused(&reply), [true, true]);
     }
 
+    /// "Create `src/cache.rs`:" right before a block, among SEARCH/REPLACE blocks: a new file
+    /// (it was refused as a block named only in prose, and the edits importing it written);
+    /// a sentence naming two files leaves it refused.
+    #[test]
+    fn a_block_the_sentence_before_it_says_to_create_is_a_new_file() {
+        let files = files(&["src/main.rs"]);
+        let edit = "src/main.rs\n```rust\n<<<<<<< SEARCH\nfn main() {}\n=======\nmod cache;\nfn main() {}\n>>>>>>> REPLACE\n```\n";
+        let reply = format!("Create `src/cache.rs`:\n\n```rust\npub struct Cache;\n```\n\n{edit}");
+        let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
+        let paths: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
+        assert_eq!(paths, ["src/cache.rs", "src/main.rs"], "{:?}", plan.items);
+        let two = reply.replace("Create `src/cache.rs`:", "Create `src/a.rs` and `src/cache.rs`:");
+        let told = reply.replace("Create `src/cache.rs`:", "Your `src/cache.rs` could look like:");
+        for other in [two, told] {
+            let plan = plan_reply(&other, FormatChoice::Auto, &files, &[]);
+            let paths: Vec<&str> = plan.path_matches().into_iter().map(|(p, _)| p).collect();
+            assert_eq!(paths, ["src/main.rs"], "{other}\n{:?}", plan.items);
+        }
+    }
+
+    /// A new file given twice, otherwise, with nothing saying which stands: neither; with a
+    /// correction between them, the later one.
+    #[test]
+    fn a_file_listed_twice_otherwise_is_written_only_when_the_reply_says_which() {
+        let files = files(&["app.py"]);
+        let listing = |text: &str| format!("conf/log.yaml\n```yaml\n{text}\n```\n");
+        let reply = format!(
+            "Add the config:\n\n{}\nAnd the levels:\n\n{}",
+            listing("level: info"),
+            listing("level: debug")
+        );
+        let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
+        assert!(
+            plan.items.iter().all(|i| matches!(i, PlanItem::Refused { .. })),
+            "{:?}",
+            plan.items
+        );
+        let reply = format!(
+            "Add the config:\n\n{}\nSorry, use this corrected version instead:\n\n{}",
+            listing("level: info"),
+            listing("level: debug")
+        );
+        let plan = plan_reply(&reply, FormatChoice::Auto, &files, &[]);
+        assert!(plan.items.iter().all(|i| matches!(i, PlanItem::Edit { .. })), "{:?}", plan.items);
+    }
+
     #[test]
     fn a_listing_that_quotes_the_file_before_editing_it_is_not_an_edit() {
         let files = files(&["app/views.py"]);
@@ -538,11 +680,12 @@ mod tests {
 
     /// A new module named only in prose, in a reply whose other edit imports it: not taken
     /// for a file among SEARCH/REPLACE blocks (it may be sample output, or a file outside the
-    /// project), and not dropped without a word either.
+    /// project), and not dropped without a word either. (A sentence that says to create it is
+    /// another matter: `a_block_the_sentence_before_it_says_to_create_is_a_new_file`.)
     #[test]
     fn a_new_file_named_only_in_prose_among_hunks_is_refused_not_dropped() {
         let files = files(&["app/main.py"]);
-        let reply = "Create `app/limits.py`:\n\n```python\nMAX = 5\n```\n\napp/main.py\n```python\n<<<<<<< SEARCH\nimport os\n=======\nimport os\nfrom app.limits import MAX\n>>>>>>> REPLACE\n```\n";
+        let reply = "Add `app/limits.py`:\n\n```python\nMAX = 5\n```\n\napp/main.py\n```python\n<<<<<<< SEARCH\nimport os\n=======\nimport os\nfrom app.limits import MAX\n>>>>>>> REPLACE\n```\n";
         let plan = plan_reply(reply, FormatChoice::Auto, &files, &[]);
         assert_eq!(plan.path_matches(), [("app/main.py", PathMatch::Exact)]);
         let refused: Vec<&str> = (plan.items.iter())

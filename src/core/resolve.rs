@@ -166,6 +166,22 @@ impl Project {
             .collect()
     }
 
+    /// The project's file that an import of `path` without its extension would reach as well:
+    /// the same folder and name, another extension of the JavaScript family (`format.js` for
+    /// a new `format.ts`, `useAuth.tsx` for `useAuth.ts`). Both standing, `import "./format"`
+    /// finds one of them by the bundler's order.
+    pub fn module_twin(&self, path: &str) -> Option<&str> {
+        const FAMILY: [&str; 8] = ["js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"];
+        let (stem, ext) = path.rsplit_once('.')?;
+        if !FAMILY.contains(&ext) || stem.ends_with(".d") {
+            return None;
+        }
+        FAMILY
+            .iter()
+            .filter(|e| **e != ext)
+            .find_map(|e| self.files.get(&format!("{stem}.{e}")).map(String::as_str))
+    }
+
     /// Whether the project has this file.
     pub fn contains(&self, path: &str) -> bool {
         self.files.contains(path)
@@ -463,6 +479,20 @@ mod tests {
                 other_split: None,
             },
         }
+    }
+
+    #[test]
+    fn a_module_twin_is_the_same_name_in_another_extension_of_the_family() {
+        let files: Vec<String> = ["src/format.js", "src/useAuth.tsx", "src/types.d.ts", "lib/a.py"]
+            .map(String::from)
+            .to_vec();
+        let p = Project::new(&files);
+        assert_eq!(p.module_twin("src/format.ts"), Some("src/format.js"));
+        assert_eq!(p.module_twin("src/useAuth.ts"), Some("src/useAuth.tsx"));
+        assert_eq!(p.module_twin("src/format.js"), None, "itself");
+        assert_eq!(p.module_twin("lib/format.ts"), None, "another folder");
+        assert_eq!(p.module_twin("lib/a.pyi"), None, "not the family");
+        assert_eq!(p.module_twin("src/types.d.ts"), None);
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub(super) fn reattach(path: &str, hunk: &Hunk, loc: &Located, lines: &[String])
         HunkSlot::Kept(f, _) | HunkSlot::Removed(f, _) => *f,
         _ => return None,
     };
-    let above = (0..item).rev().take_while(|&f| is_annotation(path, &lines[f])).count();
+    let above = annotations_above(path, lines, item);
     if above == 0 || is_annotation(path, &hunk.lines[first].text) {
         return None;
     }
@@ -62,6 +62,58 @@ pub(super) fn reattach(path: &str, hunk: &Hunk, loc: &Located, lines: &[String])
         other_split: None,
         ..hunk.clone()
     })
+}
+
+/// How many lines right above file line `item` are its annotations: each one line
+/// (`@property`), or one that spans lines (`@app.route(\n    "/x",\n)`, `@Component({ … })`):
+/// a line that closes a bracket is taken with the lines up to where it opened, when that one
+/// starts an annotation.
+fn annotations_above(path: &str, lines: &[String], item: usize) -> usize {
+    let mut top = item;
+    while top > 0 {
+        let line = lines[top - 1].trim();
+        if is_annotation(path, line) {
+            top -= 1;
+            continue;
+        }
+        if !line.ends_with([')', ']', '}']) {
+            break;
+        }
+        // Up to where the brackets closed on this line were opened.
+        let mut depth = 0i64;
+        let mut start = None;
+        for f in (0..top).rev().take(200) {
+            for c in lines[f].chars().rev() {
+                match c {
+                    ')' | ']' | '}' => depth += 1,
+                    '(' | '[' | '{' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if depth <= 0 {
+                start = Some(f);
+                break;
+            }
+        }
+        match start {
+            Some(f) if f + 1 < top && opens_annotation(path, &lines[f]) => top = f,
+            _ => break,
+        }
+    }
+    item - top
+}
+
+/// Whether a line starts an annotation whose arguments go on below it (`@app.route(`,
+/// `@Component({`, `#[derive(`, `[Route(`).
+fn opens_annotation(path: &str, line: &str) -> bool {
+    let t = line.trim();
+    let head = t.split(['(', '[', '{']).next().unwrap_or(t);
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    match ext.as_str() {
+        "rs" | "php" => t.starts_with("#["),
+        "cs" | "fs" => t.starts_with('[') && !t.contains('='),
+        _ => is_annotation(path, &format!("{head}()")) && t.len() > head.len(),
+    }
 }
 
 /// Comments that speak of the line after them, in the tools' own words.
@@ -111,6 +163,20 @@ pub(super) fn is_annotation(path: &str, line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn annotations_over_several_lines() {
+        let lines = |t: &str| t.lines().map(String::from).collect::<Vec<_>>();
+        let py = lines(
+            "x = 1\n@app.route(\n    \"/export\",\n    methods=[\"GET\"],\n)\n@login_required\ndef export():\n    pass\n",
+        );
+        assert_eq!(annotations_above("a.py", &py, 6), 5);
+        let ts = lines("import x;\n@Component({\n  selector: 'app-x',\n})\nexport class X {}\n");
+        assert_eq!(annotations_above("x.ts", &ts, 4), 3);
+        // A call's closing line above a function is no annotation.
+        let call = lines("setup(\n    debug=True,\n)\ndef main():\n    pass\n");
+        assert_eq!(annotations_above("a.py", &call, 3), 0);
+    }
 
     #[test]
     fn annotations_by_language() {

@@ -28,6 +28,24 @@ pub(super) fn unescaped(hunk: &Hunk) -> Option<Hunk> {
     Some(Hunk { lines, other_split: None, ..hunk.clone() })
 }
 
+/// An entity the hunk's new lines write that the file holds nowhere, in a file whose language
+/// has no entities (not markup): code copied escaped from a page, whose old text had nothing to
+/// show it (`&&` is not in it, or it is a new line only).
+pub(super) fn foreign_entity(path: &str, hunk: &Hunk, file: &[String]) -> Option<&'static str> {
+    const MARKUP: [&str; 19] = [
+        "html", "htm", "xhtml", "xml", "svg", "vue", "svelte", "jsx", "tsx", "md", "markdown",
+        "mdx", "rst", "php", "erb", "hbs", "twig", "astro", "j2",
+    ];
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    if MARKUP.contains(&ext.as_str()) {
+        return None;
+    }
+    let added = hunk.lines.iter().filter(|l| l.kind == crate::core::edit::LineKind::Add);
+    added
+        .flat_map(|l| ENTITIES.iter().map(|(e, _)| *e).filter(|e| l.text.contains(e)))
+        .find(|e| !file.iter().any(|f| f.contains(e)))
+}
+
 /// Whether a line holds one of the entities.
 pub(super) fn has_entity(line: &str) -> bool {
     line.contains('&') && ENTITIES.iter().any(|(e, _)| line.contains(e))
