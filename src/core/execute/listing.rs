@@ -50,6 +50,18 @@ pub(super) fn replace(
         w.dirty = true;
         return placed(edit, path, Placement::of(Strategy::Create), None);
     };
+    // An empty listing of a file that holds text ("make sure `__init__.py` exists, it can be
+    // empty"): emptying it would lose every line, and nothing in the reply shows them going.
+    let held = text.lines.iter().filter(|l| !l.trim().is_empty()).count();
+    if content.trim().is_empty() && held > 0 {
+        return refused(
+            edit,
+            path.into(),
+            format!(
+                "{path}: the listing is empty and the file holds {held} line(s) of text: written, it would lose them all; if emptying it is meant, remove the lines in a diff"
+            ),
+        );
+    }
     // Blank lines before the closing fence are the reply's spacing, not the file's: it keeps
     // as many at its end as it has.
     let kept = text.lines.iter().rev().take_while(|l| l.trim().is_empty()).count();
