@@ -262,7 +262,7 @@ impl Project {
             && let Some((theirs, ours)) = self.folder_in_other_case(&written)
         {
             return Err(format!(
-                "{written}: the project has the folder {theirs}/, the same as {ours}/ but for letter case or look-alike letters of another script (one folder on a disk that ignores case, or two that read the same); write the path as it is"
+                "{written}: the project has the folder {theirs}/, the same as {ours}/ but for letter case, look-alike letters of another script or a plural `s` (one folder on a disk that ignores case, or two that read the same); write the path as it is"
             ));
         }
         match edit.change {
@@ -372,7 +372,8 @@ impl Project {
     }
 
     /// The first folder on `written`'s way that the project does not have while it has one
-    /// spelled the same but for letter case: (the project's, the path's).
+    /// spelled the same but for letter case, look-alike letters or a plural `s`: (the
+    /// project's, the path's).
     fn folder_in_other_case(&self, written: &str) -> Option<(String, String)> {
         let mut at = 0;
         while let Some(i) = written[at..].find('/') {
@@ -383,7 +384,14 @@ impl Project {
             }
             let key = skeleton(ours);
             let n = ours.chars().count();
-            let theirs = self.dirs.iter().find(|d| d.chars().count() == n && skeleton(d) == key)?;
+            // (Or but for a plural `s`: `.github/workflow/` beside `.github/workflows/`, where
+            // a file is never read.)
+            let plural =
+                |d: &str| d.strip_suffix('s') == Some(ours) || ours.strip_suffix('s') == Some(d);
+            let theirs = self
+                .dirs
+                .iter()
+                .find(|d| d.chars().count() == n && skeleton(d) == key || plural(d))?;
             return Some((theirs.to_string(), ours.to_string()));
         }
         None
@@ -530,6 +538,9 @@ mod tests {
         assert_eq!(create("src/components/Modal.tsx").unwrap(), "src/components/Modal.tsx");
         assert_eq!(create("src/hooks/useModal.ts").unwrap(), "src/hooks/useModal.ts");
         assert_eq!(create("Docs2/b.md").unwrap(), "Docs2/b.md", "another name is another folder");
+        // But for a plural `s`: `src/component/` beside `src/components/`.
+        assert!(create("src/component/Modal.tsx").unwrap_err().contains("plural"));
+        assert!(create("doc/b.md").unwrap_err().contains("docs/"));
         // Look-alike letters of another script: a second folder, or file, that reads the same.
         let err = create("src/\u{441}omponents/Modal.tsx").unwrap_err();
         assert!(err.contains("look-alike"), "{err}");
