@@ -108,7 +108,7 @@ fn annotations_above(path: &str, lines: &[String], item: usize) -> usize {
 fn opens_annotation(path: &str, line: &str) -> bool {
     let t = line.trim();
     let head = t.split(['(', '[', '{']).next().unwrap_or(t);
-    let ext = path.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    let ext = crate::core::paths::extension(path);
     match ext.as_str() {
         "rs" | "php" => t.starts_with("#["),
         "cs" | "fs" => t.starts_with('[') && !t.contains('='),
@@ -138,7 +138,7 @@ const NEXT_LINE: [&str; 14] = [
 /// the same text means something else elsewhere (`@x = 1` is code in Ruby, `[1, 2]` in most).
 pub(super) fn is_annotation(path: &str, line: &str) -> bool {
     let t = line.trim();
-    let ext = path.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    let ext = crate::core::paths::extension(path);
     let comment = ["//", "#", "/*", "--"].iter().any(|c| t.starts_with(c));
     if comment && NEXT_LINE.iter().any(|d| t.contains(d)) {
         return true;

@@ -36,7 +36,7 @@ pub(super) fn foreign_entity(path: &str, hunk: &Hunk, file: &[String]) -> Option
         "html", "htm", "xhtml", "xml", "svg", "vue", "svelte", "jsx", "tsx", "md", "markdown",
         "mdx", "rst", "php", "erb", "hbs", "twig", "astro", "j2",
     ];
-    let ext = path.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    let ext = crate::core::paths::extension(path);
     if MARKUP.contains(&ext.as_str()) {
         return None;
     }
